@@ -1,0 +1,63 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "TapSandbox",
+    products: [
+        .executable(name: "sandbox-host", targets: ["SandboxHostCommand"]),
+        .executable(name: "portal-sim", targets: ["PortalSimCommand"]),
+        .executable(name: "wallet-sim", targets: ["WalletSimCommand"]),
+        .executable(name: "sandbox", targets: ["SandboxCommand"]),
+        .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
+        .library(name: "SandboxCore", targets: ["SandboxCore"]),
+    ],
+    targets: [
+        // C bindings: module maps over Debian's -dev packages, plus typed shims for variadic APIs.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        // Platform.
+        .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "SandboxCore"),
+        .target(name: "SandboxStore", dependencies: ["CSQLite"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "CCurl", "SandboxCrypto", "SandboxCore"]),
+        .target(name: "QRCode", dependencies: ["CQREncode"]),
+        .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
+
+        // Services.
+        .target(name: "EnvironmentHost", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"]),
+        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
+        .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
+
+        // Executables: argument parsing and one run(configuration:) call each.
+        .executableTarget(name: "SandboxHostCommand", dependencies: ["EnvironmentHost", "CommandLineSupport"]),
+        .executableTarget(name: "PortalSimCommand", dependencies: ["PortalSimulator", "CommandLineSupport"]),
+        .executableTarget(name: "WalletSimCommand", dependencies: ["WalletSimulator", "CommandLineSupport"]),
+        .executableTarget(
+            name: "SandboxCommand",
+            dependencies: ["EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport"]
+        ),
+
+        // Test support and suites.
+        .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
+        .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
+        .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
+        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
+        .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),
+        .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
+    ]
+)
+
+// One set of settings for every Swift target: Swift 6 mode, complete concurrency checking.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+    ]
+}

@@ -1,0 +1,47 @@
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon is variadic: this typed wrapper passes the options the server uses.
+// Returns NULL when the address does not parse or the daemon cannot start (port in use).
+static inline struct MHD_Daemon *cmhd_start(
+    unsigned int flags,
+    const char *bind_address,
+    uint16_t port,
+    MHD_AccessHandlerCallback handler,
+    void *handler_context,
+    MHD_RequestCompletedCallback completed,
+    unsigned int thread_pool_size,
+    size_t connection_memory_limit,
+    unsigned int connection_timeout_seconds,
+    unsigned int connection_limit,
+    unsigned int listen_backlog
+) {
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof(address));
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    if (inet_pton(AF_INET, bind_address, &address.sin_addr) != 1) {
+        return NULL;
+    }
+    return MHD_start_daemon(
+        flags, port, NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, handler_context,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog,
+        MHD_OPTION_END);
+}
+
+// The port the daemon listens on (useful when it was started on port 0).
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

@@ -1,0 +1,9 @@
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a macro over a cast function pointer that Swift cannot import.
+static inline int csqlite_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int length) {
+    return sqlite3_bind_text(stmt, index, text, length, SQLITE_TRANSIENT);
+}
+static inline int csqlite_bind_blob_transient(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
+}

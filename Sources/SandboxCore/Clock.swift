@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// The one source of "now" for a host.
+///
+/// Every expiry rule (sessions, BLIK codes, card payloads, webhook retries) reads time from
+/// a clock that is injected, so tests and testers move time instead of waiting.
+public protocol Clock: Sendable {
+    /// The current instant as this clock sees it.
+    func now() -> Date
+}
+
+/// The wall clock plus an offset that the sandbox-control API can move forward or set.
+///
+/// ```swift
+/// let clock = SandboxClock()
+/// clock.advance(by: 600)   // ten minutes later, at once
+/// ```
+public final class SandboxClock: Clock {
+    private let base: @Sendable () -> Date
+    private let offset = Mutex<TimeInterval>(0)
+
+    /// - Parameter base: where real time comes from; tests pass a fixed instant.
+    public init(base: @escaping @Sendable () -> Date = { Date() }) {
+        self.base = base
+    }
+
+    public func now() -> Date {
+        base().addingTimeInterval(offset.withLock { $0 })
+    }
+
+    /// Moves the clock forward (never backward: expiry rules assume time only grows).
+    public func advance(by seconds: TimeInterval) {
+        precondition(seconds >= 0, "a sandbox clock only moves forward")
+        offset.withLock { $0 += seconds }
+    }
+
+    /// Sets the clock to an instant at or after the current one.
+    ///
+    /// - Returns: false when `date` lies in the past of this clock, which is refused.
+    @discardableResult
+    public func set(to date: Date) -> Bool {
+        offset.withLock { offset in
+            let current = base().addingTimeInterval(offset)
+            guard date >= current else { return false }
+            offset += date.timeIntervalSince(current)
+            return true
+        }
+    }
+
+    /// How far this clock runs ahead of its base, in seconds.
+    public var skew: TimeInterval { offset.withLock { $0 } }
+}
+
+/// A clock that never moves by itself: tests step it explicitly.
+public final class ManualClock: Clock {
+    private let instant: Mutex<Date>
+
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+        instant = Mutex(start)
+    }
+
+    public func now() -> Date { instant.withLock { $0 } }
+
+    public func advance(by seconds: TimeInterval) {
+        instant.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}

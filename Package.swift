@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SandboxCore"),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "CCurl", "SandboxCrypto", "SandboxCore"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore"]),
+        .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
 
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),

@@ -33,14 +33,17 @@ let package = Package(
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
-        // Executables: argument parsing and one run(configuration:) call each.
-        .executableTarget(name: "SandboxHostCommand", dependencies: ["EnvironmentHost", "CommandLineSupport"]),
-        .executableTarget(name: "PortalSimCommand", dependencies: ["PortalSimulator", "CommandLineSupport"]),
-        .executableTarget(name: "WalletSimCommand", dependencies: ["WalletSimulator", "CommandLineSupport"]),
-        .executableTarget(
-            name: "SandboxCommand",
-            dependencies: ["EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport"]
+        // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
+        .target(
+            name: "Launcher",
+            dependencies: ["EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport", "SandboxHTTP"]
         ),
+
+        // Executables: argument parsing and one run(configuration:) call each.
+        .executableTarget(name: "SandboxHostCommand", dependencies: ["Launcher"]),
+        .executableTarget(name: "PortalSimCommand", dependencies: ["Launcher"]),
+        .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
+        .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
 
         // Test support and suites.
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
@@ -53,6 +56,7 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),
+        .testTarget(name: "LauncherTests", dependencies: ["Launcher", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
     ]
 )

@@ -1,1 +1,3 @@
-print("not yet")
+import Launcher
+
+CommandMain.run(PortalCommand.description, arguments: CommandLine.arguments.dropFirst(), PortalCommand.run)

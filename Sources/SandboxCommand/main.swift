@@ -1,1 +1,3 @@
-print("not yet")
+import Launcher
+
+SandboxCommand.main(Array(CommandLine.arguments.dropFirst()))

@@ -1,1 +1,3 @@
-print("not yet")
+import Launcher
+
+CommandMain.run(HostCommand.description, arguments: CommandLine.arguments.dropFirst(), HostCommand.run)

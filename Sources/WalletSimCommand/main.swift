@@ -1,1 +1,3 @@
-print("not yet")
+import Launcher
+
+CommandMain.run(WalletCommand.description, arguments: CommandLine.arguments.dropFirst(), WalletCommand.run)

@@ -1,0 +1,141 @@
+/// One option an executable accepts: `--name VALUE` (or `--name=VALUE`), or a `--flag`.
+public struct Option: Sendable {
+    public let name: String
+    /// The placeholder shown in help (`REGION`); nil for a flag that takes no value.
+    public let placeholder: String?
+    public let help: String
+    public let defaultValue: String?
+
+    public static func value(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) -> Option {
+        Option(name: name, placeholder: placeholder, help: help, defaultValue: defaultValue)
+    }
+
+    public static func flag(_ name: String, _ help: String) -> Option {
+        Option(name: name, placeholder: nil, help: help, defaultValue: nil)
+    }
+}
+
+/// What an executable (or one of its subcommands) is called, does and accepts.
+public struct CommandDescription: Sendable {
+    public let name: String
+    public let summary: String
+    public let options: [Option]
+    /// Lines shown under "Examples:" in help.
+    public let examples: [String]
+
+    public init(name: String, summary: String, options: [Option], examples: [String] = []) {
+        self.name = name
+        self.summary = summary
+        self.options = options + [.flag("help", "Show this help and exit.")]
+        self.examples = examples
+    }
+
+    /// The text `--help` prints.
+    public var help: String {
+        var lines = ["USAGE: \(name) [options]", "", summary, "", "OPTIONS:"]
+        let labels = options.map { option in "--\(option.name)" + (option.placeholder.map { " \($0)" } ?? "") }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (option, label) in zip(options, labels) {
+            var line = "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
+            if let defaultValue = option.defaultValue { line += " (default: \(defaultValue))" }
+            lines.append(line)
+        }
+        if !examples.isEmpty {
+            lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Reads `arguments` (without the executable name).
+    ///
+    /// - Returns: nil when `--help` was asked for.
+    /// - Throws: `UsageError` for an unknown option, a missing value or a stray argument.
+    public func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments? {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw UsageError("unexpected argument '\(argument)'")
+            }
+            let body = argument.dropFirst(2)
+            let name = String(body.prefix { $0 != "=" })
+            let inline = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw UsageError("unknown option '--\(name)'")
+            }
+            if option.name == "help" { return nil }
+            if option.placeholder == nil {
+                guard inline == nil else { throw UsageError("--\(name) takes no value") }
+                flags.insert(name)
+            } else if let inline {
+                values[name] = inline
+            } else {
+                guard index < arguments.endIndex else { throw UsageError("--\(name) needs a value (\(option.placeholder!))") }
+                values[name] = arguments[index]
+                index += 1
+            }
+        }
+        for option in options where values[option.name] == nil {
+            if let defaultValue = option.defaultValue { values[option.name] = defaultValue }
+        }
+        return ParsedArguments(values: values, flags: flags)
+    }
+}
+
+/// Parsed options with typed, validated accessors that throw `UsageError` naming the option.
+public struct ParsedArguments: Sendable {
+    let values: [String: String]
+    let flags: Set<String>
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// A TCP port, 0 to 65535 (0: the system chooses).
+    public func port(_ name: String) throws(UsageError) -> UInt16? {
+        guard let text = values[name] else { return nil }
+        guard let port = UInt16(text) else {
+            throw UsageError("--\(name) must be a port number from 0 to 65535, not '\(text)'")
+        }
+        return port
+    }
+
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return value
+    }
+
+    /// One of a fixed set of words, compared case-insensitively, returned as spelled in `choices`.
+    public func choice(_ name: String, from choices: [String]) throws(UsageError) -> String? {
+        guard let text = values[name] else { return nil }
+        guard let match = choices.first(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else {
+            throw UsageError("--\(name) must be one of \(choices.joined(separator: ", ")), not '\(text)'")
+        }
+        return match
+    }
+
+    /// An IPv4 address to bind.
+    public func ipv4(_ name: String) throws(UsageError) -> String? {
+        guard let text = values[name] else { return nil }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil && ($0.count == 1 || !$0.hasPrefix("0")) }) else {
+            throw UsageError("--\(name) must be an IPv4 address such as 127.0.0.1 or 0.0.0.0, not '\(text)'")
+        }
+        return text
+    }
+}
+
+/// A mistake in how an executable was called: printed with a pointer to `--help`, exit code 2.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// The acquirer backend of one documented environment (`EU`, `ANZ`, …) in one flavour.
+///
+/// It owns one SQLite database under the data directory, named after its region, and refuses
+/// to open a database that another region created (two hosts must never share state).
+///
+/// ```swift
+/// let host = try EnvironmentHost.start(configuration: .init(region: eu, flavour: .sandbox, …))
+/// print(host.url)   // http://127.0.0.1:8100
+/// ```
+public final class EnvironmentHost: RunningService, Responder {
+    public struct Configuration: Sendable {
+        public var region: Region
+        public var flavour: Flavour
+        public var server: ServerConfiguration
+        /// Folder of the host's database (`.sandbox/` by default).
+        public var dataDirectory: URL
+        /// `openapi/environment-host.yaml`.
+        public var openAPIFile: URL
+        public var accessLog: AccessLog?
+        public var clock: SandboxClock
+
+        public init(
+            region: Region, flavour: Flavour, server: ServerConfiguration, dataDirectory: URL, openAPIFile: URL,
+            accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock()
+        ) {
+            self.region = region
+            self.flavour = flavour
+            self.server = server
+            self.dataDirectory = dataDirectory
+            self.openAPIFile = openAPIFile
+            self.accessLog = accessLog
+            self.clock = clock
+        }
+
+        /// `<data-dir>/<region id in lower case>.sqlite`, e.g. `.sandbox/payone_de.sqlite`.
+        public var databaseFile: URL {
+            dataDirectory.appendingPathComponent(region.id.lowercased() + ".sqlite")
+        }
+    }
+
+    public let configuration: Configuration
+    public let server: Server
+    let store: Store
+    private let router: Router
+
+    public var name: String { configuration.region.id }
+
+    /// Opens (or creates) the database and builds the routes, without listening.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
+        try Self.claim(store, for: configuration.region.id)
+        router = try Self.routes(configuration, store)
+        server = Server(
+            name: configuration.region.id, configuration: configuration.server, responder: router,
+            accessLog: configuration.accessLog)
+    }
+
+    /// Builds the host and starts listening.
+    public static func start(configuration: Configuration) throws -> EnvironmentHost {
+        let host = try EnvironmentHost(configuration: configuration)
+        try host.server.start()
+        return host
+    }
+
+    public func respond(to request: Request) -> Response { router.respond(to: request) }
+
+    private static func routes(_ configuration: Configuration, _ store: Store) throws -> Router {
+        var router = Router()
+        let region = configuration.region.id
+        let flavour = configuration.flavour.rawValue
+        let clock = configuration.clock
+        router.get("/healthz") { _ in
+            // A read proves the database is open and readable, not only that a thread answers.
+            let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
+            let status: [String: String] = [
+                "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
+                "database": database ? "ok" : "unavailable", "time": ISO8601DateFormatter().string(from: clock.now()),
+            ]
+            return .json(status, status: database ? 200 : 503)
+        }
+        // The catalogue entry never changes while the host runs: encode it once.
+        let environment = [UInt8](try JSON.encode(configuration.region.view(flavour: configuration.flavour)))
+        router.get("/v1/environment") { _ in .json(bytes: environment) }
+        try router.serveOpenAPI(configuration.openAPIFile)
+        return router
+    }
+}

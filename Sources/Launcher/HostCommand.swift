@@ -1,0 +1,52 @@
+import CommandLineSupport
+import EnvironmentHost
+import Foundation
+import SandboxCore
+import SandboxHTTP
+
+/// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A]`
+public enum HostCommand {
+    /// The first port of the layout `sandbox up` uses: region i of the catalogue listens on 8100 + i.
+    public static let basePort = 8100
+
+    public static let description = CommandDescription(
+        name: "sandbox-host",
+        summary: "Runs the sandbox acquirer backend of one documented environment.",
+        options: [
+            .value("env", "REGION", "Region id from environments.json (EU, ANZ, PAYONE_DE, …). Required."),
+            .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod.", default: "sandbox"),
+            .value("port", "N", "TCP port (default: 8100 + the region's place in the catalogue)."),
+            .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
+        ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        examples: ["sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0"])
+
+    public static func run(_ options: ParsedArguments) throws {
+        let resources = try Resources.locate(options)
+        let regions = resources.catalogue.regions.map(\.id)
+        guard let regionID = try options.choice("env", from: regions) else {
+            throw UsageError("--env is required: one of \(regions.joined(separator: ", "))")
+        }
+        let region = resources.catalogue.region(regionID)!
+        let flavour = Flavour(rawValue: try options.choice("flavour", from: Flavour.allCases.map(\.rawValue)) ?? "sandbox")!
+        let index = regions.firstIndex(of: regionID)!
+        let port = try options.port("port") ?? UInt16(basePort + index)
+        let clock = SandboxClock()
+        let configuration = EnvironmentHost.Configuration(
+            region: region, flavour: flavour, server: try Listening.server(options, port: port),
+            dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"),
+            openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
+            accessLog: try Listening.accessLog(options, clock: clock), clock: clock)
+        if options.flag("dry-run") {
+            printJSON([
+                "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,
+                "host": configuration.server.host, "port": Int(port), "database": configuration.databaseFile.path,
+            ])
+            return
+        }
+        CommandMain.blockTerminationSignals()
+        let host = try EnvironmentHost.start(configuration: configuration)
+        CommandMain.say("sandbox-host \(region.id) (\(flavour.rawValue)) listening on \(host.url)")
+        CommandMain.waitForTerminationSignal()
+        host.stop()
+    }
+}

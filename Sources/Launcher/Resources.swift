@@ -1,0 +1,74 @@
+import CommandLineSupport
+import Foundation
+import SandboxCore
+import SandboxHTTP
+
+/// The folders every service reads at start, and the catalogue loaded from them.
+public struct Resources: Sendable {
+    public var sandboxData: URL
+    public var web: URL
+    public var openAPI: URL
+    public var catalogue: EnvironmentCatalogue
+
+    /// Finds the folders (see `ResourceLocator`) and loads and validates the catalogue.
+    ///
+    /// - Throws: `UsageError` naming what is missing or, for a broken catalogue,
+    ///   `environments.json: path.to.field: what is wrong`.
+    public static func locate(_ options: ParsedArguments) throws -> Resources {
+        let sandboxData = try ResourceLocator.directory("sandbox-data", explicit: options.string("sandbox-data"))
+        let web = try ResourceLocator.directory("web", explicit: options.string("web"))
+        let openAPI = try ResourceLocator.directory("openapi", explicit: options.string("openapi"))
+        let catalogue: EnvironmentCatalogue
+        do {
+            catalogue = try EnvironmentCatalogue.load(contentsOf: sandboxData.appendingPathComponent("environments.json"))
+        } catch {
+            throw UsageError(error.description)
+        }
+        return Resources(sandboxData: sandboxData, web: web, openAPI: openAPI, catalogue: catalogue)
+    }
+
+    /// Options every service takes to find its folders.
+    static let options: [Option] = [
+        .value("sandbox-data", "DIR", "Folder with environments.json and fixtures.", default: nil),
+        .value("web", "DIR", "Folder with the portal and wallet pages.", default: nil),
+        .value("openapi", "DIR", "Folder with the OpenAPI descriptions.", default: nil),
+    ]
+}
+
+/// Options about listening and logging, shared by every executable.
+enum Listening {
+    static func options(defaultPort: String?, accessLogDefault: String) -> [Option] {
+        var options: [Option] = [
+            .value("host", "ADDRESS", "IPv4 address to bind.", default: "127.0.0.1"),
+            .value("threads", "N", "Server threads (epoll pollers).", default: "2"),
+            .value("max-body-bytes", "N", "Largest request body accepted; larger gets 413.", default: String(1 << 20)),
+            .value("access-log", "FILE", "Access log: a file, '-' for standard error, or 'off'.", default: accessLogDefault),
+            .flag("dry-run", "Check the options and data, print the resolved configuration as JSON, and exit."),
+        ]
+        if let defaultPort {
+            options.insert(.value("port", "N", "TCP port to listen on.", default: defaultPort), at: 1)
+        }
+        return options
+    }
+
+    static func server(_ options: ParsedArguments, port: UInt16) throws(UsageError) -> ServerConfiguration {
+        ServerConfiguration(
+            host: try options.ipv4("host") ?? "127.0.0.1", port: port,
+            threads: try options.integer("threads", in: 1...64) ?? 2,
+            maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20))
+    }
+
+    static func accessLog(_ options: ParsedArguments, clock: any Clock) throws -> AccessLog? {
+        switch options.string("access-log") {
+        case nil, "off": return nil
+        case "-": return .standardError(clock: clock)
+        case let path?: return try AccessLog(path: path, clock: clock)
+        }
+    }
+}
+
+/// Prints a resolved configuration for `--dry-run` (sorted keys, one object).
+func printJSON(_ value: [String: any Sendable]) {
+    let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+    print(String(decoding: data, as: UTF8.self))
+}

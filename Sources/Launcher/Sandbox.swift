@@ -1,0 +1,154 @@
+import EnvironmentHost
+import Foundation
+import PortalSimulator
+import SandboxCore
+import SandboxHTTP
+import WalletSimulator
+
+/// The URLs `sandbox up` serves, written to `<data-dir>/endpoints.json` for tools to find.
+public struct Endpoints: Codable, Equatable, Sendable {
+    public var portal: String
+    public var wallet: String
+    /// Region id of the catalogue → base URL of its host.
+    public var environments: [String: String]
+}
+
+/// Every environment host, the portal and the wallet in one process on consecutive ports.
+///
+/// Region i of the catalogue listens on `basePort + i`, then the portal, then the wallet:
+/// with the default 8100 and nine regions, EU is 8100, MBANK 8108, the portal 8109, the wallet 8110.
+///
+/// ```swift
+/// let sandbox = try Sandbox.start(configuration: .init(resources: resources, basePort: 8100, …))
+/// print(sandbox.table)
+/// ```
+public final class Sandbox: Sendable {
+    public struct Configuration: Sendable {
+        public var resources: Resources
+        public var basePort: Int
+        /// Template for every service's server; its port is replaced.
+        public var server: ServerConfiguration
+        public var dataDirectory: URL
+        public var flavour: Flavour
+        public var accessLog: AccessLog?
+
+        public init(
+            resources: Resources, basePort: Int, server: ServerConfiguration, dataDirectory: URL, flavour: Flavour,
+            accessLog: AccessLog?
+        ) {
+            self.resources = resources
+            self.basePort = basePort
+            self.server = server
+            self.dataDirectory = dataDirectory
+            self.flavour = flavour
+            self.accessLog = accessLog
+        }
+
+        /// How many ports the layout takes from `basePort` on.
+        public var portCount: Int { resources.catalogue.regions.count + 2 }
+
+        func server(at offset: Int) -> ServerConfiguration {
+            var server = server
+            // Base port 0 (tests) lets the system choose every port.
+            server.port = basePort == 0 ? 0 : UInt16(basePort + offset)
+            return server
+        }
+    }
+
+    public let configuration: Configuration
+    public let hosts: [EnvironmentHost]
+    public let portal: PortalSimulator
+    public let wallet: WalletSimulator
+    /// One clock per host, as the design asks; kept here so the sandbox can hand them out.
+    public let clocks: [String: SandboxClock]
+
+    /// Starts every service; if one cannot start, those already started are stopped again.
+    public static func start(configuration: Configuration) throws -> Sandbox {
+        var started: [any RunningService] = []
+        do {
+            let resources = configuration.resources
+            var hosts: [EnvironmentHost] = []
+            var clocks: [String: SandboxClock] = [:]
+            for (index, region) in resources.catalogue.regions.enumerated() {
+                let clock = SandboxClock()
+                clocks[region.id] = clock
+                let host = try EnvironmentHost.start(
+                    configuration: .init(
+                        region: region, flavour: configuration.flavour, server: configuration.server(at: index),
+                        dataDirectory: configuration.dataDirectory,
+                        openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
+                        accessLog: configuration.accessLog, clock: clock))
+                started.append(host)
+                hosts.append(host)
+            }
+            let count = resources.catalogue.regions.count
+            let portal = try PortalSimulator.start(
+                configuration: .init(
+                    server: configuration.server(at: count), webRoot: resources.web.appendingPathComponent("portal"),
+                    openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
+                    environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
+                    accessLog: configuration.accessLog))
+            started.append(portal)
+            let wallet = try WalletSimulator.start(
+                configuration: .init(
+                    server: configuration.server(at: count + 1), webRoot: resources.web.appendingPathComponent("wallet"),
+                    openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
+                    accessLog: configuration.accessLog))
+            return Sandbox(configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, clocks: clocks)
+        } catch {
+            for service in started { service.stop() }
+            throw error
+        }
+    }
+
+    private init(
+        configuration: Configuration, hosts: [EnvironmentHost], portal: PortalSimulator, wallet: WalletSimulator,
+        clocks: [String: SandboxClock]
+    ) {
+        self.configuration = configuration
+        self.hosts = hosts
+        self.portal = portal
+        self.wallet = wallet
+        self.clocks = clocks
+    }
+
+    public var services: [any RunningService] { hosts + [portal, wallet] }
+
+    public var endpoints: Endpoints {
+        Endpoints(
+            portal: portal.url, wallet: wallet.url,
+            environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }))
+    }
+
+    /// Writes `<data-dir>/endpoints.json` atomically (a reader never sees half a file).
+    @discardableResult
+    public func writeEndpoints() throws -> URL {
+        let file = configuration.dataDirectory.appendingPathComponent("endpoints.json")
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        try JSON.encode(endpoints).write(to: file, options: .atomic)
+        return file
+    }
+
+    /// What listens where, for people.
+    public var table: String {
+        var rows = [("SERVICE", "URL", "WHAT")]
+        for host in hosts {
+            let settings = host.configuration.region.flavours[host.configuration.flavour]
+            let mirrors = settings.hostname.map { "mirrors \($0)" } ?? "no documented hostname"
+            rows.append((host.name, host.url, "\(host.configuration.region.name), \(mirrors)"))
+        }
+        rows.append(("portal", portal.url, "merchant portal: \(portal.url)/"))
+        rows.append(("wallet", wallet.url, "APM/BLIK wallet: \(wallet.url)/"))
+        let first = rows.map(\.0.count).max()! + 2
+        let second = rows.map(\.1.count).max()! + 2
+        return rows.map { name, url, what in
+            "  " + name.padding(toLength: first, withPad: " ", startingAt: 0)
+                + url.padding(toLength: second, withPad: " ", startingAt: 0) + what
+        }.joined(separator: "\n")
+    }
+
+    /// Stops every service (requests in flight are finished first).
+    public func stop() {
+        for service in services { service.stop() }
+    }
+}

@@ -1,0 +1,92 @@
+import CommandLineSupport
+import Foundation
+import PortalSimulator
+import SandboxCore
+import SandboxHTTP
+import WalletSimulator
+
+/// `portal-sim [--port N] [--environments EU=URL,ANZ=URL | --endpoints FILE]`
+public enum PortalCommand {
+    public static let description = CommandDescription(
+        name: "portal-sim",
+        summary: "Runs the merchant-portal simulator: the pages under web/portal and their JSON API.",
+        options: [
+            .value("port", "N", "TCP port (default: the first port after the environment hosts, 8109)."),
+            .value("environments", "LIST", "Hosts the portal drives, as REGION=URL pairs separated by commas."),
+            .value("endpoints", "FILE", "Read the hosts from an endpoints.json written by 'sandbox up'."),
+        ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        examples: ["portal-sim --environments EU=http://127.0.0.1:8100", "portal-sim --endpoints .sandbox/endpoints.json"])
+
+    public static func run(_ options: ParsedArguments) throws {
+        let resources = try Resources.locate(options)
+        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count)
+        let environments = try hosts(options, catalogue: resources.catalogue)
+        let clock = SandboxClock()
+        let configuration = PortalSimulator.Configuration(
+            server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("portal"),
+            openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"), environments: environments,
+            accessLog: try Listening.accessLog(options, clock: clock))
+        if options.flag("dry-run") {
+            printJSON(["service": "portal-sim", "host": configuration.server.host, "port": Int(port), "environments": environments])
+            return
+        }
+        CommandMain.blockTerminationSignals()
+        let portal = try PortalSimulator.start(configuration: configuration)
+        CommandMain.say("portal-sim listening on \(portal.url)")
+        CommandMain.waitForTerminationSignal()
+        portal.stop()
+    }
+
+    /// The REGION=URL list, or the environments of an endpoints file; regions must be in the catalogue.
+    static func hosts(_ options: ParsedArguments, catalogue: EnvironmentCatalogue) throws -> [String: String] {
+        var hosts: [String: String] = [:]
+        if let file = options.string("endpoints") {
+            guard let data = FileManager.default.contents(atPath: file),
+                let endpoints = try? JSONDecoder().decode(Endpoints.self, from: data)
+            else { throw UsageError("--endpoints: \(file) is not an endpoints.json written by 'sandbox up'") }
+            hosts = endpoints.environments
+        }
+        if let list = options.string("environments") {
+            for pair in list.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let url = URL(string: parts[1]), url.scheme == "http" || url.scheme == "https",
+                    url.host != nil
+                else { throw UsageError("--environments: '\(pair)' is not REGION=http://host:port") }
+                hosts[parts[0]] = parts[1]
+            }
+        }
+        for region in hosts.keys where catalogue.region(region) == nil {
+            throw UsageError("unknown region '\(region)'; known: \(catalogue.regions.map(\.id).joined(separator: ", "))")
+        }
+        return hosts
+    }
+}
+
+/// `wallet-sim [--port N]`
+public enum WalletCommand {
+    public static let description = CommandDescription(
+        name: "wallet-sim",
+        summary: "Runs the APM/BLIK wallet simulator: the customer and the wallet provider.",
+        options: [.value("port", "N", "TCP port (default: the port after the portal's, 8110).")]
+            + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        examples: ["wallet-sim", "wallet-sim --port 9110 --host 0.0.0.0"])
+
+    public static func run(_ options: ParsedArguments) throws {
+        let resources = try Resources.locate(options)
+        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count + 1)
+        let clock = SandboxClock()
+        let configuration = WalletSimulator.Configuration(
+            server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("wallet"),
+            openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
+            accessLog: try Listening.accessLog(options, clock: clock))
+        if options.flag("dry-run") {
+            printJSON(["service": "wallet-sim", "host": configuration.server.host, "port": Int(port)])
+            return
+        }
+        CommandMain.blockTerminationSignals()
+        let wallet = try WalletSimulator.start(configuration: configuration)
+        CommandMain.say("wallet-sim listening on \(wallet.url)")
+        CommandMain.waitForTerminationSignal()
+        wallet.stop()
+    }
+}

@@ -1,0 +1,83 @@
+import CommandLineSupport
+import Foundation
+import SandboxCore
+import SandboxHTTP
+
+/// `sandbox up [--base-port 8100] [--data-dir .sandbox] [--host 127.0.0.1]` and the `sandbox` front door.
+public enum SandboxCommand {
+    public static let up = CommandDescription(
+        name: "sandbox up",
+        summary: "Runs every environment host, the portal and the wallet in one process on consecutive ports.",
+        options: [
+            .value("base-port", "N", "First port: region i listens on N+i, then the portal, then the wallet.", default: "8100"),
+            .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
+            .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
+        ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
+        examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0"])
+
+    public static let usage = """
+        USAGE: sandbox <command> [options]
+
+        The whole TapSandbox in one process.
+
+        COMMANDS:
+          up        Run every environment host, the portal and the wallet (see 'sandbox up --help').
+
+        OPTIONS:
+          --help    Show this help and exit.
+        """
+
+    /// Dispatches `sandbox <command> …`.
+    public static func main(_ arguments: [String]) -> Never {
+        switch arguments.first {
+        case "up":
+            CommandMain.run(up, arguments: arguments.dropFirst(), runUp)
+        case nil, "--help", "help", "-h":
+            print(usage)
+            exit(arguments.isEmpty ? CommandMain.usageExitCode : 0)
+        case let other?:
+            CommandMain.fail("sandbox", UsageError("unknown command '\(other)'"))
+        }
+    }
+
+    static func runUp(_ options: ParsedArguments) throws {
+        let resources = try Resources.locate(options)
+        let dataDirectory = URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox")
+        let flavour = Flavour(rawValue: try options.choice("flavour", from: Flavour.allCases.map(\.rawValue)) ?? "sandbox")!
+        let basePort = try options.integer("base-port", in: 0...65535) ?? 8100
+        let server = try Listening.server(options, port: 0)
+        var configuration = Sandbox.Configuration(
+            resources: resources, basePort: basePort, server: server, dataDirectory: dataDirectory, flavour: flavour,
+            accessLog: nil)
+        guard basePort == 0 || basePort + configuration.portCount - 1 <= 65535 else {
+            throw UsageError("--base-port \(basePort) leaves no room for \(configuration.portCount) consecutive ports")
+        }
+        if options.flag("dry-run") {
+            printJSON([
+                "service": "sandbox up", "host": server.host, "basePort": basePort, "flavour": flavour.rawValue,
+                "dataDirectory": dataDirectory.path, "regions": resources.catalogue.regions.map(\.id),
+            ])
+            return
+        }
+        let logOption = options.string("access-log")
+        let clock = SandboxClock()
+        if logOption == "<data-dir>/access.log" {
+            configuration.accessLog = try AccessLog(path: dataDirectory.appendingPathComponent("access.log").path, clock: clock)
+        } else {
+            configuration.accessLog = try Listening.accessLog(options, clock: clock)
+        }
+        CommandMain.blockTerminationSignals()
+        let sandbox = try Sandbox.start(configuration: configuration)
+        let file = try sandbox.writeEndpoints()
+        CommandMain.say("""
+            TapSandbox is up (\(flavour.rawValue) flavour, data in \(dataDirectory.path)):
+
+            \(sandbox.table)
+
+            Endpoints: \(file.path). Press Ctrl-C to stop.
+            """)
+        let signal = CommandMain.waitForTerminationSignal()
+        CommandMain.say("Stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")…")
+        sandbox.stop()
+    }
+}

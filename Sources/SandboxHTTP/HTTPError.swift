@@ -1,0 +1,67 @@
+import Foundation
+
+/// An error that knows the response it becomes: the one envelope every service answers with.
+///
+/// On the wire it is `{"error": {"code": "...", "message": "...", "field": "..."}}`. The code is
+/// stable and meant for machines; the message is for people; the field, when present, names the
+/// part of the request that is wrong (`amount`, `query.page`, `header.Authorization`).
+///
+/// ```swift
+/// throw HTTPError(status: 404, code: "terminal_not_found", message: "No terminal with that id.")
+/// ```
+public struct HTTPError: Error, Equatable, Sendable {
+    public var status: Int
+    public var code: String
+    public var message: String
+    public var field: String?
+    /// Extra headers the answer needs (`Allow` on a 405, `Retry-After` on a 429).
+    public var headers: [(String, String)]
+
+    public init(status: Int, code: String, message: String, field: String? = nil, headers: [(String, String)] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool {
+        lhs.status == rhs.status && lhs.code == rhs.code && lhs.message == rhs.message && lhs.field == rhs.field
+    }
+
+    /// The envelope as a response.
+    public var response: Response {
+        var body: [String: String] = ["code": code, "message": message]
+        if let field { body["field"] = field }
+        var response = Response.json(["error": body], status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+}
+
+extension HTTPError {
+    public static func badRequest(_ message: String, code: String = "bad_request", field: String? = nil) -> HTTPError {
+        HTTPError(status: 400, code: code, message: message, field: field)
+    }
+
+    public static let notFound = HTTPError(status: 404, code: "not_found", message: "No resource at this path.")
+
+    public static func methodNotAllowed(allowed: [String]) -> HTTPError {
+        let allow = allowed.joined(separator: ", ")
+        return HTTPError(
+            status: 405, code: "method_not_allowed",
+            message: "This path accepts \(allow) only.", headers: [("Allow", allow)])
+    }
+
+    public static func payloadTooLarge(limit: Int) -> HTTPError {
+        HTTPError(status: 413, code: "payload_too_large", message: "The request body is larger than \(limit) bytes.")
+    }
+
+    public static let unsupportedMediaType = HTTPError(
+        status: 415, code: "unsupported_media_type", message: "The request body must be JSON (Content-Type: application/json).",
+        field: "header.Content-Type")
+
+    /// What any error that is not an `HTTPError` becomes: no detail leaks to the client.
+    public static let internalError = HTTPError(
+        status: 500, code: "internal_error", message: "The sandbox failed to answer this request; see its log.")
+}

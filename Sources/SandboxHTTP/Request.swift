@@ -1,0 +1,86 @@
+import Foundation
+
+/// One HTTP request as a handler sees it: method, decoded path, query, headers and the whole body.
+public struct Request: Sendable {
+    public var method: String
+    /// The path without the query, percent-decoded by the server (`/v1/terminals/T1`).
+    public var path: String
+    public var query: [String: String]
+    /// Header names lower-cased; a repeated header keeps its values joined by ", ".
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// Values of `{name}` segments of the matched route.
+    public var parameters: [String: String] = [:]
+    /// The id echoed in `X-Request-Id` and written to the access log.
+    public var id: String
+
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: [UInt8] = [], id: String = "test"
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.id = id
+    }
+
+    /// A header by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+
+    /// A path parameter that the route guarantees exists.
+    public func parameter(_ name: String) -> String {
+        parameters[name] ?? ""
+    }
+
+    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field.
+    ///
+    /// - Throws: `HTTPError` with code `invalid_json` (not JSON, or wrong shape) or
+    ///   `unsupported_media_type` when the client declared another content type.
+    public func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
+        if let contentType = header("content-type"), !contentType.lowercased().hasPrefix("application/json") {
+            throw .unsupportedMediaType
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw HTTPError.invalidJSON(error)
+        } catch {
+            throw .badRequest("The request body is not valid JSON.", code: "invalid_json")
+        }
+    }
+}
+
+extension HTTPError {
+    /// A 400 naming the JSON path that failed to decode (`items[2].amount`).
+    static func invalidJSON(_ error: DecodingError) -> HTTPError {
+        func path(_ codingPath: [any CodingKey]) -> String? {
+            guard !codingPath.isEmpty else { return nil }
+            return codingPath.reduce(into: "") { text, key in
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return .badRequest("The field \(field ?? key.stringValue) is missing.", code: "invalid_json", field: field)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let field = path(context.codingPath)
+            return .badRequest("The field \(field ?? "(body)") has the wrong type.", code: "invalid_json", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return .badRequest(
+                field.map { "The field \($0) has an invalid value." } ?? "The request body is not valid JSON.",
+                code: "invalid_json", field: field)
+        @unknown default:
+            return .badRequest("The request body is not valid JSON.", code: "invalid_json")
+        }
+    }
+}

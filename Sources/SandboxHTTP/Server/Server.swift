@@ -1,0 +1,240 @@
+import CMicroHTTPD
+import Foundation
+import SandboxCore
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of threads polling with epoll, each request
+/// buffered whole (up to the body limit) and handed to one `Responder`.
+///
+/// ```swift
+/// let server = Server(name: "EU", configuration: .init(port: 8100), responder: router, accessLog: log)
+/// try server.start()
+/// print(server.port)
+/// server.stop()   // finishes requests in flight, then closes every connection
+/// ```
+///
+/// libmicrohttpd parses the protocol, enforces header and connection limits and answers
+/// malformed requests with 400 itself; this type adds the body limit (413), the request id
+/// (`X-Request-Id`, echoed when the client sends a sane one) and the access log.
+public final class Server: Sendable {
+    public let name: String
+    public let configuration: ServerConfiguration
+    let responder: any Responder
+    let accessLog: AccessLog?
+    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let boundPort = Atomic<UInt16>(0)
+    private let inFlight = Atomic<Int>(0)
+    private let sequence = Atomic<UInt64>(0)
+    private let idPrefix: String
+
+    public init(name: String, configuration: ServerConfiguration, responder: any Responder, accessLog: AccessLog? = nil) {
+        self.name = name
+        self.configuration = configuration
+        self.responder = responder
+        self.accessLog = accessLog
+        // Request ids must not repeat across restarts of one log; the start instant and the
+        // process id make a prefix that does not, with no randomness needed.
+        let start = UInt64(Date().timeIntervalSince1970 * 1000)
+        self.idPrefix = "req_" + String(start, radix: 36) + String(UInt32(getpid()), radix: 36)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0).
+    public var port: UInt16 { boundPort.load(ordering: .relaxed) }
+
+    /// Starts listening. Requests are served on libmicrohttpd's threads from here on.
+    public func start() throws(ServerError) {
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        let started: OpaquePointer? = cmhd_start(
+            flags, configuration.host, configuration.port, serverAccessHandler,
+            Unmanaged.passUnretained(self).toOpaque(), serverCompletedHandler,
+            UInt32(max(1, configuration.threads)), configuration.maxHeaderBytes,
+            UInt32(configuration.connectionTimeoutSeconds), UInt32(configuration.connectionLimit), 1024)
+        guard let started else {
+            var probe = in_addr()
+            if inet_pton(AF_INET, configuration.host, &probe) != 1 { throw .invalidAddress(configuration.host) }
+            throw .cannotListen(configuration.host, configuration.port)
+        }
+        boundPort.store(cmhd_bound_port(started), ordering: .relaxed)
+        daemon.withLock { $0 = DaemonHandle(pointer: started) }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `drainSeconds`), closes the rest.
+    public func stop() {
+        guard let running = daemon.withLock({ current -> DaemonHandle? in
+            defer { current = nil }
+            return current
+        })?.pointer else { return }
+        _ = MHD_quiesce_daemon(running)
+        let deadline = Date().addingTimeInterval(configuration.drainSeconds)
+        while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
+            usleep(5_000)
+        }
+        MHD_stop_daemon(running)
+    }
+
+    /// The daemon pointer, owned by this server and only passed to libmicrohttpd under the lock.
+    private struct DaemonHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer) -> Server {
+        Unmanaged<Server>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    // MARK: - Requests (called on libmicrohttpd's threads)
+
+    /// State of one request between the calls libmicrohttpd makes for it.
+    final class Exchange {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var body: [UInt8] = []
+        var tooLarge = false
+    }
+
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let existing = state.pointee else {
+            // First call: only the headers have arrived.
+            let exchange = Exchange()
+            state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+            inFlight.add(1, ordering: .relaxed)
+            if let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
+                let declared = Int(length), declared > configuration.maxBodyBytes
+            {
+                // Refuse before reading a byte of the body; libmicrohttpd closes the connection after.
+                return finish(connection, exchange, url: url, method: method, limitExceeded: true)
+            }
+            return .YES
+        }
+        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            if !exchange.tooLarge, let uploadData {
+                if exchange.body.count + size > configuration.maxBodyBytes {
+                    // A chunked body grew past the limit: stop keeping it, answer when it ends.
+                    exchange.tooLarge = true
+                    exchange.body = []
+                } else {
+                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                        exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+                    }
+                }
+            }
+            uploadDataSize.pointee = 0
+            return .YES
+        }
+        return finish(connection, exchange, url: url, method: method, limitExceeded: exchange.tooLarge)
+    }
+
+    func completed(state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let state, let existing = state.pointee else { return }
+        Unmanaged<Exchange>.fromOpaque(existing).release()
+        state.pointee = nil
+        inFlight.subtract(1, ordering: .relaxed)
+    }
+
+    private func finish(
+        _ connection: OpaquePointer, _ exchange: Exchange, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        limitExceeded: Bool
+    ) -> MHD_Result {
+        let methodText = String(cString: method)
+        let path = String(cString: url)
+        let requestID = Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
+            ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
+        var response: Response
+        if limitExceeded {
+            response = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
+        } else {
+            let request = Request(
+                method: methodText, path: path, query: Self.values(connection, .GET_ARGUMENT_KIND),
+                headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body,
+                id: requestID)
+            exchange.body = []
+            response = responder.respond(to: request)
+        }
+        response.headers.append(("X-Request-Id", requestID))
+        let result = Self.queue(response, on: connection)
+        if let accessLog {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
+            accessLog.record(
+                service: name, request: requestID, method: methodText, path: path, status: response.status,
+                bytes: response.body.count, milliseconds: elapsed)
+        }
+        return result
+    }
+
+    private static func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let created else { return .NO }
+        defer { MHD_destroy_response(created) }
+        for (name, value) in response.headers {
+            // libmicrohttpd refuses names or values with line breaks: such a header is dropped, not sent.
+            _ = MHD_add_response_header(created, name, value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), created)
+    }
+
+    private static func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
+        MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+    }
+
+    /// Collects headers or query arguments; a repeated name keeps its values joined by ", ".
+    private static func values(
+        _ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercasingKeys: Bool = false
+    ) -> [String: String] {
+        final class Collector {
+            var values: [String: String] = [:]
+            let lowercasingKeys: Bool
+            init(lowercasingKeys: Bool) { self.lowercasingKeys = lowercasingKeys }
+        }
+        let collector = Collector(lowercasingKeys: lowercasingKeys)
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+                guard let context, let key else { return .YES }
+                let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                let name = collector.lowercasingKeys ? String(cString: key).lowercased() : String(cString: key)
+                let text = value.map { String(cString: $0) } ?? ""
+                if let previous = collector.values[name] {
+                    collector.values[name] = previous + ", " + text
+                } else {
+                    collector.values[name] = text
+                }
+                return .YES
+            }, Unmanaged.passUnretained(collector).toOpaque())
+        }
+        return collector.values
+    }
+
+    /// A client's request id is echoed only when it is short and plain, so logs stay parseable.
+    private static func acceptableID(_ candidate: String) -> String? {
+        guard (1...64).contains(candidate.utf8.count),
+            candidate.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }
+        return candidate
+    }
+}
+
+// C callbacks live at file scope in library code, nonisolated, and find their server through
+// the context pointer: libmicrohttpd calls them on its own threads.
+private let serverAccessHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, uploadData, uploadDataSize, state in
+    guard let context, let connection, let url, let method, let uploadDataSize, let state else { return .NO }
+    return Server.from(context).handle(
+        connection: connection, url: url, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
+        state: state)
+}
+
+private let serverCompletedHandler: MHD_RequestCompletedCallback = { context, _, state, _ in
+    guard let context else { return }
+    Server.from(context).completed(state: state)
+}

@@ -1,0 +1,34 @@
+/// Where and how a server listens, and the limits it holds every client to.
+public struct ServerConfiguration: Sendable {
+    /// The IPv4 address to bind: 127.0.0.1 unless told otherwise (docker-compose says 0.0.0.0).
+    public var host: String
+    /// 0 lets the system choose a free port (tests); `Server.port` tells which.
+    public var port: UInt16
+    /// Threads of libmicrohttpd's internal pool, each polling with epoll.
+    public var threads: Int
+    /// A larger request body is refused with 413 and never buffered.
+    public var maxBodyBytes: Int
+    /// Memory for one connection's request line, headers and read buffer: larger headers get 431.
+    public var maxHeaderBytes: Int
+    /// An idle or stalled connection is closed after this many seconds.
+    public var connectionTimeoutSeconds: Int
+    /// Connections over this many at once are refused at accept.
+    public var connectionLimit: Int
+    /// On stop, requests in flight get this long to finish before connections are closed.
+    public var drainSeconds: Double
+
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = 2, maxBodyBytes: Int = 1 << 20,
+        maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
+        drainSeconds: Double = 2
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionLimit = connectionLimit
+        self.drainSeconds = drainSeconds
+    }
+}

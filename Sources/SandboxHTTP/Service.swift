@@ -1,0 +1,28 @@
+import Foundation
+
+/// A started service: what `sandbox up` lists and stops.
+public protocol RunningService: AnyObject, Sendable {
+    /// Short name for tables and logs (`EU`, `portal`).
+    var name: String { get }
+    var server: Server { get }
+}
+
+extension RunningService {
+    /// The base URL clients use; a wildcard bind address is advertised as loopback.
+    public var url: String {
+        let host = server.configuration.host == "0.0.0.0" ? "127.0.0.1" : server.configuration.host
+        return "http://\(host):\(server.port)"
+    }
+
+    public func stop() { server.stop() }
+}
+
+extension Router {
+    /// `GET /openapi.yaml`: the service's API description, read once at start.
+    ///
+    /// - Throws: when the file is missing, so a service never starts without its spec.
+    public mutating func serveOpenAPI(_ file: URL) throws {
+        let body = try [UInt8](Data(contentsOf: file))
+        get("/openapi.yaml") { _ in Response(status: 200, headers: [("Content-Type", "application/yaml")], body: body) }
+    }
+}

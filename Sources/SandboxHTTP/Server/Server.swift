@@ -68,12 +68,14 @@ public final class Server: Sendable {
             defer { current = nil }
             return current
         })?.pointer else { return }
-        _ = MHD_quiesce_daemon(running)
+        // Quiescing hands the listening socket back to us: it is closed after the daemon stops.
+        let listener = MHD_quiesce_daemon(running)
         let deadline = Date().addingTimeInterval(configuration.drainSeconds)
         while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(5_000)
         }
         MHD_stop_daemon(running)
+        if listener >= 0 { close(listener) }
     }
 
     /// The daemon pointer, owned by this server and only passed to libmicrohttpd under the lock.

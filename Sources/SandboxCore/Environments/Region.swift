@@ -1,0 +1,60 @@
+/// One documented acquirer environment (EU, ANZ, Payone DE …) with its four flavours.
+///
+/// A region is what `sandbox-host --env <id>` serves: its currency and country, the
+/// languages of the SDK's screens, the real hosts of each flavour, amount limits and the
+/// feature switches. Regions come from `sandbox-data/environments.json` through
+/// ``EnvironmentCatalogue``; decoding one checks every field.
+///
+/// ```swift
+/// let eu = catalogue.region("EU")!
+/// eu.flavours[.sandbox].hostname        // "sandbox-wl-emea.softpos.eu"
+/// eu.view(flavour: .sandbox)            // what GET /v1/environment answers
+/// ```
+public struct Region: Codable, Sendable, Equatable, Identifiable {
+    /// The stable id hosts are started with, upper case: `EU`, `PAYONE_DE`, `MBANK`.
+    public var id: String
+    /// A human name for pages and logs.
+    public var name: String
+    /// The ISO 3166-1 alpha-2 country the region's merchants trade in.
+    public var country: String
+    /// The currency amounts are in by default.
+    public var currency: Currency
+    /// The languages the SDK's screens offer here, English always among them.
+    public var languages: [Language]
+    /// The help-desk number terminals show, or nil; the sandbox invents none.
+    public var supportPhone: String?
+    /// Where each flavour lives and how long its sessions last.
+    public var flavours: Flavours
+    /// Amount caps in minor units.
+    public var limits: Limits
+    /// APMs, BLIK, DCC, tips, refunds and reversals.
+    public var features: Features
+
+    public init(
+        id: String, name: String, country: String, currency: Currency, languages: [Language],
+        supportPhone: String? = nil, flavours: Flavours, limits: Limits, features: Features
+    ) {
+        self.id = id
+        self.name = name
+        self.country = country
+        self.currency = currency
+        self.languages = languages
+        self.supportPhone = supportPhone
+        self.flavours = flavours
+        self.limits = limits
+        self.features = features
+    }
+
+    /// The region as one flavour's host describes itself.
+    ///
+    /// - Parameter flavour: which deployment the host pretends to be.
+    /// - Returns: the body of `GET /v1/environment`.
+    public func view(flavour: Flavour) -> EnvironmentView {
+        let settings = flavours[flavour]
+        return EnvironmentView(
+            id: id, name: name, flavour: flavour, hostname: settings.hostname,
+            sdkEnvironment: settings.sdkEnvironment, sessionLengthSeconds: settings.sessionLengthSeconds,
+            country: country, currency: currency, languages: languages, supportPhone: supportPhone,
+            limits: limits, features: features)
+    }
+}

@@ -1,0 +1,35 @@
+#if canImport(COpenSSL)
+internal import COpenSSL
+import Foundation
+
+/// Comparisons whose running time does not depend on where two secrets differ.
+///
+/// Comparing a received MAC or token with `==` returns at the first differing byte, which
+/// lets an attacker find the right value one byte at a time by timing. `CRYPTO_memcmp`
+/// always reads every byte.
+///
+/// ```swift
+/// let expected = HMACSHA256.authenticate(key: secret, message: payload)
+/// guard ConstantTime.equals(expected, try Hex.decode(signature)) else { return .unauthorized }
+/// ```
+public enum ConstantTime {
+    /// Whether `lhs` and `rhs` hold the same bytes.
+    ///
+    /// Inputs of different lengths are unequal and return at once: the length of a MAC or a
+    /// token is public, so only the contents are compared in constant time.
+    ///
+    /// - Parameters:
+    ///   - lhs: One byte string.
+    ///   - rhs: The other byte string.
+    /// - Returns: `true` when both have the same length and the same bytes.
+    public static func equals(_ lhs: some DataProtocol, _ rhs: some DataProtocol) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !lhs.isEmpty else { return true }
+        return OpenSSL.withBytes(lhs) { left in
+            OpenSSL.withBytes(rhs) { right in
+                CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,80 @@
+#if canImport(COpenSSL)
+internal import COpenSSL
+import Foundation
+
+/// HMAC with SHA-256, computed by OpenSSL's `HMAC` (an EVP MAC underneath).
+///
+/// This is the primitive behind both webhook signature schemes: MONEI-style
+/// `v1=<hex HMAC(key, t + "." + body)>` and Standard Webhooks' base64 `v1,<signature>`.
+/// Compare a received signature with ``ConstantTime/equals(_:_:)``, never with `==`.
+///
+/// ```swift
+/// let mac = HMACSHA256.authenticate(key: Array("secret".utf8), message: Array("1700000000.{}".utf8))
+/// let header = "t=1700000000,v1=" + Hex.encode(mac)
+/// ```
+public enum HMACSHA256 {
+    /// The length of an authentication code, in bytes.
+    public static let byteCount = 32
+
+    /// The HMAC-SHA256 of `message` under `key`.
+    ///
+    /// - Parameters:
+    ///   - key: The secret key; any length (longer than 64 bytes is hashed first, as RFC 2104 says).
+    ///   - message: The authenticated message; any length, including empty.
+    /// - Returns: The 32-byte authentication code.
+    public static func authenticate(key: some DataProtocol, message: some DataProtocol) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: byteCount)
+        var length: UInt32 = 0
+        let succeeded = OpenSSL.withBytes(key) { keyBytes in
+            OpenSSL.withBytes(message) { messageBytes in
+                mac.withUnsafeMutableBytes { output in
+                    // A key longer than Int32.max bytes cannot be passed to HMAC's `int` length.
+                    guard let keyLength = Int32(exactly: keyBytes.count) else { return false }
+                    return HMAC(
+                        EVP_sha256(),
+                        keyBytes.baseAddress, keyLength,
+                        messageBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), messageBytes.count,
+                        output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length
+                    ) != nil
+                }
+            }
+        }
+        // HMAC fails only when OpenSSL cannot allocate or fetch SHA-256 (or for a 2 GiB key).
+        precondition(succeeded && length == UInt32(byteCount), "\(OpenSSL.lastError("HMAC(SHA-256)"))")
+        return mac
+    }
+
+    /// The HMAC-SHA256 of the UTF-8 bytes of `message` under the UTF-8 bytes of `key`.
+    ///
+    /// ```swift
+    /// let mac = HMACSHA256.authenticate(key: "Jefe", message: "what do ya want for nothing?")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The secret key, as text.
+    ///   - message: The message, as text.
+    /// - Returns: The 32-byte authentication code.
+    public static func authenticate(key: String, message: String) -> [UInt8] {
+        authenticate(key: Array(key.utf8), message: Array(message.utf8))
+    }
+
+    /// Whether `mac` is the HMAC-SHA256 of `message` under `key`, compared in constant time.
+    ///
+    /// ```swift
+    /// guard HMACSHA256.isValid(received, key: secret, message: signedPayload) else { throw … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mac: The authentication code received.
+    ///   - key: The secret key.
+    ///   - message: The message the code claims to authenticate.
+    /// - Returns: `true` when the code matches exactly.
+    public static func isValid(
+        _ mac: some DataProtocol,
+        key: some DataProtocol,
+        message: some DataProtocol
+    ) -> Bool {
+        ConstantTime.equals(authenticate(key: key, message: message), mac)
+    }
+}
+#endif

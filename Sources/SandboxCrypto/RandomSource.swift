@@ -1,0 +1,106 @@
+/// A source of random bytes that services take as a dependency.
+///
+/// Production code is given ``LiveRandomSource`` (backed by ``SecureRandom``); tests pass a
+/// ``SeededRandomSource`` so that generated IDs, codes, keys and nonces are the same on every
+/// run. Write services against this protocol, never against `SecureRandom` or
+/// `SystemRandomNumberGenerator` directly.
+///
+/// ```swift
+/// struct BLIKCodeIssuer {
+///     let random: any RandomSource
+///     func nextCode() -> String {
+///         String(format: "%06d", random.int(in: 0...999_999))
+///     }
+/// }
+/// let issuer = BLIKCodeIssuer(random: SeededRandomSource(seed: 42))
+/// ```
+public protocol RandomSource: Sendable {
+    /// `count` random bytes.
+    ///
+    /// - Parameter count: How many bytes; zero or more.
+    /// - Returns: Exactly `count` bytes.
+    func bytes(count: Int) -> [UInt8]
+}
+
+extension RandomSource {
+    /// A random 64-bit value, from eight bytes read little-endian.
+    ///
+    /// - Returns: A uniformly distributed `UInt64`.
+    public func uint64() -> UInt64 {
+        bytes(count: 8).reversed().reduce(0) { ($0 << 8) | UInt64($1) }
+    }
+
+    /// A uniformly distributed integer in `range`, without modulo bias.
+    ///
+    /// ```swift
+    /// let pin = random.int(in: 0...9999)
+    /// ```
+    ///
+    /// - Parameter range: The closed range to draw from.
+    /// - Returns: An integer in `range`.
+    public func int(in range: ClosedRange<Int>) -> Int {
+        var generator = makeGenerator()
+        return Int.random(in: range, using: &generator)
+    }
+
+    /// A uniformly distributed integer in `range`, without modulo bias.
+    ///
+    /// - Parameter range: The half-open range to draw from; must not be empty.
+    /// - Returns: An integer in `range`.
+    public func int(in range: Range<Int>) -> Int {
+        var generator = makeGenerator()
+        return Int.random(in: range, using: &generator)
+    }
+
+    /// A `RandomNumberGenerator` drawing from this source, for the standard library's
+    /// `random(in:using:)`, `shuffled(using:)` and `randomElement(using:)`.
+    ///
+    /// ```swift
+    /// var generator = random.makeGenerator()
+    /// let card = testCards.randomElement(using: &generator)
+    /// ```
+    ///
+    /// - Returns: A generator that reads eight bytes of this source per value.
+    public func makeGenerator() -> RandomSourceGenerator {
+        RandomSourceGenerator(source: self)
+    }
+}
+
+/// A `RandomNumberGenerator` over a ``RandomSource``; made by ``RandomSource/makeGenerator()``.
+///
+/// ```swift
+/// var generator = random.makeGenerator()
+/// let delay = Double.random(in: 0.1...0.5, using: &generator)
+/// ```
+public struct RandomSourceGenerator: RandomNumberGenerator {
+    private let source: any RandomSource
+
+    init(source: any RandomSource) {
+        self.source = source
+    }
+
+    public mutating func next() -> UInt64 {
+        source.uint64()
+    }
+}
+
+#if canImport(COpenSSL)
+/// The production ``RandomSource``: bytes from ``SecureRandom`` (OpenSSL `RAND_bytes`).
+///
+/// ```swift
+/// let issuer = BLIKCodeIssuer(random: LiveRandomSource())
+/// ```
+public struct LiveRandomSource: RandomSource {
+    /// Creates the live source; it holds no state.
+    public init() {}
+
+    public func bytes(count: Int) -> [UInt8] {
+        SecureRandom.bytes(count: count)
+    }
+}
+
+extension RandomSource where Self == LiveRandomSource {
+    /// The production source, backed by ``SecureRandom``.
+    public static var live: LiveRandomSource { LiveRandomSource() }
+}
+#endif

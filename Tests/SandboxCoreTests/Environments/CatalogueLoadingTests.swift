@@ -1,0 +1,27 @@
+import Foundation
+import SandboxCore
+import TestSupport
+import Testing
+
+/// Reading the file itself: a missing file and a broken file say which file.
+@Suite struct CatalogueLoadingTests {
+    @Test func refusesAMissingFileByName() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("absent").appendingPathComponent("environments.json")
+        #expect(throws: CatalogueError(
+            code: .unreadable, file: "environments.json", path: "(root)",
+            reason: "cannot read \(url.path): no such file")) {
+            try EnvironmentCatalogue.load(contentsOf: url)
+        }
+    }
+
+    @Test func namesTheLoadedFileInTheMessage() throws {
+        let directory = TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        let url = directory.file("my-regions.json")
+        try Data(#"{"regions": []}"#.utf8).write(to: url)
+        let error = #expect(throws: CatalogueError.self) { try EnvironmentCatalogue.load(contentsOf: url) }
+        #expect(error?.description == "my-regions.json: regions: must list at least one region")
+        #expect(error?.code == .invalid)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import SandboxHTTP
+import Testing
+
+@Suite struct RouterTests {
+    struct Failure: Error {}
+
+    let router: Router = {
+        var router = Router()
+        router.get("/v1/terminals/{id}") { request in .json(["id": request.parameter("id")]) }
+        router.post("/v1/terminals/{id}") { request in .json(["posted": request.parameter("id")], status: 201) }
+        router.get("/v1/terminals/{id}/transactions/{transaction}") { request in
+            .json(["terminal": request.parameter("id"), "transaction": request.parameter("transaction")])
+        }
+        router.get("/v1/refuse") { _ in throw HTTPError(status: 409, code: "busy", message: "Busy.", field: "terminal") }
+        router.get("/v1/crash") { _ in throw Failure() }
+        return router
+    }()
+
+    func json(_ response: Response) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func matchesPathParameters() throws {
+        let response = router.respond(to: Request(method: "GET", path: "/v1/terminals/T-42/transactions/tx9"))
+        #expect(response.status == 200)
+        #expect(try json(response) as? [String: String] == ["terminal": "T-42", "transaction": "tx9"])
+    }
+
+    @Test func picksTheRouteOfTheMethod() throws {
+        let response = router.respond(to: Request(method: "POST", path: "/v1/terminals/T1"))
+        #expect(response.status == 201)
+        #expect(try json(response)["posted"] as? String == "T1")
+    }
+
+    @Test func unknownPathIsA404Envelope() throws {
+        let response = router.respond(to: Request(method: "GET", path: "/v1/nothing"))
+        #expect(response.status == 404)
+        let error = try #require(try json(response)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "not_found")
+        #expect(error["message"] is String)
+    }
+
+    @Test func wrongMethodIsA405WithAllow() throws {
+        let response = router.respond(to: Request(method: "DELETE", path: "/v1/terminals/T1"))
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, POST, HEAD")
+        let error = try #require(try json(response)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "method_not_allowed")
+    }
+
+    @Test func headIsAnsweredByGet() {
+        #expect(router.respond(to: Request(method: "HEAD", path: "/v1/terminals/T1")).status == 200)
+    }
+
+    @Test func thrownHTTPErrorBecomesItsEnvelope() throws {
+        let response = router.respond(to: Request(method: "GET", path: "/v1/refuse"))
+        #expect(response.status == 409)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(try json(response)["error"] as? [String: String] == ["code": "busy", "message": "Busy.", "field": "terminal"])
+    }
+
+    @Test func otherErrorsAreA500WithoutDetail() throws {
+        let response = router.respond(to: Request(method: "GET", path: "/v1/crash"))
+        #expect(response.status == 500)
+        #expect(!String(decoding: response.body, as: UTF8.self).contains("Failure"))
+        #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "internal_error")
+    }
+
+    @Test func fallbackAnswersUnmatchedPaths() {
+        struct Teapot: Responder {
+            func respond(to request: Request) -> Response { Response(status: 418) }
+        }
+        var router = router
+        router.fallback = Teapot()
+        #expect(router.respond(to: Request(method: "GET", path: "/index.html")).status == 418)
+        // A path a route owns still gets its 405 rather than the fallback.
+        #expect(router.respond(to: Request(method: "PUT", path: "/v1/terminals/T1")).status == 405)
+    }
+
+    struct Sale: Decodable {
+        let amount: Int
+        let currency: String
+    }
+
+    @Test(arguments: [
+        ("{\"currency\": \"EUR\"}", "amount"),
+        ("{\"amount\": \"ten\", \"currency\": \"EUR\"}", "amount"),
+        ("{\"amount\": 10, \"currency\": 978}", "currency"),
+    ])
+    func decodingErrorsNameTheField(body: String, field: String) throws {
+        let request = Request(method: "POST", path: "/", headers: ["content-type": "application/json"], body: Array(body.utf8))
+        #expect(throws: HTTPError.self) { try request.decode(Sale.self) }
+        do {
+            _ = try request.decode(Sale.self)
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.code == "invalid_json")
+            #expect(error.field == field)
+        }
+    }
+
+    @Test func malformedJSONAndWrongContentTypeAreRefused() {
+        let garbage = Request(method: "POST", path: "/", body: Array("{amount:".utf8))
+        #expect(throws: HTTPError.self) { try garbage.decode(Sale.self) }
+        let form = Request(
+            method: "POST", path: "/", headers: ["content-type": "application/x-www-form-urlencoded"],
+            body: Array("amount=1".utf8))
+        #expect(throws: HTTPError.unsupportedMediaType) { try form.decode(Sale.self) }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import Synchronization
+import Testing
+import TestSupport
+
+/// The server on a real socket: limits, malformed input, keep-alive, request ids, logging, stop.
+@Suite struct ServerTests {
+    static func router() -> Router {
+        var router = Router()
+        router.get("/healthz") { _ in .json(["status": "ok"]) }
+        router.post("/echo") { request in
+            Response(status: 200, headers: [("Content-Type", "application/octet-stream")], body: request.body)
+        }
+        router.get("/slow") { _ in
+            usleep(300_000)
+            return .text("done")
+        }
+        router.get("/query") { request in .json(request.query) }
+        return router
+    }
+
+    func start(_ configuration: ServerConfiguration = ServerConfiguration(maxBodyBytes: 1024), log: AccessLog? = nil) throws -> Server {
+        let server = Server(name: "test", configuration: configuration, responder: Self.router(), accessLog: log)
+        try server.start()
+        return server
+    }
+
+    @Test func answersOnTheChosenPort() throws {
+        let server = try start()
+        defer { server.stop() }
+        #expect(server.port != 0)
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /query?page=2&status=CLEARED HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"page":"2","status":"CLEARED"}"#)
+    }
+
+    @Test func bodyWithinTheLimitRoundTrips() throws {
+        let server = try start()
+        defer { server.stop() }
+        let body = [UInt8]((0..<1024).map { UInt8($0 % 251) })
+        let connection = try RawConnection(port: server.port)
+        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+        try connection.send(body)
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.body == body)
+    }
+
+    @Test func declaredBodyOverTheLimitIs413BeforeItIsSent() throws {
+        let server = try start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains(#""code":"payload_too_large""#))
+    }
+
+    @Test func chunkedBodyGrowingOverTheLimitIs413() throws {
+        let server = try start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let chunk = String(repeating: "a", count: 600)
+        try connection.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        // The connection still serves the next request.
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+    }
+
+    @Test(arguments: [
+        "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}garbage-tls-hello\r\n\r\n",
+        "GARBAGE\r\n\r\n",
+        "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
+    ])
+    func malformedRequestsGet400AndTheServerLives(bytes: String) throws {
+        let server = try start()
+        defer { server.stop() }
+        let bad = try RawConnection(port: server.port)
+        try bad.send(bytes)
+        if let response = try? bad.readResponse() {
+            #expect((400...505).contains(response.status))
+        }
+        let good = try RawConnection(port: server.port)
+        try good.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try good.readResponse().status == 200)
+    }
+
+    @Test func oversizedHeadersAreRefused() throws {
+        let server = try start(ServerConfiguration(maxHeaderBytes: 8 * 1024))
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n")
+        let status = (try? connection.readResponse())?.status
+        #expect(status == 431 || status == 400 || status == nil)
+        #expect(status != 200)
+    }
+
+    @Test func twoHundredKeepAliveConnectionsAtOnce() throws {
+        let server = try start(ServerConfiguration(threads: 2))
+        defer { server.stop() }
+        let connections = try (0..<200).map { _ in try RawConnection(port: server.port) }
+        // Every connection is open before any is answered, then each serves three requests in turn.
+        for round in 0..<3 {
+            for connection in connections {
+                try connection.send("GET /query?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            for connection in connections {
+                let response = try connection.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == #"{"round":"\#(round)"}"#)
+            }
+        }
+    }
+
+    @Test func requestIdIsGeneratedOrEchoed() throws {
+        let server = try start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try #require(try connection.readResponse().headers["x-request-id"])
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let second = try #require(try connection.readResponse().headers["x-request-id"])
+        #expect(first != second)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: client-abc.1\r\n\r\n")
+        #expect(try connection.readResponse().headers["x-request-id"] == "client-abc.1")
+        // An id that would break the log is replaced.
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\"b{}\r\n\r\n")
+        #expect(try connection.readResponse().headers["x-request-id"] != "a\"b{}")
+    }
+
+    @Test func accessLogWritesOneJSONLinePerRequest() throws {
+        let folder = TemporaryDirectory()
+        let log = try AccessLog(path: folder.file("logs/access.log").path, clock: ManualClock(Date(timeIntervalSince1970: 1_790_000_000)))
+        let server = try start(log: log)
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: r1\r\n\r\n")
+        _ = try connection.readResponse()
+        try connection.send("GET /nope\"quoted HTTP/1.1\r\nHost: x\r\nX-Request-Id: r2\r\n\r\n")
+        _ = try connection.readResponse()
+        server.stop()
+        let lines = try String(contentsOf: folder.file("logs/access.log"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let entries = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(entries[0]["id"] as? String == "r1")
+        #expect(entries[0]["method"] as? String == "GET")
+        #expect(entries[0]["path"] as? String == "/healthz")
+        #expect(entries[0]["status"] as? Int == 200)
+        #expect(entries[0]["service"] as? String == "test")
+        #expect(entries[0]["ts"] as? Double == 1_790_000_000)
+        #expect(entries[1]["path"] as? String == "/nope\"quoted")
+        #expect(entries[1]["status"] as? Int == 404)
+    }
+
+    @Test func stopFinishesRequestsInFlight() throws {
+        let server = try start()
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        let stopped = Atomic<Bool>(false)
+        let stopper = Thread {
+            server.stop()
+            stopped.store(true, ordering: .sequentiallyConsistent)
+        }
+        stopper.start()
+        let response = try connection.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "done")
+        while !stopped.load(ordering: .sequentiallyConsistent) { usleep(10_000) }
+        #expect(throws: RawConnection.Closed.self) { _ = try RawConnection(port: server.port) }
+    }
+
+    @Test func portInUseIsAClearError() throws {
+        let first = try start()
+        defer { first.stop() }
+        let second = Server(name: "second", configuration: ServerConfiguration(port: first.port), responder: Self.router())
+        #expect(throws: ServerError.cannotListen("127.0.0.1", first.port)) { try second.start() }
+        let invalid = Server(name: "bad", configuration: ServerConfiguration(host: "localhost"), responder: Self.router())
+        #expect(throws: ServerError.invalidAddress("localhost")) { try invalid.start() }
+    }
+}

@@ -30,7 +30,7 @@ let package = Package(
 
         // Services.
         .target(name: "EnvironmentHost", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"]),
-        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
+        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),
         .testTarget(name: "LauncherTests", dependencies: ["Launcher", "TestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
     ]
 )

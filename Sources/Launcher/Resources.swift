@@ -10,6 +10,13 @@ public struct Resources: Sendable {
     public var openAPI: URL
     public var catalogue: EnvironmentCatalogue
 
+    public init(sandboxData: URL, web: URL, openAPI: URL, catalogue: EnvironmentCatalogue) {
+        self.sandboxData = sandboxData
+        self.web = web
+        self.openAPI = openAPI
+        self.catalogue = catalogue
+    }
+
     /// Finds the folders (see `ResourceLocator`) and loads and validates the catalogue.
     ///
     /// - Throws: `UsageError` naming what is missing or, for a broken catalogue,

@@ -86,7 +86,7 @@ public final class Sandbox: Sendable {
                 configuration: .init(
                     server: configuration.server(at: count), webRoot: resources.web.appendingPathComponent("portal"),
                     openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
-                    environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
+                    environments: hosts.map { .init(region: $0.name, url: $0.url) },
                     accessLog: configuration.accessLog))
             started.append(portal)
             let wallet = try WalletSimulator.start(

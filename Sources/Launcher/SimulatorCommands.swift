@@ -27,7 +27,10 @@ public enum PortalCommand {
             openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"), environments: environments,
             accessLog: try Listening.accessLog(options, clock: clock))
         if options.flag("dry-run") {
-            printJSON(["service": "portal-sim", "host": configuration.server.host, "port": Int(port), "environments": environments])
+            printJSON([
+                "service": "portal-sim", "host": configuration.server.host, "port": Int(port),
+                "environments": Dictionary(uniqueKeysWithValues: environments.map { ($0.region, $0.url) }),
+            ])
             return
         }
         CommandMain.blockTerminationSignals()
@@ -37,8 +40,8 @@ public enum PortalCommand {
         portal.stop()
     }
 
-    /// The REGION=URL list, or the environments of an endpoints file; regions must be in the catalogue.
-    static func hosts(_ options: ParsedArguments, catalogue: EnvironmentCatalogue) throws -> [String: String] {
+    /// The REGION=URL list, or the environments of an endpoints file, in catalogue order.
+    static func hosts(_ options: ParsedArguments, catalogue: EnvironmentCatalogue) throws -> [PortalSimulator.Environment] {
         var hosts: [String: String] = [:]
         if let file = options.string("endpoints") {
             guard let data = FileManager.default.contents(atPath: file),
@@ -58,7 +61,7 @@ public enum PortalCommand {
         for region in hosts.keys where catalogue.region(region) == nil {
             throw UsageError("unknown region '\(region)'; known: \(catalogue.regions.map(\.id).joined(separator: ", "))")
         }
-        return hosts
+        return catalogue.regions.compactMap { region in hosts[region.id].map { .init(region: region.id, url: $0) } }
     }
 }
 

@@ -1,23 +1,37 @@
 import Foundation
 import SandboxHTTP
+import SandboxHTTPClient
 
 /// The merchant-portal simulator: the pages under `web/portal/` and the JSON API behind them.
 ///
-/// So far it serves its landing page and tells the page which environment hosts exist
-/// (`GET /api/environments`); the back-office flows arrive with the terminal lifecycle.
+/// The portal talks to the environment hosts server to server, as a real back office does:
+/// the browser only ever calls the portal. So far it lists the hosts it drives with what each
+/// reports about itself (`GET /api/environments`); the back-office flows arrive with the
+/// terminal lifecycle.
 public final class PortalSimulator: RunningService, Responder {
+    /// One environment host the portal drives.
+    public struct Environment: Codable, Equatable, Sendable {
+        public var region: String
+        public var url: String
+
+        public init(region: String, url: String) {
+            self.region = region
+            self.url = url
+        }
+    }
+
     public struct Configuration: Sendable {
         public var server: ServerConfiguration
         /// `web/portal`.
         public var webRoot: URL
         /// `openapi/portal.yaml`.
         public var openAPIFile: URL
-        /// Region id → base URL of its host, as `sandbox up` started them.
-        public var environments: [String: String]
+        /// The hosts, in catalogue order.
+        public var environments: [Environment]
         public var accessLog: AccessLog?
 
         public init(
-            server: ServerConfiguration, webRoot: URL, openAPIFile: URL, environments: [String: String] = [:],
+            server: ServerConfiguration, webRoot: URL, openAPIFile: URL, environments: [Environment] = [],
             accessLog: AccessLog? = nil
         ) {
             self.server = server
@@ -28,16 +42,37 @@ public final class PortalSimulator: RunningService, Responder {
         }
     }
 
+    /// What `GET /api/environments` tells about one host.
+    struct EnvironmentStatus: Encodable {
+        let region: String
+        let url: String
+        /// `up` when the host answered its catalogue entry, else `down`.
+        let status: String
+        let flavour: String?
+        let currency: String?
+        let name: String?
+    }
+
+    /// The part of a host's `GET /v1/environment` the portal shows.
+    private struct HostEnvironment: Decodable {
+        let id: String
+        let flavour: String
+        let currency: String
+        let name: String
+    }
+
     public let name = "portal"
     public let server: Server
     private let router: Router
 
     /// Builds the routes without listening (in-process tests answer through `respond(to:)`).
-    public init(configuration: Configuration) throws {
+    public init(configuration: Configuration, client: HTTPClient = PortalSimulator.hostClient) throws {
         var router = Router()
         router.get("/healthz") { _ in .json(["status": "ok", "service": "portal"]) }
         let environments = configuration.environments
-        router.get("/api/environments") { _ in .json(["environments": environments]) }
+        router.get("/api/environments") { _ in
+            .json(["environments": environments.map { Self.status(of: $0, client: client) }])
+        }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router
@@ -52,4 +87,22 @@ public final class PortalSimulator: RunningService, Responder {
     }
 
     public func respond(to request: Request) -> Response { router.respond(to: request) }
+
+    /// Hosts are local: a host that does not answer within a second is reported down.
+    public static let hostClient = HTTPClient(
+        configuration: .init(connectTimeout: .seconds(1), totalTimeout: .seconds(2), userAgent: "TapSandbox-portal"))
+
+    private static func status(of environment: Environment, client: HTTPClient) -> EnvironmentStatus {
+        let reported: HostEnvironment? = {
+            guard let response = try? client.send(HTTPClientRequest(url: environment.url + "/v1/environment")),
+                response.status == 200
+            else { return nil }
+            return try? JSONDecoder().decode(HostEnvironment.self, from: Data(response.body))
+        }()
+        // A host that answers for another region is misconfigured, not up.
+        let host = reported?.id == environment.region ? reported : nil
+        return EnvironmentStatus(
+            region: environment.region, url: environment.url, status: host == nil ? "down" : "up",
+            flavour: host?.flavour, currency: host?.currency, name: host?.name)
+    }
 }

@@ -1,5 +1,12 @@
-// Lists the environment hosts this portal knows and asks each for its catalogue entry.
+// Lists the environment hosts this portal drives, as the portal sees them (server to server).
 "use strict";
+
+function cell(row, text, className) {
+  const td = row.insertCell();
+  td.textContent = text ?? "";
+  if (className) td.className = className;
+  return td;
+}
 
 async function loadEnvironments() {
   const body = document.querySelector("#environments tbody");
@@ -8,40 +15,23 @@ async function loadEnvironments() {
     const response = await fetch("/api/environments");
     if (!response.ok) throw new Error(`portal answered ${response.status}`);
     const { environments } = await response.json();
-    const regions = Object.keys(environments);
     body.replaceChildren();
-    if (regions.length === 0) {
+    if (environments.length === 0) {
       const row = body.insertRow();
-      const cell = row.insertCell();
-      cell.colSpan = 5;
-      cell.textContent = "No environment hosts are configured (start the portal with `sandbox up`).";
+      cell(row, "No environment hosts are configured (start the portal with `sandbox up`).").colSpan = 5;
       return;
     }
-    for (const region of regions) {
-      const url = environments[region];
+    for (const environment of environments) {
       const row = body.insertRow();
-      row.dataset.region = region;
-      row.insertCell().textContent = region;
+      row.dataset.region = environment.region;
+      cell(row, environment.region).title = environment.name ?? "";
       const link = document.createElement("a");
-      link.href = `${url}/v1/environment`;
-      link.textContent = url;
+      link.href = `${environment.url}/v1/environment`;
+      link.textContent = environment.url;
       row.insertCell().appendChild(link);
-      const flavour = row.insertCell();
-      const currency = row.insertCell();
-      const health = row.insertCell();
-      health.textContent = "…";
-      fetch(`${url}/v1/environment`)
-        .then((answer) => answer.ok ? answer.json() : Promise.reject(new Error(String(answer.status))))
-        .then((environment) => {
-          flavour.textContent = environment.flavour;
-          currency.textContent = environment.currency;
-          health.textContent = "up";
-          health.className = "up";
-        })
-        .catch(() => {
-          health.textContent = "down";
-          health.className = "down";
-        });
+      cell(row, environment.flavour);
+      cell(row, environment.currency);
+      cell(row, environment.status, environment.status);
     }
   } catch (failure) {
     error.hidden = false;

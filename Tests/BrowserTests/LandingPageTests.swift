@@ -1,0 +1,65 @@
+import Foundation
+import Launcher
+import SandboxCore
+import SandboxHTTP
+import Testing
+import TestSupport
+
+/// The portal and wallet landing pages, as a browser shows them with the whole sandbox running.
+@Suite(.serialized) struct LandingPageTests {
+    static func startSandbox(in folder: TemporaryDirectory) throws -> Sandbox {
+        let resources = Resources(
+            sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI,
+            catalogue: try EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json")))
+        return try Sandbox.start(
+            configuration: .init(
+                resources: resources, basePort: 0, server: ServerConfiguration(), dataDirectory: folder.url,
+                flavour: .sandbox, accessLog: nil))
+    }
+
+    /// The cells of the row of one region in the portal's environment table.
+    static func row(_ region: String, in dom: String) -> [String]? {
+        guard let start = dom.range(of: "<tr data-region=\"\(region)\">"),
+            let end = dom.range(of: "</tr>", range: start.upperBound..<dom.endIndex)
+        else { return nil }
+        let html = String(dom[start.upperBound..<end.lowerBound])
+        return html.components(separatedBy: "</td>").dropLast().map { cell in
+            cell.replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+        }
+    }
+
+    @Test func portalListsEveryHostUpInCatalogueOrder() throws {
+        let folder = TemporaryDirectory()
+        let sandbox = try Self.startSandbox(in: folder)
+        defer { sandbox.stop() }
+        let dom = try HeadlessChromium.dom(of: sandbox.portal.url + "/")
+        let regions = sandbox.hosts.map(\.name)
+        var previous = dom.startIndex
+        for host in sandbox.hosts {
+            let cells = try #require(Self.row(host.name, in: dom), "no row for \(host.name)")
+            #expect(cells == [host.name, host.url, "sandbox", host.configuration.region.currency.code, "up"])
+            let position = try #require(dom.range(of: "data-region=\"\(host.name)\""))
+            #expect(position.lowerBound > previous, "\(host.name) out of catalogue order \(regions)")
+            previous = position.lowerBound
+        }
+    }
+
+    @Test func portalShowsAStoppedHostAsDown() throws {
+        let folder = TemporaryDirectory()
+        let sandbox = try Self.startSandbox(in: folder)
+        defer { sandbox.stop() }
+        let stopped = try #require(sandbox.hosts.first { $0.name == "PAYPHONE" })
+        stopped.stop()
+        let dom = try HeadlessChromium.dom(of: sandbox.portal.url + "/")
+        #expect(Self.row("PAYPHONE", in: dom)?.last == "down")
+        #expect(Self.row("EU", in: dom)?.last == "up")
+    }
+
+    @Test func walletPageReportsItselfUp() throws {
+        let folder = TemporaryDirectory()
+        let sandbox = try Self.startSandbox(in: folder)
+        defer { sandbox.stop() }
+        let dom = try HeadlessChromium.dom(of: sandbox.wallet.url + "/")
+        #expect(dom.contains("<p id=\"status\">Wallet simulator is up.</p>"))
+    }
+}

@@ -1,0 +1,111 @@
+import EnvironmentHost
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import Testing
+import TestSupport
+
+/// The platform routes of a host, answered in-process (no socket).
+@Suite struct EnvironmentHostTests {
+    static let catalogue = try! EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
+    let folder = TemporaryDirectory()
+
+    func host(_ region: String, _ flavour: Flavour = .sandbox, clock: SandboxClock = SandboxClock()) throws -> EnvironmentHost {
+        try EnvironmentHost(
+            configuration: .init(
+                region: try #require(Self.catalogue.region(region)), flavour: flavour, server: ServerConfiguration(),
+                dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
+                clock: clock))
+    }
+
+    func json(_ response: Response) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    /// The `required` list of a schema in the host's OpenAPI document (read with PyYAML).
+    static func requiredFields(of schema: String) throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import yaml,json,sys; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps(d['components']['schemas'][sys.argv[2]]['required']))",
+            Paths.openAPI.appendingPathComponent("environment-host.yaml").path, schema,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Set(try #require(JSONSerialization.jsonObject(with: data) as? [String]))
+    }
+
+    @Test(arguments: ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"])
+    func environmentIsTheCatalogueEntryOfItsFlavour(region: String) throws {
+        let required = try Self.requiredFields(of: "Environment")
+        for flavour in Flavour.allCases {
+            let host = try host(region, flavour)
+            let response = host.respond(to: Request(method: "GET", path: "/v1/environment"))
+            #expect(response.status == 200)
+            let body = try json(response)
+            let settings = try #require(Self.catalogue.region(region)).flavours[flavour]
+            #expect(body["id"] as? String == region)
+            #expect(body["flavour"] as? String == flavour.rawValue)
+            #expect(body["sessionLengthSeconds"] as? Int == settings.sessionLengthSeconds)
+            #expect(body["sdkEnvironment"] as? String == settings.sdkEnvironment)
+            #expect((body["hostname"] as? String) == settings.hostname)
+            #expect(required.isSubset(of: Set(body.keys)), "missing \(required.subtracting(body.keys))")
+        }
+    }
+
+    @Test func healthReportsRegionFlavourDatabaseAndSandboxTime() throws {
+        let clock = SandboxClock(base: { Date(timeIntervalSince1970: 1_790_000_000) })
+        clock.advance(by: 600)
+        let host = try host("MBANK", .prod, clock: clock)
+        let response = host.respond(to: Request(method: "GET", path: "/healthz"))
+        #expect(response.status == 200)
+        let body = try json(response)
+        #expect(body["status"] as? String == "ok")
+        #expect(body["region"] as? String == "MBANK")
+        #expect(body["flavour"] as? String == "prod")
+        #expect(body["database"] as? String == "ok")
+        #expect(body["time"] as? String == "2026-09-21T14:23:20Z")
+        #expect(try Self.requiredFields(of: "Health").isSubset(of: Set(body.keys)))
+    }
+
+    @Test func servesItsOpenAPIDocument() throws {
+        let response = try host("EU").respond(to: Request(method: "GET", path: "/openapi.yaml"))
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/yaml")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("/v1/environment:"))
+    }
+
+    @Test func wrongMethodAndUnknownPathGetTheEnvelope() throws {
+        let host = try host("EU")
+        let post = host.respond(to: Request(method: "POST", path: "/v1/environment"))
+        #expect(post.status == 405)
+        #expect(post.header("Allow") == "GET, HEAD")
+        let missing = host.respond(to: Request(method: "GET", path: "/v1/nothing"))
+        #expect(missing.status == 404)
+        #expect((try json(missing)["error"] as? [String: Any])?["code"] as? String == "not_found")
+    }
+
+    @Test func eachRegionHasItsOwnDatabaseFile() throws {
+        _ = try host("EU")
+        _ = try host("PAYONE_DE")
+        #expect(FileManager.default.fileExists(atPath: folder.file("eu.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: folder.file("payone_de.sqlite").path))
+        // Reopening a region's own database is fine.
+        _ = try host("EU")
+    }
+
+    @Test func refusesTheDatabaseOfAnotherRegion() throws {
+        _ = try host("ANZ")
+        try FileManager.default.moveItem(at: folder.file("anz.sqlite"), to: folder.file("eu.sqlite"))
+        #expect(throws: HostError.self) { try host("EU") }
+        do {
+            _ = try host("EU")
+        } catch {
+            #expect("\(error)".contains("belongs to region ANZ"))
+        }
+    }
+}

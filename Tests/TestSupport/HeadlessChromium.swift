@@ -1,0 +1,44 @@
+import Foundation
+
+/// Loads a page in headless Chromium, lets its scripts run, and returns the DOM they left.
+///
+/// `--virtual-time-budget` lets the page's fetches and timers settle before the dump, so
+/// the test sees what a person would see once the page has loaded.
+public enum HeadlessChromium {
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "chromium is not installed; scripts/setup installs it" }
+    }
+
+    public static var executable: URL? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(URL.init(fileURLWithPath:))
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// The serialized DOM of `url` after its scripts ran.
+    public static func dom(of url: String, settleMilliseconds: Int = 5000) throws -> String {
+        try run(["--dump-dom", "--virtual-time-budget=\(settleMilliseconds)", url])
+    }
+
+    /// Writes a PNG of the page (for a person to look at while debugging).
+    public static func screenshot(of url: String, to file: URL, width: Int = 1000, height: Int = 700) throws {
+        _ = try run(["--screenshot=\(file.path)", "--window-size=\(width),\(height)", "--virtual-time-budget=5000", url])
+    }
+
+    private static func run(_ arguments: [String]) throws -> String {
+        guard let executable else { throw Missing() }
+        let profile = TemporaryDirectory()
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(profile.url.path)",
+        ] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -30,3 +30,15 @@ static inline CURLcode ccurl_getinfo_double(CURL *handle, CURLINFO info, double 
 static inline CURLcode ccurl_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+
+// Response headers arrive one line at a time through the same signature as the body callback.
+typedef size_t (*ccurl_header_callback)(char *data, size_t size, size_t count, void *userdata);
+// Progress callback: a non-zero return aborts the transfer (used for cancellation).
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+
+static inline CURLcode ccurl_setopt_header_callback(CURL *handle, CURLoption option, ccurl_header_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_xferinfo_callback(CURL *handle, CURLoption option, ccurl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}

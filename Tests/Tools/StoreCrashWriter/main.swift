@@ -1,1 +1,39 @@
-print("not yet")
+// store-crash-writer PATH
+//
+// Writes rows to a Store at PATH forever, a few per committed transaction, and after each
+// commit prints the highest committed id on its own line. The SIGKILL durability test kills
+// it mid-stream and checks that every id it printed is still in the file.
+import Foundation
+import SandboxStore
+
+let arguments = CommandLine.arguments
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: store-crash-writer PATH\n".utf8))
+    exit(64)  // EX_USAGE
+}
+
+let migrations = [
+    Migration(version: 1, name: "rows", sql: "CREATE TABLE rows(id INTEGER PRIMARY KEY, payload TEXT NOT NULL)"),
+]
+let rowsPerTransaction = 5
+// Some bulk per row so commits span several pages and the WAL grows and checkpoints.
+let filler = String(repeating: "payload-", count: 40)
+
+do {
+    let store = try Store.open(path: arguments[1], migrations: migrations)
+    while true {
+        let highest = try store.write { db in
+            for _ in 0..<rowsPerTransaction {
+                try db.run("INSERT INTO rows(payload) VALUES (?)", [.text(filler)])
+            }
+            return db.lastInsertRowID
+        }
+        // Printed only after COMMIT returned, and written straight to the pipe (FileHandle is
+        // unbuffered), so every id the parent reads was committed before it was printed.
+        // When the parent goes away the write fails (EPIPE/SIGPIPE) and this process ends.
+        FileHandle.standardOutput.write(Data("\(highest)\n".utf8))
+    }
+} catch {
+    FileHandle.standardError.write(Data("store-crash-writer: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,177 @@
+import CSQLite
+
+/// One SQLite connection: run SQL, query rows, reuse compiled statements.
+///
+/// A `Connection` owns its `sqlite3` handle and closes it when released. It is not
+/// `Sendable`: one thread uses it at a time. Code in the sandbox gets one from ``Store``
+/// (``Store/write(_:)`` and ``Store/read(_:)``) rather than opening its own.
+///
+/// ```swift
+/// try db.run("INSERT INTO payments(id, amount) VALUES (?, ?)", ["p_1", 1250])
+/// let id = db.lastInsertRowID
+/// let rows = try db.query("SELECT amount FROM payments WHERE id = ?", ["p_1"])
+/// let amount: Int64 = try rows[0]["amount"]
+/// ```
+///
+/// ``run(_:_:)`` and ``query(_:_:)`` keep each SQL text compiled in a per-connection cache,
+/// so write SQL with `?` placeholders, never with values spliced in.
+public final class Connection {
+    /// How a connection may touch its file.
+    public enum Access: Sendable {
+        /// Read and write; the file is created if it does not exist.
+        case readWrite
+        /// Read only; the file must exist. Store readers use this so a bug cannot write outside the writer's lock.
+        case readOnly
+    }
+
+    private let handle: OpaquePointer
+
+    /// The path this connection opened (`":memory:"` for a private in-memory database).
+    public let path: String
+
+    /// Compiled statements by SQL text; see ``cachedStatement(_:)``.
+    private var statementCache: [String: Statement] = [:]
+
+    /// Enough for every distinct query a host runs; past it the cache is emptied, which only
+    /// costs recompiling, and keeps a caller that splices values into SQL from growing it forever.
+    private let statementCacheCapacity = 256
+
+    /// How many statements this connection has compiled since it opened.
+    ///
+    /// Exposed so tests (and curious operators) can see that the cache is reused: running
+    /// the same SQL a hundred times compiles it once.
+    public private(set) var preparedStatementCount = 0
+
+    /// Opens (and for ``Access/readWrite`` creates) the database at `path`.
+    ///
+    /// Foreign keys are switched on and extended result codes are reported; journal mode and
+    /// durability are the ``Store``'s business, since they belong to the file, not the connection.
+    ///
+    /// - Parameters:
+    ///   - path: a file path, or `":memory:"` for a private in-memory database.
+    ///   - access: read-write (default) or read-only.
+    ///   - busyTimeout: how long a statement waits for another connection's lock before
+    ///     failing with ``DatabaseError/busy``.
+    /// - Throws: ``DatabaseError`` when the file cannot be opened.
+    public init(path: String, access: Access = .readWrite, busyTimeout: Duration = .seconds(5)) throws {
+        var flags: Int32 = SQLITE_OPEN_NOMUTEX  // one thread at a time is enforced by Swift, not by SQLite's mutex
+        switch access {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = DatabaseError.sqlite(code: code, db: handle, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error.with(message: "cannot open \(path): \(error.message)")
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout))
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        // Finalize cached statements first; close_v2 then closes at once, or as soon as a
+        // statement still held elsewhere is released.
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more SQL statements separated by `;`, with no parameters.
+    ///
+    /// For schema scripts, pragmas and transaction control. Nothing is cached.
+    ///
+    /// - Throws: ``DatabaseError`` from the first statement that fails; the ones before it stay run.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard code == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_free(errorMessage)
+            throw DatabaseError.sqlite(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        }
+    }
+
+    /// Compiles one SQL statement into a new ``Statement`` that the caller owns.
+    ///
+    /// - Throws: ``DatabaseError`` for a syntax error or an unknown table or column.
+    public func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, &tail)
+        guard code == SQLITE_OK else {
+            sqlite3_finalize(statement)
+            throw DatabaseError.sqlite(code: code, db: handle, sql: sql)
+        }
+        guard let statement else {
+            // Only whitespace or comments: SQLite compiles nothing.
+            throw DatabaseError.misuse.with(message: "no SQL statement to prepare", sql: sql)
+        }
+        if let tail, tail.pointee != 0 {
+            // A second statement would be ignored silently; say so instead. Compiling the
+            // tail is the one way to tell a statement from trailing comments or semicolons.
+            var extra: OpaquePointer?
+            let extraCode = sqlite3_prepare_v2(handle, tail, -1, &extra, nil)
+            if extraCode != SQLITE_OK || extra != nil {
+                sqlite3_finalize(extra)
+                sqlite3_finalize(statement)
+                throw DatabaseError.misuse.with(message: "prepare takes one statement; use execute for scripts", sql: sql)
+            }
+        }
+        preparedStatementCount += 1
+        return Statement(handle: statement, sql: sql)
+    }
+
+    /// The compiled statement for `sql` from this connection's cache, compiling it on first use.
+    ///
+    /// The statement is shared by every caller of the same SQL text on this connection:
+    /// finish with it (``Statement/reset()``) before running the same SQL again.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            return statement
+        }
+        let statement = try prepare(sql)
+        if statementCache.count >= statementCacheCapacity {
+            statementCache.removeAll()
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with bound values, through the statement cache.
+    ///
+    /// ```swift
+    /// try db.run("UPDATE terminals SET name = ? WHERE id = ?", [.text(name), .integer(id)])
+    /// ```
+    ///
+    /// - Throws: ``DatabaseError``; ``DatabaseError/isConstraintViolation`` tells a refused change.
+    public func run(_ sql: String, _ values: [DatabaseValue] = []) throws {
+        try cachedStatement(sql).run(values)
+    }
+
+    /// Runs one query with bound values, through the statement cache, and returns every row.
+    public func query(_ sql: String, _ values: [DatabaseValue] = []) throws -> [Row] {
+        try cachedStatement(sql).query(values)
+    }
+
+    /// The rowid of the most recent successful `INSERT` on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// How many rows the most recent `INSERT`, `UPDATE` or `DELETE` changed.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True while a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// How many statements sit in the cache now.
+    public var cachedStatementCount: Int { statementCache.count }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, milliseconds))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Synchronization
+
+/// A host's database: one SQLite file with one writer and a pool of readers.
+///
+/// The file runs in WAL mode with `synchronous=FULL`, so a committed write survives a crash
+/// of the process or the machine, and readers keep reading while a write is in progress.
+/// Writes are serialized by a lock in the process and wrapped in `BEGIN IMMEDIATE … COMMIT`;
+/// each read runs in its own transaction on a read-only connection and sees one snapshot.
+///
+/// ```swift
+/// let store = try Store.open(path: ".sandbox/eu.sqlite", migrations: migrations)
+/// let id = try store.write { db in
+///     try db.run("INSERT INTO payments(amount) VALUES (?)", [1250])
+///     return db.lastInsertRowID
+/// }
+/// let amount: Int64 = try store.read { db in
+///     try db.query("SELECT amount FROM payments WHERE rowid = ?", [.integer(id)])[0]["amount"]
+/// }
+/// ```
+///
+/// `write` and `read` block the calling thread for the length of the transaction, so keep
+/// transactions short. Do not call `write` from inside `write`: the lock is not reentrant.
+public final class Store: Sendable {
+    /// Gives a connection to whoever holds it, one holder at a time.
+    ///
+    /// `@unchecked` because `Connection` is not `Sendable`. That is sound here: the writer's
+    /// box is only touched inside `writer.withLock`, and a reader's box is used only by the
+    /// one caller that took it out of `idleReaders` until it puts it back.
+    private final class ConnectionBox: @unchecked Sendable {
+        let connection: Connection
+        init(_ connection: Connection) { self.connection = connection }
+    }
+
+    /// The path of the database file.
+    public let path: String
+
+    private let configuration: Configuration
+    private let writer: Mutex<ConnectionBox>
+    private let idleReaders = Mutex<[ConnectionBox]>([])
+
+    /// The directory ``temporary(migrations:configuration:)`` created, removed with the store.
+    private let temporaryDirectory: String?
+
+    private init(path: String, migrations: [Migration], configuration: Configuration, temporaryDirectory: String?) throws {
+        let migrator = try Migrator(migrations: migrations)
+        let connection = try Connection(path: path, access: .readWrite, busyTimeout: configuration.busyTimeout)
+        // WAL lets readers run beside the writer; it is a property of the file and sticks.
+        let journalMode: String = try connection.query("PRAGMA journal_mode = WAL")[0][0]
+        guard journalMode.lowercased() == "wal" else {
+            throw DatabaseError.sqlite.with(message: "cannot switch \(path) to WAL (journal mode is \(journalMode))")
+        }
+        // FULL syncs the WAL on every commit: a commit that returned survives power loss,
+        // which NORMAL (the usual WAL choice) does not promise.
+        try connection.execute("PRAGMA synchronous = FULL")
+        try migrator.migrate(connection)
+        self.path = path
+        self.configuration = configuration
+        self.writer = Mutex(ConnectionBox(connection))
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    deinit {
+        if let temporaryDirectory {
+            try? FileManager.default.removeItem(atPath: temporaryDirectory)
+        }
+    }
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    ///
+    /// The parent directory is created too, so `--data-dir` may name a directory that does not exist yet.
+    ///
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - migrations: every migration of this schema; the pending ones are applied.
+    ///   - configuration: reader pool and busy timeout.
+    /// - Throws: ``DatabaseError/schemaTooNew`` for a file from a newer build,
+    ///   ``DatabaseError/invalidMigrations`` for a bad list, or the ``DatabaseError`` of
+    ///   opening the file or of a failing migration.
+    public static func open(path: String, migrations: [Migration], configuration: Configuration = Configuration()) throws -> Store {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DatabaseError.sqlite.with(message: "cannot create directory \(directory.path) for \(path): \(error)")
+        }
+        return try Store(path: path, migrations: migrations, configuration: configuration, temporaryDirectory: nil)
+    }
+
+    /// A store on a new file in a new temporary directory, removed when the store is released.
+    ///
+    /// A real file, not `:memory:`, so that tests exercise WAL, the reader pool and durability
+    /// exactly as a host does.
+    ///
+    /// ```swift
+    /// let store = try Store.temporary(migrations: migrations)
+    /// ```
+    public static func temporary(migrations: [Migration], configuration: Configuration = Configuration()) throws -> Store {
+        // mkdtemp picks an unused name and creates the directory in one step, with no race.
+        var template = Array((FileManager.default.temporaryDirectory.path + "/sandbox-store.XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkdtemp($0) != nil } ?? false
+        }
+        guard created else {
+            throw DatabaseError.sqlite.with(message: "cannot create a temporary directory: errno \(errno)")
+        }
+        let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return try Store(
+            path: directory + "/store.sqlite",
+            migrations: migrations,
+            configuration: configuration,
+            temporaryDirectory: directory
+        )
+    }
+
+    /// Runs `body` in a write transaction and commits it; rolls back if `body` throws.
+    ///
+    /// One write runs at a time; other callers wait for the lock. Readers are not blocked.
+    ///
+    /// ```swift
+    /// try store.write { db in
+    ///     try db.run("INSERT INTO payments(id, amount) VALUES (?, ?)", ["p_1", 1250])
+    ///     try db.run("INSERT INTO outbox(payment) VALUES (?)", ["p_1"])   // same transaction
+    /// }
+    /// ```
+    ///
+    /// - Returns: what `body` returns, once committed.
+    /// - Throws: what `body` threw (nothing of it is kept), or the ``DatabaseError`` of `BEGIN`/`COMMIT`.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        // The result goes through a local rather than out of withLock, whose `sending`
+        // result would demand a disconnected value that a generic T cannot promise.
+        var result: Result<T, any Error>?
+        writer.withLock { box in
+            result = Result { try box.connection.inTransaction(.immediate, body) }
+        }
+        return try result!.get()
+    }
+
+    /// Runs `body` in a read transaction on a reader connection.
+    ///
+    /// Reads run concurrently with each other and with the writer. Everything `body` reads
+    /// comes from one snapshot: the data committed when it first reads, and nothing a write
+    /// still in progress has done. The connection is read-only, so writing here fails.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` threw, or a ``DatabaseError``.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        let box = try checkOutReader()
+        defer { checkIn(box) }
+        return try box.connection.inTransaction(.deferred, body)
+    }
+
+    private func checkOutReader() throws -> ConnectionBox {
+        if let box = idleReaders.withLock({ $0.popLast() }) {
+            return box
+        }
+        // None idle: open another rather than wait, so a read never waits on other reads
+        // (and a read inside a read cannot deadlock).
+        return ConnectionBox(try Connection(path: path, access: .readOnly, busyTimeout: configuration.busyTimeout))
+    }
+
+    private func checkIn(_ box: ConnectionBox) {
+        guard !box.connection.isInTransaction else { return }  // never reuse a connection in an unknown state
+        let limit = configuration.maximumIdleReaders
+        idleReaders.withLock { idle in
+            if idle.count < limit { idle.append(box) }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import SandboxStore
+import Testing
+
+@Suite("Store concurrency")
+struct StoreConcurrencyTests {
+    @Test("a reader sees committed rows and none of a write still in progress")
+    func readerIsolationDuringWrite() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        try store.write { try $0.run("INSERT INTO items(name) VALUES ('committed')") }
+
+        let insideWrite = DispatchSemaphore(value: 0)
+        let readerDone = DispatchSemaphore(value: 0)
+        let writer = BackgroundThread {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES ('uncommitted')")
+                insideWrite.signal()
+                // Bounded, so a store whose reads wait for the writer fails instead of hanging.
+                _ = readerDone.wait(timeout: .now() + .seconds(5))
+            }
+        }
+        #expect(insideWrite.wait(timeout: .now() + .seconds(10)) == .success)
+
+        let namesDuringWrite: [String] = try store.read { db in
+            try db.query("SELECT name FROM items ORDER BY id").map { try $0["name"] }
+        }
+        readerDone.signal()
+        try writer.join()
+
+        #expect(namesDuringWrite == ["committed"])
+        let namesAfter: [String] = try store.read { db in
+            try db.query("SELECT name FROM items ORDER BY id").map { try $0["name"] }
+        }
+        #expect(namesAfter == ["committed", "uncommitted"])
+    }
+
+    @Test("a read does not wait for a long write to finish")
+    func readDoesNotBlockOnWriter() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let insideWrite = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let writer = BackgroundThread {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES ('slow')")
+                insideWrite.signal()
+                _ = release.wait(timeout: .now() + .seconds(10))
+            }
+        }
+        #expect(insideWrite.wait(timeout: .now() + .seconds(10)) == .success)
+        // The read runs on its own thread so that, if it blocked, the test could still release the writer.
+        let reader = BackgroundThread { try store.read { try $0.count("items") } }
+        let count = try reader.join(timeout: 3)
+        release.signal()
+        try writer.join()
+        #expect(count == 0)
+    }
+
+    @Test("many concurrent reads and writes finish without busy errors, lost updates or torn transactions")
+    func concurrentReadsAndWrites() throws {
+        let store = try Store.temporary(migrations: [Migration(version: 1, name: "stress", sql: """
+            CREATE TABLE events(id INTEGER PRIMARY KEY, writer INTEGER NOT NULL);
+            CREATE TABLE counter(id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+            INSERT INTO counter VALUES (1, 0);
+            """)])
+        let writers = 8, writesEach = 40, readers = 8, readsEach = 80
+
+        let writerThreads = (0..<writers).map { writer in
+            BackgroundThread {
+                for _ in 0..<writesEach {
+                    try store.write { db in
+                        // Read-modify-write in Swift: only serialized writes keep every increment.
+                        let value: Int64 = try db.query("SELECT value FROM counter")[0][0]
+                        try db.run("UPDATE counter SET value = ?", [.integer(value + 1)])
+                        // Two rows per transaction: a reader seeing an odd count saw half of one.
+                        try db.run("INSERT INTO events(writer) VALUES (?)", [.integer(Int64(writer))])
+                        try db.run("INSERT INTO events(writer) VALUES (?)", [.integer(Int64(writer))])
+                    }
+                }
+            }
+        }
+        let readerThreads = (0..<readers).map { _ in
+            BackgroundThread { () -> [Int] in
+                var observed: [Int] = []
+                for _ in 0..<readsEach {
+                    observed.append(try store.read { db in
+                        let events = try db.count("events")
+                        let counter: Int = try db.query("SELECT value FROM counter")[0][0]
+                        // One snapshot: the two tables always agree.
+                        guard events == counter * 2 else {
+                            throw TestFailure("torn snapshot: \(events) events, counter \(counter)")
+                        }
+                        return events
+                    })
+                }
+                return observed
+            }
+        }
+
+        for thread in writerThreads {
+            try thread.join(timeout: 60)
+        }
+        for thread in readerThreads {
+            let observed = try thread.join(timeout: 60)
+            #expect(observed.allSatisfy { $0.isMultiple(of: 2) })
+            #expect(observed == observed.sorted(), "a reader went back in time")
+        }
+        let (events, counter): (Int, Int) = try store.read { db in
+            (try db.count("events"), try db.query("SELECT value FROM counter")[0][0])
+        }
+        #expect(counter == writers * writesEach)
+        #expect(events == writers * writesEach * 2)
+    }
+
+    @Test("a store can be shared across tasks")
+    func sharedAcrossTasks() async throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", [.text("item \(index)")]) }
+                    _ = try store.read { try $0.count("items") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.read { try $0.count("items") } == 20)
+    }
+}

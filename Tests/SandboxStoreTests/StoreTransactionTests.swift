@@ -1,0 +1,111 @@
+import SandboxStore
+import Testing
+
+@Suite("Store transactions and errors")
+struct StoreTransactionTests {
+    @Test("a write that throws leaves nothing behind and rethrows the caller's error")
+    func rollbackOnThrow() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        #expect(throws: TestFailure("card declined")) {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES (?)", ["first"])
+                try db.run("INSERT INTO items(name) VALUES (?)", ["second"])
+                throw TestFailure("card declined")
+            }
+        }
+        #expect(try store.read { try $0.count("items") } == 0)
+        // The writer is usable again: no transaction was left open.
+        try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", ["third"]) }
+        #expect(try store.read { try $0.count("items") } == 1)
+    }
+
+    @Test("a write returns its closure's value once committed")
+    func writeReturnsValue() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let id = try store.write { db in
+            try db.run("INSERT INTO items(name) VALUES (?)", ["a"])
+            #expect(db.changes == 1)
+            return db.lastInsertRowID
+        }
+        let name: String = try store.read { db in
+            try db.query("SELECT name FROM items WHERE id = ?", [.integer(id)])[0]["name"]
+        }
+        #expect(name == "a")
+    }
+
+    @Test("a unique violation is a typed constraint error, rolls back the transaction, and the store keeps working")
+    func uniqueViolation() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", ["taken"]) }
+
+        let error = #expect(throws: DatabaseError.self) {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES (?)", ["fresh"])
+                try db.run("INSERT INTO items(name) VALUES (?)", ["taken"])
+            }
+        }
+        let violation = try #require(error)
+        #expect(violation.isConstraintViolation)
+        #expect(violation == .constraintViolation)
+        #expect(violation.extendedResultCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        #expect(violation.resultCode == 19)  // SQLITE_CONSTRAINT
+        #expect(violation.sql == "INSERT INTO items(name) VALUES (?)")
+        #expect(violation.message.contains("UNIQUE constraint failed: items.name"))
+
+        #expect(try store.read { try $0.count("items") } == 1)  // "fresh" was rolled back too
+        try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", ["after"]) }
+        #expect(try store.read { try $0.count("items") } == 2)
+    }
+
+    @Test("foreign keys and NOT NULL are enforced as constraint errors")
+    func foreignKeysAndNotNull() throws {
+        let store = try Store.temporary(migrations: [Schemas.parentsAndChildren])
+        let foreignKey = #expect(throws: DatabaseError.self) {
+            try store.write { try $0.run("INSERT INTO children(parent) VALUES (?)", [42]) }
+        }
+        #expect(foreignKey?.isConstraintViolation == true)
+        #expect(foreignKey?.extendedResultCode == 787)  // SQLITE_CONSTRAINT_FOREIGNKEY
+
+        let notNull = #expect(throws: DatabaseError.self) {
+            try store.write { try $0.run("INSERT INTO children(parent) VALUES (?)", [nil]) }
+        }
+        #expect(notNull?.extendedResultCode == 1299)  // SQLITE_CONSTRAINT_NOTNULL
+    }
+
+    @Test("other SQL errors are not constraint violations and carry SQLite's message")
+    func otherErrors() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let error = #expect(throws: DatabaseError.self) {
+            try store.read { try $0.query("SELECT nope FROM items") }
+        }
+        #expect(error == .sqlite)
+        #expect(error?.isConstraintViolation == false)
+        #expect(error?.message.contains("no such column: nope") == true)
+        #expect(error?.sql == "SELECT nope FROM items")
+    }
+
+    @Test("the file is in WAL mode with synchronous=FULL and foreign keys on")
+    func durabilityPragmas() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let (journalMode, synchronous, foreignKeys): (String, Int, Int) = try store.write { db in
+            (
+                try db.query("PRAGMA journal_mode")[0][0],
+                try db.query("PRAGMA synchronous")[0][0],
+                try db.query("PRAGMA foreign_keys")[0][0]
+            )
+        }
+        #expect(journalMode == "wal")
+        #expect(synchronous == 2)  // FULL
+        #expect(foreignKeys == 1)
+    }
+
+    @Test("a read cannot write, even by mistake")
+    func readsAreReadOnly() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let error = #expect(throws: DatabaseError.self) {
+            try store.read { try $0.run("INSERT INTO items(name) VALUES ('sneaky')") }
+        }
+        #expect(error?.resultCode == 8)  // SQLITE_READONLY
+        #expect(try store.read { try $0.count("items") } == 0)
+    }
+}

@@ -56,7 +56,8 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),
-        .testTarget(name: "LauncherTests", dependencies: ["Launcher", "TestSupport"]),
+        .testTarget(
+            name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
     ]

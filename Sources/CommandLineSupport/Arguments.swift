@@ -66,7 +66,10 @@ public struct CommandDescription: Sendable {
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError("unknown option '--\(name)'")
             }
-            if option.name == "help" { return nil }
+            if option.name == "help" {
+                guard inline == nil else { throw UsageError("--help takes no value") }
+                return nil
+            }
             if option.placeholder == nil {
                 guard inline == nil else { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)

@@ -73,6 +73,22 @@ public final class PortalSimulator: RunningService, Responder {
         router.get("/api/environments") { _ in
             .json(["environments": environments.map { Self.status(of: $0, client: client) }])
         }
+        router.get("/api/environments/{region}") { request in
+            // The browser only talks to the portal: a host's own entry is relayed, server to server.
+            guard let environment = environments.first(where: { $0.region == request.parameter("region") }) else {
+                throw HTTPError(
+                    status: 404, code: "environment_not_found", message: "The portal drives no host for that region.",
+                    field: "region")
+            }
+            guard let response = try? client.send(HTTPClientRequest(url: environment.url + "/v1/environment")),
+                response.status == 200
+            else {
+                throw HTTPError(
+                    status: 502, code: "environment_unavailable",
+                    message: "The \(environment.region) host at \(environment.url) does not answer.")
+            }
+            return .json(bytes: response.body)
+        }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router

@@ -26,7 +26,7 @@ async function loadEnvironments() {
       row.dataset.region = environment.region;
       cell(row, environment.region).title = environment.name ?? "";
       const link = document.createElement("a");
-      link.href = `${environment.url}/v1/environment`;
+      link.href = `/api/environments/${encodeURIComponent(environment.region)}`;
       link.textContent = environment.url;
       row.insertCell().appendChild(link);
       cell(row, environment.flavour);

@@ -1,0 +1,240 @@
+import EnvironmentHost
+import Foundation
+import Launcher
+import SandboxCore
+import SandboxHTTP
+import TestSupport
+import Testing
+
+/// The checkout's folders, found and checked as the executables do with explicit paths.
+func checkoutResources() throws -> Resources {
+    let options = try #require(
+        try HostCommand.description.parse([
+            "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
+        ]))
+    return try Resources.locate(options)
+}
+
+func sandboxConfiguration(basePort: Int, dataDirectory: URL) throws -> Sandbox.Configuration {
+    Sandbox.Configuration(
+        resources: try checkoutResources(), basePort: basePort, server: ServerConfiguration(drainSeconds: 0.5),
+        dataDirectory: dataDirectory, flavour: .sandbox, accessLog: nil)
+}
+
+/// `GET path` on 127.0.0.1:`port`, over a fresh connection.
+func get(_ port: UInt16, _ path: String) throws -> RawConnection.Response {
+    let connection = try RawConnection(port: port, timeoutSeconds: 5)
+    try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+    return try connection.readResponse()
+}
+
+func json(_ response: RawConnection.Response) -> [String: Any]? {
+    (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+}
+
+func isAccepting(_ port: UInt16) -> Bool {
+    (try? RawConnection(port: port, timeoutSeconds: 2)) != nil
+}
+
+/// A socket listening on 127.0.0.1:`port`, to take the port away from a service.
+final class Listener {
+    let descriptor: Int32
+
+    init?(port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 8) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A base port P with P ..< P + count free on 127.0.0.1 when asked.
+func freeConsecutivePorts(_ count: Int) throws -> Int {
+    for _ in 0..<50 {
+        let base = Int.random(in: 20_000...60_000)
+        let held = (0..<count).compactMap { Listener(port: base + $0) }
+        if held.count == count { return base }
+    }
+    throw UsageError("no \(count) consecutive free ports between 20000 and 60000")
+}
+
+@Suite("Sandbox (sandbox up in process)")
+struct SandboxTests {
+    @Test("starts every host, the portal and the wallet; endpoints.json and the table name them all; stop() stops them")
+    func startWriteAndStop() throws {
+        let directory = TemporaryDirectory()
+        let configuration = try sandboxConfiguration(basePort: 0, dataDirectory: directory.file("state"))
+        let catalogue = configuration.resources.catalogue
+        let sandbox = try Sandbox.start(configuration: configuration)
+        var stopped = false
+        defer { if !stopped { sandbox.stop() } }
+
+        #expect(sandbox.hosts.map(\.name) == catalogue.regions.map(\.id))
+        #expect(configuration.portCount == catalogue.regions.count + 2)
+        let ports = sandbox.services.map(\.server.port)
+        #expect(Set(ports).count == ports.count, "two services on one port: \(ports)")
+        #expect(!ports.contains(0))
+
+        // Every host answers as its own region, from its own database file.
+        for (host, region) in zip(sandbox.hosts, catalogue.regions) {
+            let health = try get(host.server.port, "/healthz")
+            #expect(health.status == 200, "\(region.id): \(health.text)")
+            #expect(json(health)?["status"] as? String == "ok")
+            #expect(json(health)?["region"] as? String == region.id)
+            let environment = try get(host.server.port, "/v1/environment")
+            #expect(json(environment)?["id"] as? String == region.id, "\(region.id): \(environment.text)")
+            #expect(FileManager.default.fileExists(atPath: directory.file("state/\(region.id.lowercased()).sqlite").path))
+        }
+        for service in [sandbox.portal, sandbox.wallet] as [any RunningService] {
+            let page = try get(service.server.port, "/")
+            #expect(page.status == 200, "\(service.name): \(page.status)")
+            #expect(page.headers["content-type"]?.hasPrefix("text/html") == true)
+        }
+        // The portal is given every host, in catalogue order, and reaches each one.
+        let listed = json(try get(sandbox.portal.server.port, "/api/environments"))?["environments"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["region"] as? String } == catalogue.regions.map(\.id))
+        for entry in listed {
+            let region = entry["region"] as? String ?? "?"
+            #expect(entry["url"] as? String == sandbox.endpoints.environments[region], "\(entry)")
+            #expect(entry["status"] as? String == "up", "the portal cannot reach \(region): \(entry)")
+        }
+
+        // endpoints.json: the same URLs, readable by tools.
+        let file = try sandbox.writeEndpoints()
+        #expect(file == directory.file("state/endpoints.json"))
+        let written = try JSONDecoder().decode(Endpoints.self, from: Data(contentsOf: file))
+        #expect(written == sandbox.endpoints)
+        #expect(Set(written.environments.keys) == Set(catalogue.regions.map(\.id)))
+        #expect(written.portal == "http://127.0.0.1:\(sandbox.portal.server.port)")
+        #expect(written.wallet == "http://127.0.0.1:\(sandbox.wallet.server.port)")
+        for host in sandbox.hosts {
+            #expect(written.environments[host.name] == "http://127.0.0.1:\(host.server.port)")
+        }
+        // Writing again replaces the file whole.
+        try sandbox.writeEndpoints()
+        #expect(try JSONDecoder().decode(Endpoints.self, from: Data(contentsOf: file)) == sandbox.endpoints)
+
+        // The table: a row per region with its URL and name, the portal and the wallet.
+        let table = sandbox.table
+        let rows = table.components(separatedBy: "\n")
+        #expect(rows.count == catalogue.regions.count + 3, "header, regions, portal, wallet:\n\(table)")
+        for (host, region) in zip(sandbox.hosts, catalogue.regions) {
+            #expect(
+                rows.contains { $0.contains(region.id) && $0.contains(host.url) && $0.contains(region.name) },
+                "no row for \(region.id):\n\(table)")
+        }
+        #expect(rows.contains { $0.contains("portal") && $0.contains(sandbox.portal.url) })
+        #expect(rows.contains { $0.contains("wallet") && $0.contains(sandbox.wallet.url) })
+
+        sandbox.stop()
+        stopped = true
+        for port in ports {
+            #expect(!isAccepting(port), "port \(port) still accepts after stop()")
+            #expect(throws: (any Error).self) { try get(port, "/healthz") }
+        }
+    }
+
+    @Test("with a base port, region i listens on base + i, then the portal, then the wallet")
+    func layout() throws {
+        let directory = TemporaryDirectory()
+        var sandbox: Sandbox?
+        var base = 0
+        for _ in 0..<3 where sandbox == nil {
+            base = try freeConsecutivePorts(11)
+            sandbox = try? Sandbox.start(configuration: sandboxConfiguration(basePort: base, dataDirectory: directory.url))
+        }
+        let started = try #require(sandbox)
+        defer { started.stop() }
+        let count = started.hosts.count
+        #expect(started.hosts.map { Int($0.server.port) } == Array(base..<(base + count)))
+        #expect(Int(started.portal.server.port) == base + count)
+        #expect(Int(started.wallet.server.port) == base + count + 1)
+    }
+
+    @Test("when one port is taken, start fails with that port and stops the services it had started")
+    func startFailsCleanly() throws {
+        let directory = TemporaryDirectory()
+        let base = try freeConsecutivePorts(11)
+        let blocked = try #require(Listener(port: base + 3))
+        #expect(throws: ServerError.cannotListen("127.0.0.1", UInt16(base + 3))) {
+            try Sandbox.start(configuration: sandboxConfiguration(basePort: base, dataDirectory: directory.url))
+        }
+        withExtendedLifetime(blocked) {}
+        for offset in 0..<3 {
+            #expect(!isAccepting(UInt16(base + offset)), "port \(base + offset) was left listening")
+        }
+    }
+}
+
+@Suite("EnvironmentHost database ownership")
+struct HostDatabaseTests {
+    func configuration(_ region: Region, _ directory: URL) throws -> EnvironmentHost.Configuration {
+        EnvironmentHost.Configuration(
+            region: region, flavour: .sandbox, server: ServerConfiguration(), dataDirectory: directory,
+            openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"))
+    }
+
+    @Test("a database created by one region is refused by another, and reopened by its own")
+    func databaseBelongsToOneRegion() throws {
+        let catalogue = try checkoutResources().catalogue
+        let eu = try #require(catalogue.region("EU"))
+        let directory = TemporaryDirectory()
+
+        let first = try EnvironmentHost(configuration: configuration(eu, directory.url))
+        #expect(first.configuration.databaseFile == directory.file("eu.sqlite"))
+
+        // Another region pointed at the same file (ids differ only in case, so the file name is the same).
+        var impostor = eu
+        impostor.id = "eu"
+        let other = try configuration(impostor, directory.url)
+        #expect(other.databaseFile == first.configuration.databaseFile)
+        do {
+            _ = try EnvironmentHost(configuration: other)
+            Issue.record("a host of region eu opened the database of region EU")
+        } catch {
+            #expect("\(error)".contains("belongs to region EU, not eu"), "\(error)")
+            #expect("\(error)".contains("--data-dir"), "the message should say what to do: \(error)")
+        }
+
+        // Its own region opens it again, as after a restart.
+        let again = try EnvironmentHost(configuration: configuration(eu, directory.url))
+        #expect(again.name == "EU")
+    }
+
+    @Test("a database file copied to another region's name is refused")
+    func copiedDatabaseIsRefused() throws {
+        let catalogue = try checkoutResources().catalogue
+        let eu = try #require(catalogue.region("EU"))
+        let anz = try #require(catalogue.region("ANZ"))
+        let source = TemporaryDirectory()
+        do {
+            let host = try EnvironmentHost.start(configuration: configuration(eu, source.url))
+            host.stop()
+        }
+        // Someone copies the EU state into a fresh folder under ANZ's name.
+        let target = TemporaryDirectory()
+        let files = try FileManager.default.contentsOfDirectory(atPath: source.url.path).filter { $0.hasPrefix("eu.sqlite") }
+        #expect(files.contains("eu.sqlite"))
+        for file in files {
+            try FileManager.default.copyItem(
+                at: source.file(file), to: target.file(file.replacingOccurrences(of: "eu.sqlite", with: "anz.sqlite")))
+        }
+        #expect(throws: (any Error).self) { try EnvironmentHost(configuration: configuration(anz, target.url)) }
+        do {
+            _ = try EnvironmentHost(configuration: configuration(anz, target.url))
+        } catch {
+            #expect("\(error)".contains("belongs to region EU, not ANZ"), "\(error)")
+        }
+    }
+}

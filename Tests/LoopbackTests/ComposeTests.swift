@@ -1,0 +1,399 @@
+import Foundation
+import SandboxCore
+import TestSupport
+import Testing
+
+/// `docker-compose.yml` against the executables and the catalogue.
+///
+/// No Docker engine runs here, so the file is checked the way the engine would fail on it:
+/// every service's command is run through the real executable with `--dry-run` (an unknown or
+/// misspelled flag, a bad value, a missing region exits 2), and the ports, healthchecks and
+/// volumes are compared with what those dry runs resolved.
+@Suite("docker-compose.yml")
+struct ComposeTests {
+    @Test("every service runs a built executable whose flags and values it accepts, in the sandbox up layout")
+    func composeFileIsConsistent() throws {
+        let document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        let problems = try ComposeCheck(catalogue: loadCatalogue()).problems(in: document)
+        #expect(problems.isEmpty, "docker-compose.yml:\n\(problems.joined(separator: "\n"))")
+    }
+
+    /// The check above must bite: each broken copy of the real file is reported, naming the mistake.
+    @Test("a broken compose file is reported", arguments: ComposeMutation.all)
+    func brokenComposeFileIsReported(_ mutation: ComposeMutation) throws {
+        var document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        try mutation.apply(&document)
+        let problems = try ComposeCheck(catalogue: loadCatalogue()).problems(in: document)
+        #expect(
+            problems.contains { $0.contains(mutation.expectedProblem) },
+            "expected a problem containing “\(mutation.expectedProblem)”, got:\n\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("the Dockerfile ships every executable compose runs and the folders they read")
+    func dockerfileShipsWhatComposeRuns() throws {
+        let dockerfile = try String(contentsOf: Paths.repository.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let lines = dockerfile.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        let services = try #require(document["services"] as? [String: Any])
+        let executables = Set(services.values.compactMap { (($0 as? [String: Any])?["command"] as? [Any])?.first as? String }
+            .map { URL(fileURLWithPath: $0).lastPathComponent })
+        #expect(!executables.isEmpty)
+        let copiesToBin = lines.filter { $0.hasPrefix("COPY") && $0.contains("/app/bin") }.joined(separator: " ")
+        for name in executables.sorted() {
+            #expect(copiesToBin.contains(name), "the Dockerfile does not copy \(name) to /app/bin")
+        }
+        for folder in ["sandbox-data", "web", "openapi"] {
+            #expect(lines.contains { $0.hasPrefix("COPY \(folder) /app/\(folder)") }, "the Dockerfile does not copy \(folder) to /app")
+        }
+        #expect(dockerfile.contains("TAPSANDBOX_HOME=/app"), "the executables find their folders through TAPSANDBOX_HOME=/app")
+        #expect(dockerfile.contains("/app/bin:$PATH"), "compose commands name the executables bare: /app/bin must be on PATH")
+        #expect(lines.contains("VOLUME /data"))
+        let user = try #require(lines.last { $0.hasPrefix("USER ") }, "the image must not run as root")
+        #expect(!["USER root", "USER 0"].contains(user))
+        let runtime = try #require(dockerfile.range(of: "FROM debian:bookworm-slim"), "runtime stage from debian:bookworm-slim")
+        for library in ["libmicrohttpd12", "libcurl4", "libsqlite3-0", "libssl3", "libqrencode4", "curl"] {
+            #expect(dockerfile[runtime.upperBound...].contains(library), "the runtime stage lacks \(library)")
+        }
+    }
+}
+
+/// Parses a YAML file with PyYAML (installed by scripts/setup) into JSON objects.
+func loadYAML(_ file: URL) throws -> [String: Any] {
+    let python = try #require(
+        ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
+        "python3 with PyYAML is needed; run scripts/setup")
+    let result = try run(
+        URL(fileURLWithPath: python),
+        ["-c", "import yaml,json,sys; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)", file.path])
+    try #require(result.exited && result.status == 0, "cannot parse \(file.lastPathComponent): \(result)")
+    return try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any],
+        "\(file.lastPathComponent) is not a mapping")
+}
+
+/// The rules a compose file must keep; `problems(in:)` lists every one it breaks.
+struct ComposeCheck {
+    let catalogue: EnvironmentCatalogue
+    /// Where the layout starts: region i on basePort + i, then the portal, then the wallet.
+    let basePort = 8100
+
+    /// What one service resolved to.
+    private struct Resolved {
+        var name: String
+        var kind: String
+        var port: Int
+        var bindAddress: String
+        var region: String?
+        var environments: [String: String]?
+        var published: [(published: Int, target: Int)]
+    }
+
+    func problems(in document: [String: Any]) throws -> [String] {
+        var problems: [String] = []
+        guard let services = document["services"] as? [String: Any], !services.isEmpty else {
+            return ["no services"]
+        }
+        let declaredVolumes = Set((document["volumes"] as? [String: Any])?.keys.map { $0 } ?? [])
+        var resolved: [Resolved] = []
+        for name in services.keys.sorted() {
+            guard let service = services[name] as? [String: Any] else {
+                problems.append("\(name): not a mapping")
+                continue
+            }
+            if let result = try check(name, service, declaredVolumes: declaredVolumes, problems: &problems) {
+                resolved.append(result)
+            }
+        }
+
+        // One host per region of the catalogue, at basePort + its index.
+        let regions = catalogue.regions.map(\.id)
+        let hosts = resolved.filter { $0.kind == "sandbox-host" }
+        for (index, region) in regions.enumerated() {
+            let serving = hosts.filter { $0.region == region }
+            if serving.isEmpty { problems.append("no service runs the \(region) host") }
+            if serving.count > 1 { problems.append("\(serving.map(\.name).joined(separator: ", ")) all run the \(region) host") }
+            for host in serving where host.port != basePort + index {
+                problems.append("\(host.name): the \(region) host listens on \(host.port), not \(basePort + index) as in sandbox up")
+            }
+        }
+        let portals = resolved.filter { $0.kind == "portal-sim" }
+        let wallets = resolved.filter { $0.kind == "wallet-sim" }
+        if portals.count != 1 { problems.append("expected one portal-sim service, found \(portals.count)") }
+        if wallets.count != 1 { problems.append("expected one wallet-sim service, found \(wallets.count)") }
+        for portal in portals where portal.port != basePort + regions.count {
+            problems.append("\(portal.name): the portal listens on \(portal.port), not \(basePort + regions.count)")
+        }
+        for wallet in wallets where wallet.port != basePort + regions.count + 1 {
+            problems.append("\(wallet.name): the wallet listens on \(wallet.port), not \(basePort + regions.count + 1)")
+        }
+
+        // The portal calls every host server to server, so from its container: by compose
+        // service name (the name on the compose network) and container port.
+        for portal in portals {
+            var expected: [String: String] = [:]
+            for host in hosts {
+                guard let region = host.region, let target = host.published.first?.target else { continue }
+                expected[region] = "http://\(host.name):\(target)"
+            }
+            let listed = portal.environments ?? [:]
+            for region in regions where listed[region] != expected[region] {
+                problems.append(
+                    "\(portal.name): --environments has \(region)=\(listed[region] ?? "nothing"), "
+                        + "expected \(expected[region] ?? "a host for it")")
+            }
+        }
+
+        // No two services on one port, inside or outside their containers.
+        for (label, ports) in [
+            ("published", resolved.flatMap { service in service.published.map { ($0.published, service.name) } }),
+            ("container", resolved.flatMap { service in service.published.map { ($0.target, service.name) } }),
+        ] {
+            for (port, users) in Dictionary(grouping: ports, by: { $0.0 }) where users.count > 1 {
+                problems.append("\(label) port \(port) is used by \(users.map(\.1).joined(separator: ", "))")
+            }
+        }
+        return problems
+    }
+
+    /// Checks one service alone; returns what it resolved to when its command ran.
+    private func check(
+        _ name: String, _ service: [String: Any], declaredVolumes: Set<String>, problems: inout [String]
+    ) throws -> Resolved? {
+        if service["build"] == nil && service["image"] == nil {
+            problems.append("\(name): neither build nor image")
+        }
+        guard let command = service["command"] as? [Any], let words = command as? [String], let program = words.first
+        else {
+            problems.append("\(name): command must be a list of strings whose first item is the executable")
+            return nil
+        }
+        let executableName = URL(fileURLWithPath: program).lastPathComponent
+        guard packageExecutables.contains(executableName), program == executableName || program == "/app/bin/\(executableName)"
+        else {
+            problems.append(
+                "\(name): runs '\(program)', which is not one of the package's executables "
+                    + "(\(packageExecutables.sorted().joined(separator: ", "))) on the image's PATH")
+            return nil
+        }
+        guard let built = Paths.executable(executableName) else {
+            problems.append("\(name): \(executableName) is not built; run `swift build --build-tests`")
+            return nil
+        }
+
+        // The engine would run exactly this; --dry-run makes it check everything and stop.
+        let arguments = Array(words.dropFirst())
+        let dryRun = try run(built, arguments + ["--dry-run"])
+        guard dryRun.exited, dryRun.status == 0 else {
+            problems.append("\(name): `\(words.joined(separator: " ")) --dry-run` \(dryRun)")
+            return nil
+        }
+        guard let configuration = (try? JSONSerialization.jsonObject(with: Data(dryRun.stdout.utf8))) as? [String: Any],
+            let kind = configuration["service"] as? String, let port = configuration["port"] as? Int,
+            let bindAddress = configuration["host"] as? String
+        else {
+            problems.append("\(name): --dry-run printed no configuration with service, host and port: \(dryRun.stdout)")
+            return nil
+        }
+        var result = Resolved(
+            name: name, kind: kind, port: port, bindAddress: bindAddress,
+            region: configuration["region"] as? String, environments: configuration["environments"] as? [String: String],
+            published: [])
+
+        if bindAddress != "0.0.0.0" {
+            problems.append("\(name): binds \(bindAddress); inside a container it must bind --host 0.0.0.0 to be reachable")
+        }
+
+        // Ports: one mapping, the same number outside and inside, equal to what it listens on.
+        let ports = (service["ports"] as? [Any]) ?? []
+        for entry in ports {
+            if let mapping = Self.portMapping(entry) {
+                result.published.append(mapping)
+            } else {
+                problems.append("\(name): cannot read the port mapping \(entry)")
+            }
+        }
+        if result.published.count != 1 {
+            problems.append("\(name): publishes \(result.published.count) ports; expected exactly its own \(port)")
+        }
+        for mapping in result.published where mapping.published != port || mapping.target != port {
+            problems.append("\(name): publishes \(mapping.published):\(mapping.target) but listens on \(port)")
+        }
+
+        // Healthcheck: curl -f against its own /healthz.
+        if let test = Self.healthcheckWords(service["healthcheck"]) {
+            let joined = test.joined(separator: " ")
+            let failsOnError = test.contains { $0 == "--fail" || ($0.hasPrefix("-") && !$0.hasPrefix("--") && $0.contains("f")) }
+            if !joined.contains("curl") || !failsOnError {
+                problems.append("\(name): the healthcheck must be `curl -f…` so an error status fails it: \(joined)")
+            }
+            let urls = test.compactMap { URL(string: $0) }.filter { $0.scheme == "http" }
+            if !urls.contains(where: { ["127.0.0.1", "localhost"].contains($0.host ?? "") && $0.port == port && $0.path == "/healthz" }) {
+                problems.append("\(name): the healthcheck does not GET http://127.0.0.1:\(port)/healthz: \(joined)")
+            }
+        } else {
+            problems.append("\(name): no healthcheck")
+        }
+
+        // Hosts keep their database in a named volume mounted at --data-dir.
+        if kind == "sandbox-host" {
+            let dataDirectory = Self.value(of: "data-dir", in: arguments)
+            let database = configuration["database"] as? String
+            let mounts = ((service["volumes"] as? [Any]) ?? []).compactMap(Self.volumeMount)
+            if let dataDirectory {
+                if let database, URL(fileURLWithPath: database).deletingLastPathComponent().path != URL(fileURLWithPath: dataDirectory).path {
+                    problems.append("\(name): the database \(database) is not in --data-dir \(dataDirectory)")
+                }
+                let mount = mounts.first { $0.target == dataDirectory }
+                if let mount {
+                    if !declaredVolumes.contains(mount.source) {
+                        problems.append("\(name): mounts '\(mount.source)' at \(dataDirectory), which is not a named volume under top-level volumes:")
+                    }
+                } else {
+                    problems.append("\(name): nothing is mounted at --data-dir \(dataDirectory); its database would die with the container")
+                }
+            } else {
+                problems.append("\(name): no --data-dir; the host must keep its database in the volume")
+            }
+        }
+        return result
+    }
+
+    /// `"8100:8100"`, `"127.0.0.1:8100:8100"`, `8100` or `{target: 8100, published: 8100}`.
+    static func portMapping(_ entry: Any) -> (published: Int, target: Int)? {
+        if let long = entry as? [String: Any] {
+            guard let target = long["target"] as? Int else { return nil }
+            let published = (long["published"] as? Int) ?? (long["published"] as? String).flatMap { Int($0) }
+            return published.map { ($0, target) }
+        }
+        let text = (entry as? String) ?? (entry as? Int).map(String.init) ?? ""
+        let parts = text.split(separator: "/").first?.split(separator: ":").map(String.init) ?? []
+        guard let targetText = parts.last, let target = Int(targetText) else { return nil }
+        guard parts.count >= 2, let published = Int(parts[parts.count - 2]) else { return nil }
+        return (published, target)
+    }
+
+    /// The words of `healthcheck.test` (`[CMD, curl, …]`, `[CMD-SHELL, "…"]` or a string).
+    static func healthcheckWords(_ healthcheck: Any?) -> [String]? {
+        guard let healthcheck = healthcheck as? [String: Any], let test = healthcheck["test"] else { return nil }
+        if let text = test as? String { return text.split(separator: " ").map(String.init) }
+        guard let words = test as? [String], let first = words.first, first != "NONE" else { return nil }
+        if first == "CMD-SHELL" { return words.dropFirst().joined(separator: " ").split(separator: " ").map(String.init) }
+        return first == "CMD" ? Array(words.dropFirst()) : words
+    }
+
+    /// `"sandbox-state:/data"` or `{type: volume, source: sandbox-state, target: /data}`.
+    static func volumeMount(_ entry: Any) -> (source: String, target: String)? {
+        if let long = entry as? [String: Any] {
+            guard let source = long["source"] as? String, let target = long["target"] as? String else { return nil }
+            return (source, target)
+        }
+        let parts = ((entry as? String) ?? "").split(separator: ":").map(String.init)
+        return parts.count >= 2 ? (parts[0], parts[1]) : nil
+    }
+
+    /// The value of `--name VALUE` or `--name=VALUE` in a command.
+    static func value(of name: String, in arguments: [String]) -> String? {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--\(name)", index + 1 < arguments.count { return arguments[index + 1] }
+            if argument.hasPrefix("--\(name)=") { return String(argument.dropFirst(name.count + 3)) }
+        }
+        return nil
+    }
+}
+
+/// A deliberate mistake in a copy of the compose file, and the problem the check must report.
+struct ComposeMutation: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let expectedProblem: String
+    let apply: @Sendable (inout [String: Any]) throws -> Void
+
+    /// The services whose command runs `program`, by name.
+    static func services(running program: String, in document: [String: Any]) -> [String] {
+        let services = document["services"] as? [String: Any] ?? [:]
+        return services.keys.sorted().filter { name in
+            let command = (services[name] as? [String: Any])?["command"] as? [String]
+            return command.map { URL(fileURLWithPath: $0[0]).lastPathComponent } == program
+        }
+    }
+
+    static func editService(_ document: inout [String: Any], _ name: String, _ edit: (inout [String: Any]) -> Void) {
+        var services = document["services"] as! [String: Any]
+        var service = services[name] as! [String: Any]
+        edit(&service)
+        services[name] = service
+        document["services"] = services
+    }
+
+    static func editCommand(_ document: inout [String: Any], _ name: String, _ edit: (inout [String]) -> Void) {
+        editService(&document, name) { service in
+            var command = service["command"] as! [String]
+            edit(&command)
+            service["command"] = command
+        }
+    }
+
+    static let all: [ComposeMutation] = [
+        ComposeMutation(testDescription: "a misspelled flag", expectedProblem: "unknown option '--flavor'") { document in
+            let host = try #require(services(running: "sandbox-host", in: document).first)
+            editCommand(&document, host) { command in
+                command = command.map { $0 == "--flavour" ? "--flavor" : $0 }
+                if !command.contains("--flavor") { command += ["--flavor", "sandbox"] }
+            }
+        },
+        ComposeMutation(testDescription: "two services on one port", expectedProblem: "published port 8100 is used by") {
+            document in
+            let hosts = services(running: "sandbox-host", in: document)
+            try #require(hosts.count >= 2)
+            // The second host moved onto the first one's port, inside and out.
+            editCommand(&document, hosts[1]) { command in
+                if let index = command.firstIndex(of: "--port") { command[index + 1] = "8100" }
+            }
+            editService(&document, hosts[1]) { $0["ports"] = ["8100:8100"] }
+        },
+        ComposeMutation(testDescription: "a region without a host", expectedProblem: "no service runs the MBANK host") {
+            document in
+            let mbank = try #require(
+                services(running: "sandbox-host", in: document).first { name in
+                    let services = document["services"] as! [String: Any]
+                    return ((services[name] as! [String: Any])["command"] as! [String]).contains("MBANK")
+                })
+            var services = document["services"] as! [String: Any]
+            services[mbank] = nil
+            document["services"] = services
+        },
+        ComposeMutation(testDescription: "a published port that is not the one listened on", expectedProblem: "but listens on") {
+            document in
+            let wallet = try #require(services(running: "wallet-sim", in: document).first)
+            editService(&document, wallet) { $0["ports"] = ["8110:8111"] }
+        },
+        ComposeMutation(testDescription: "a healthcheck on another port", expectedProblem: "the healthcheck does not GET") {
+            document in
+            let portal = try #require(services(running: "portal-sim", in: document).first)
+            editService(&document, portal) { service in
+                service["healthcheck"] = ["test": ["CMD", "curl", "-fsS", "http://127.0.0.1:8100/healthz"]]
+            }
+        },
+        ComposeMutation(testDescription: "a host bound to loopback", expectedProblem: "must bind --host 0.0.0.0") { document in
+            let host = try #require(services(running: "sandbox-host", in: document).last)
+            editCommand(&document, host) { command in
+                if let index = command.firstIndex(of: "--host") { command[index + 1] = "127.0.0.1" }
+            }
+        },
+        ComposeMutation(testDescription: "a volume not declared", expectedProblem: "not a named volume under top-level volumes")
+        { document in
+            document["volumes"] = [String: Any]()
+        },
+        ComposeMutation(testDescription: "a test tool as a service", expectedProblem: "not one of the package's executables") {
+            document in
+            let wallet = try #require(services(running: "wallet-sim", in: document).first)
+            editCommand(&document, wallet) { $0[0] = "store-crash-writer" }
+        },
+        ComposeMutation(testDescription: "the portal calling a host at localhost", expectedProblem: "--environments has EU=") {
+            document in
+            let portal = try #require(services(running: "portal-sim", in: document).first)
+            editCommand(&document, portal) { command in
+                command = command.map { $0.replacingOccurrences(of: "EU=http://eu:8100", with: "EU=http://localhost:8100") }
+            }
+        },
+    ]
+}

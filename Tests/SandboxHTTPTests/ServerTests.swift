@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import SandboxHTTP
+@testable import SandboxHTTP
 import Synchronization
 import Testing
 import TestSupport
@@ -185,5 +185,17 @@ import TestSupport
         #expect(throws: ServerError.cannotListen("127.0.0.1", first.port)) { try second.start() }
         let invalid = Server(name: "bad", configuration: ServerConfiguration(host: "localhost"), responder: Self.router())
         #expect(throws: ServerError.invalidAddress("localhost")) { try invalid.start() }
+    }
+}
+
+@Suite struct AccessLogFormatTests {
+    @Test func linesAreValidJSONWhateverThePath() throws {
+        let folder = TemporaryDirectory()
+        let log = try AccessLog(path: folder.file("a.log").path, clock: ManualClock(Date(timeIntervalSince1970: 1_790_000_000.0456)))
+        log.record(service: "EU", request: "r", method: "GET", path: "/a\"b\\c\u{01}\tü", status: 200, bytes: 7, milliseconds: 0.056)
+        let text = try String(contentsOf: folder.file("a.log"), encoding: .utf8)
+        #expect(text == #"{"ts":1790000000.046,"service":"EU","id":"r","method":"GET","path":"/a\"b\\c\u0001\u0009ü","status":200,"bytes":7,"ms":0.06}"# + "\n")
+        let entry = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(entry["path"] as? String == "/a\"b\\c\u{01}\tü")
     }
 }

@@ -42,37 +42,66 @@ public final class AccessLog: Sendable {
     }
 
     func record(service: String, request: String, method: String, path: String, status: Int, bytes: Int, milliseconds: Double) {
-        let timestamp = (clock.now().timeIntervalSince1970 * 1000).rounded() / 1000
-        let ms = (milliseconds * 100).rounded() / 100
-        let line = #"{"ts":\#(timestamp),"service":\#(Self.quoted(service)),"id":\#(Self.quoted(request)),"method":\#(Self.quoted(method)),"path":\#(Self.quoted(path)),"status":\#(status),"bytes":\#(bytes),"ms":\#(ms)}"#
-            + "\n"
-        var bytes = Array(line.utf8)
+        // Built as bytes, not through string interpolation and formatting: this runs once per request.
+        var line: [UInt8] = []
+        line.reserveCapacity(160 + path.utf8.count)
+        line.append(contentsOf: #"{"ts":"#.utf8)
+        Self.appendFixed(Int64((clock.now().timeIntervalSince1970 * 1000).rounded()), decimals: 3, to: &line)
+        line.append(contentsOf: #","service":"#.utf8)
+        Self.appendQuoted(service, to: &line)
+        line.append(contentsOf: #","id":"#.utf8)
+        Self.appendQuoted(request, to: &line)
+        line.append(contentsOf: #","method":"#.utf8)
+        Self.appendQuoted(method, to: &line)
+        line.append(contentsOf: #","path":"#.utf8)
+        Self.appendQuoted(path, to: &line)
+        line.append(contentsOf: #","status":"#.utf8)
+        line.append(contentsOf: String(status).utf8)
+        line.append(contentsOf: #","bytes":"#.utf8)
+        line.append(contentsOf: String(bytes).utf8)
+        line.append(contentsOf: #","ms":"#.utf8)
+        Self.appendFixed(Int64((milliseconds * 100).rounded()), decimals: 2, to: &line)
+        line.append(contentsOf: "}\n".utf8)
         lock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if written <= 0 { break }
-                offset += written
+            line.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
             }
         }
-        bytes.removeAll()
     }
 
-    /// A JSON string literal: paths come from clients and may hold quotes or control bytes.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+    /// `value / 10^decimals` written with exactly `decimals` digits after the point (`1790000000.123`).
+    static func appendFixed(_ value: Int64, decimals: Int, to line: inout [UInt8]) {
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        if value < 0 { line.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        line.append(contentsOf: String(magnitude / UInt64(scale)).utf8)
+        line.append(UInt8(ascii: "."))
+        let fraction = String(magnitude % UInt64(scale))
+        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals - fraction.utf8.count))
+        line.append(contentsOf: fraction.utf8)
+    }
+
+    /// Appends a JSON string literal: paths come from clients and may hold quotes or control bytes.
+    static func appendQuoted(_ text: String, to line: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        line.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0..<0x20:
+                line.append(contentsOf: Array(#"\u00"#.utf8))
+                line.append(hex[Int(byte >> 4)])
+                line.append(hex[Int(byte & 0xF)])
+            default: line.append(byte)
             }
         }
-        return out + "\""
+        line.append(UInt8(ascii: "\""))
     }
 }

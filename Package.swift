@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
 
         // Services.
-        .target(name: "EnvironmentHost", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"]),
+        .target(
+            name: "EnvironmentHost", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxCrypto", "QRCode"]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
@@ -60,6 +61,8 @@ let package = Package(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
     ]
 )
 

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
 
@@ -16,6 +17,8 @@ public final class EnvironmentHost: RunningService, Responder {
     public struct Configuration: Sendable {
         public var region: Region
         public var flavour: Flavour
+        /// The region's merchants, terminals and back-office key (sandbox-data/merchants.json).
+        public var fixtures: RegionFixtures
         public var server: ServerConfiguration
         /// Folder of the host's database (`.sandbox/` by default).
         public var dataDirectory: URL
@@ -23,13 +26,18 @@ public final class EnvironmentHost: RunningService, Responder {
         public var openAPIFile: URL
         public var accessLog: AccessLog?
         public var clock: SandboxClock
+        /// Where codes, tokens and secrets get their randomness (tests pass a seeded source).
+        public var random: any RandomSource
 
         public init(
-            region: Region, flavour: Flavour, server: ServerConfiguration, dataDirectory: URL, openAPIFile: URL,
-            accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock()
+            region: Region, flavour: Flavour, fixtures: RegionFixtures, server: ServerConfiguration, dataDirectory: URL,
+            openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(),
+            random: any RandomSource = LiveRandomSource()
         ) {
             self.region = region
             self.flavour = flavour
+            self.fixtures = fixtures
+            self.random = random
             self.server = server
             self.dataDirectory = dataDirectory
             self.openAPIFile = openAPIFile
@@ -55,7 +63,14 @@ public final class EnvironmentHost: RunningService, Responder {
         self.configuration = configuration
         store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
         try Self.claim(store, for: configuration.region.id)
-        router = try Self.routes(configuration, store)
+        let lifecycle = Lifecycle(
+            store: store, clock: configuration.clock,
+            credentials: Credentials(region: configuration.region.id, random: configuration.random),
+            region: configuration.region, flavour: configuration.flavour)
+        try lifecycle.loadFixtures(configuration.fixtures)
+        var router = try Self.routes(configuration, store)
+        Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
+        self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,
             accessLog: configuration.accessLog)

@@ -9,12 +9,20 @@ public struct Resources: Sendable {
     public var web: URL
     public var openAPI: URL
     public var catalogue: EnvironmentCatalogue
+    /// Merchants, terminals and back-office keys of every region.
+    public var merchants: MerchantCatalogue
 
-    public init(sandboxData: URL, web: URL, openAPI: URL, catalogue: EnvironmentCatalogue) {
+    public init(sandboxData: URL, web: URL, openAPI: URL, catalogue: EnvironmentCatalogue, merchants: MerchantCatalogue) {
         self.sandboxData = sandboxData
         self.web = web
         self.openAPI = openAPI
         self.catalogue = catalogue
+        self.merchants = merchants
+    }
+
+    /// The fixtures of one region; the loader guarantees every catalogue region has them.
+    public func fixtures(_ region: Region) -> RegionFixtures {
+        merchants.region(region.id)!
     }
 
     /// Finds the folders (see `ResourceLocator`) and loads and validates the catalogue.
@@ -25,13 +33,13 @@ public struct Resources: Sendable {
         let sandboxData = try ResourceLocator.directory("sandbox-data", explicit: options.string("sandbox-data"))
         let web = try ResourceLocator.directory("web", explicit: options.string("web"))
         let openAPI = try ResourceLocator.directory("openapi", explicit: options.string("openapi"))
-        let catalogue: EnvironmentCatalogue
         do {
-            catalogue = try EnvironmentCatalogue.load(contentsOf: sandboxData.appendingPathComponent("environments.json"))
+            let catalogue = try EnvironmentCatalogue.load(contentsOf: sandboxData.appendingPathComponent("environments.json"))
+            let merchants = try MerchantCatalogue.load(directory: sandboxData, environments: catalogue)
+            return Resources(sandboxData: sandboxData, web: web, openAPI: openAPI, catalogue: catalogue, merchants: merchants)
         } catch {
             throw UsageError(error.description)
         }
-        return Resources(sandboxData: sandboxData, web: web, openAPI: openAPI, catalogue: catalogue)
     }
 
     /// Options every service takes to find its folders.

@@ -74,7 +74,8 @@ public final class Sandbox: Sendable {
                 clocks[region.id] = clock
                 let host = try EnvironmentHost.start(
                     configuration: .init(
-                        region: region, flavour: configuration.flavour, server: configuration.server(at: index),
+                        region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region),
+                        server: configuration.server(at: index),
                         dataDirectory: configuration.dataDirectory,
                         openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
                         accessLog: configuration.accessLog, clock: clock))

@@ -8,12 +8,14 @@ import TestSupport
 /// The platform routes of a host, answered in-process (no socket).
 @Suite struct EnvironmentHostTests {
     static let catalogue = try! EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
+    static let merchants = try! MerchantCatalogue.load(directory: Paths.sandboxData, environments: catalogue)
     let folder = TemporaryDirectory()
 
     func host(_ region: String, _ flavour: Flavour = .sandbox, clock: SandboxClock = SandboxClock()) throws -> EnvironmentHost {
         try EnvironmentHost(
             configuration: .init(
-                region: try #require(Self.catalogue.region(region)), flavour: flavour, server: ServerConfiguration(),
+                region: try #require(Self.catalogue.region(region)), flavour: flavour,
+                fixtures: try #require(Self.merchants.region(region)), server: ServerConfiguration(),
                 dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
                 clock: clock))
     }

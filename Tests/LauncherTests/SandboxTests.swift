@@ -180,8 +180,10 @@ struct SandboxTests {
 @Suite("EnvironmentHost database ownership")
 struct HostDatabaseTests {
     func configuration(_ region: Region, _ directory: URL) throws -> EnvironmentHost.Configuration {
-        EnvironmentHost.Configuration(
-            region: region, flavour: .sandbox, server: ServerConfiguration(), dataDirectory: directory,
+        // The impostor region of the first test has no fixtures of its own: it borrows EU's.
+        let fixtures = try #require(try checkoutResources().merchants.region(region.id.uppercased()))
+        return EnvironmentHost.Configuration(
+            region: region, flavour: .sandbox, fixtures: fixtures, server: ServerConfiguration(), dataDirectory: directory,
             openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"))
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something that answers requests: a router, a static-file tree, a whole service.
 public protocol Responder: Sendable {
     func respond(to request: Request) -> Response
@@ -33,8 +35,11 @@ public struct Router: Responder {
     private var routes: [Route] = []
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
-    /// Called with every error that is not an `HTTPError`, before it becomes a 500.
-    public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { _, _ in }
+    /// Called with every error that is not an `HTTPError`, before it becomes a 500 with no
+    /// detail; by default the error goes to standard error with the request's id.
+    public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { request, error in
+        FileHandle.standardError.write(Data("[\(request.id)] \(request.method) \(request.path) failed: \(error)\n".utf8))
+    }
 
     public init() {}
 

@@ -1,0 +1,259 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// Portal (challenge code) and backend-to-backend (token) registration.
+extension Lifecycle {
+    struct Challenge: Codable, Sendable {
+        let challengeCode: String
+        let expiresAt: String
+        let expiresAtUnix: Double
+    }
+
+    /// beginRegistration: a challenge code for the merchant to type into the portal.
+    func beginRegistration(device: String, model: String) throws -> Challenge {
+        let now = now()
+        return try store.write { db in
+            if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
+            var code = credentials.challengeCode()
+            while try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty {
+                code = credentials.challengeCode()
+            }
+            let expires = now + Self.challengeLifetime
+            try db.run(
+                "INSERT INTO challenges (code, device_id, device_model, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                [.text(code), .text(device), .text(model), .integer(now), .integer(expires)])
+            return Challenge(challengeCode: code, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires))
+        }
+    }
+
+    struct Confirmation: Codable, Sendable {
+        let backofficeCode: String
+        let terminalId: String
+        let expiresAt: String
+    }
+
+    /// The portal confirms a challenge for a terminal (or the merchant's next free one).
+    func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> Confirmation {
+        guard let code = Credentials.normalizeChallenge(text) else { throw HTTPError.challengeNotFound }
+        let now = now()
+        return try store.write { db in
+            guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
+                throw HTTPError.challengeNotFound
+            }
+            guard (try challenge["backoffice_code"] as String?) == nil else { throw HTTPError.challengeUsed }
+            guard now < (try challenge["expires_at"] as Int64) else { throw HTTPError.challengeExpired }
+            let chosen = try chooseTerminal(db, terminal: terminal, merchant: merchant, method: .portal)
+            var backOfficeCode = credentials.backOfficeCode()
+            while try !db.query("SELECT 1 FROM challenges WHERE backoffice_code = ?", [.text(backOfficeCode)]).isEmpty {
+                backOfficeCode = credentials.backOfficeCode()
+            }
+            let expires = now + Self.backOfficeCodeLifetime
+            try db.run(
+                "UPDATE challenges SET terminal_id = ?, backoffice_code = ?, backoffice_expires_at = ? WHERE code = ?",
+                [.text(chosen), .text(backOfficeCode), .integer(expires), .text(code)])
+            return Confirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
+        }
+    }
+
+    /// The terminal a registration goes to: the one named, or the merchant's first free one.
+    private func chooseTerminal(
+        _ db: Connection, terminal: String?, merchant: String?, method: TerminalProfile.RegisterOption
+    ) throws -> String {
+        if let terminal {
+            guard let found = try self.terminal(db, terminal) else { throw HTTPError.terminalNotFound }
+            guard found.profile.registerOptions.contains(method) else {
+                throw HTTPError.registrationMethodNotAllowed(method.rawValue)
+            }
+            guard try !hasDevice(db, terminal: terminal) else { throw HTTPError.terminalInUse }
+            return terminal
+        }
+        guard let merchant else {
+            throw HTTPError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
+        }
+        guard try self.merchant(db, merchant) != nil else { throw HTTPError.merchantNotFound }
+        let candidates = try db.query(
+            """
+            SELECT * FROM terminals t WHERE merchant_id = ?
+              AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.terminal_id = t.id AND d.state = 'registered')
+            ORDER BY position
+            """, [.text(merchant)]
+        ).map(Terminal.init)
+        guard let free = candidates.first(where: { $0.profile.registerOptions.contains(method) }) else {
+            throw HTTPError.noFreeTerminal
+        }
+        return free.id
+    }
+
+    /// Why a back-office code cannot complete a registration, or the challenge row it completes.
+    private func usableChallenge(_ db: Connection, backOfficeCode text: String, at now: Int64) throws -> Result<Row, HTTPError> {
+        guard let parsed = Credentials.parseBackOfficeCode(text) else { return .failure(.backOfficeCodeInvalid) }
+        guard parsed.region == region.id else { return .failure(.backOfficeCodeWrongEnvironment) }
+        guard let challenge = try db.query("SELECT * FROM challenges WHERE backoffice_code = ?", [.text(parsed.code)]).first
+        else { return .failure(.backOfficeCodeInvalid) }
+        guard (try challenge["completed_at"] as Int64?) == nil else { return .failure(.backOfficeCodeUsed) }
+        guard now < (try challenge["backoffice_expires_at"] as Int64) else { return .failure(.backOfficeCodeExpired) }
+        guard try !hasDevice(db, terminal: try challenge["terminal_id"]) else { return .failure(.terminalInUse) }
+        return .success(challenge)
+    }
+
+    struct Verification: Codable, Sendable {
+        let valid: Bool
+        /// The error code completing with this value would give, when it is not valid.
+        let reason: String?
+    }
+
+    /// verifyChallengeCode: would this back-office code complete a registration now?
+    func verifyBackOfficeCode(_ code: String) throws -> Verification {
+        let now = now()
+        return try store.read { db in
+            switch try usableChallenge(db, backOfficeCode: code, at: now) {
+            case .success: Verification(valid: true, reason: nil)
+            case .failure(let error): Verification(valid: false, reason: error.code)
+            }
+        }
+    }
+
+    /// endRegistration: binds the device to the confirmed terminal with its secure code.
+    func completeRegistration(device: String, backOfficeCode: String, pin: String) throws -> RegistrationResult {
+        let now = now()
+        return try store.write { db in
+            let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
+            guard (try challenge["device_id"] as String) == device else { throw HTTPError.backOfficeCodeWrongDevice }
+            let result = try register(
+                db, device: device, model: try challenge["device_model"], terminal: try challenge["terminal_id"], pin: pin,
+                at: now)
+            try db.run("UPDATE challenges SET completed_at = ? WHERE code = ?", [.integer(now), .text(try challenge["code"] as String)])
+            return result
+        }
+    }
+
+    // MARK: - Backend-to-backend tokens
+
+    struct IssuedToken: Codable, Sendable {
+        let registrationToken: String
+        let terminalId: String
+        let expiresAt: String
+        let qrPayload: String
+        let qrSvg: String
+        let emailedTo: String?
+    }
+
+    /// A one-time registration token for a free terminal, optionally "e-mailed" into the mailbox.
+    ///
+    /// - Parameter merchant: when the merchant API asks, only its own terminals exist.
+    func issueToken(terminal: String, merchant: String?, email: String?) throws -> IssuedToken {
+        let now = now()
+        return try store.write { db in
+            guard let found = try self.terminal(db, terminal), merchant == nil || found.merchantID == merchant else {
+                throw HTTPError.terminalNotFound
+            }
+            _ = try chooseTerminal(db, terminal: terminal, merchant: nil, method: .registrationCode)
+            let token = credentials.registrationToken()
+            let expires = now + Self.tokenLifetime
+            try db.run(
+                """
+                INSERT INTO registration_tokens (token, terminal_id, created_at, expires_at, state, email)
+                VALUES (?, ?, ?, ?, 'issued', ?)
+                """, [.text(token), .text(terminal), .integer(now), .integer(expires), email.map(DatabaseValue.text) ?? .null])
+            let payload = "taponmobile://register?environment=\(region.id)&token=\(token)"
+            if let email {
+                try mail(
+                    db, to: email, subject: "Activate terminal \(terminal)",
+                    body: """
+                        Your Tap to Pay terminal \(terminal) is ready to be activated in \(region.name).
+
+                        Registration token: \(token)
+                        Link for the app: \(payload)
+
+                        The token can be used once and expires at \(Wire.time(expires)).
+                        """, at: now)
+            }
+            return IssuedToken(
+                registrationToken: token, terminalId: terminal, expiresAt: Wire.time(expires), qrPayload: payload,
+                qrSvg: (try? QRImage.svg(payload)) ?? "", emailedTo: email)
+        }
+    }
+
+    func mail(_ db: Connection, to recipient: String, subject: String, body: String, at now: Int64) throws {
+        try db.run(
+            "INSERT INTO mailbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)",
+            [.text(recipient), .text(subject), .text(body), .integer(now)])
+    }
+
+    /// The token row, or the error this token gets whatever the step.
+    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<Row, HTTPError> {
+        guard let tokenRegion = Credentials.tokenRegion(token) else { return .failure(.tokenInvalid) }
+        guard tokenRegion == region.id.uppercased() else { return .failure(.tokenWrongEnvironment) }
+        guard let row = try db.query("SELECT * FROM registration_tokens WHERE token = ?", [.text(token)]).first else {
+            return .failure(.tokenInvalid)
+        }
+        guard (try row["state"] as String) != "used" else { return .failure(.tokenUsed) }
+        guard now < (try row["expires_at"] as Int64) else { return .failure(.tokenExpired) }
+        return .success(row)
+    }
+
+    /// verifyRegistrationToken: true moves the token to "verified"; false says why in `reason`.
+    func verifyToken(_ text: String) throws -> Verification {
+        let now = now()
+        return try store.write { db in
+            switch try token(db, text, at: now) {
+            case .failure(let error):
+                return Verification(valid: false, reason: error.code)
+            case .success(let row):
+                guard (try row["state"] as String) != "begun" else {
+                    return Verification(valid: false, reason: "registration_out_of_order")
+                }
+                if try hasDevice(db, terminal: try row["terminal_id"]) {
+                    return Verification(valid: false, reason: HTTPError.terminalInUse.code)
+                }
+                try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(text)])
+                return Verification(valid: true, reason: nil)
+            }
+        }
+    }
+
+    struct Begun: Codable, Sendable {
+        let terminalId: String
+        let state: String
+    }
+
+    /// beginTokenRegistration: the device claims a verified token.
+    func beginTokenRegistration(_ text: String, device: String, model: String) throws -> Begun {
+        let now = now()
+        return try store.write { db in
+            let row = try token(db, text, at: now).get()
+            let terminal: String = try row["terminal_id"]
+            switch try row["state"] as String {
+            case "issued": throw HTTPError.outOfOrder("verify the token first")
+            case "begun":
+                guard (try row["device_id"] as String?) == device else { throw HTTPError.registrationWrongDevice }
+                return Begun(terminalId: terminal, state: "begun")
+            default: break
+            }
+            if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
+            guard try !hasDevice(db, terminal: terminal) else { throw HTTPError.terminalInUse }
+            try db.run(
+                "UPDATE registration_tokens SET state = 'begun', device_id = ?, device_model = ? WHERE token = ?",
+                [.text(device), .text(model), .text(text)])
+            return Begun(terminalId: terminal, state: "begun")
+        }
+    }
+
+    /// endTokenRegistration: activates the terminal on the device that began.
+    func endTokenRegistration(_ text: String, device: String, pin: String?) throws -> RegistrationResult {
+        let now = now()
+        return try store.write { db in
+            let row = try token(db, text, at: now).get()
+            guard (try row["state"] as String) == "begun" else { throw HTTPError.outOfOrder("begin the registration first") }
+            guard (try row["device_id"] as String?) == device else { throw HTTPError.registrationWrongDevice }
+            let terminalID: String = try row["terminal_id"]
+            guard let terminal = try self.terminal(db, terminalID) else { throw HTTPError.terminalNotFound }
+            if pin == nil && !terminal.profile.autoLogin { throw HTTPError.pinRequired }
+            let result = try register(db, device: device, model: try row["device_model"], terminal: terminalID, pin: pin, at: now)
+            try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(text)])
+            return result
+        }
+    }
+}

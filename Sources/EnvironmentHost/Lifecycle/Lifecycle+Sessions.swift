@@ -1,0 +1,189 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// Login, sessions, secure code, unregister.
+extension Lifecycle {
+    struct Session: Codable, Sendable {
+        let sessionToken: String
+        let terminalId: String
+        let expiresAt: String
+        let expiresAtUnix: Double
+    }
+
+    /// doLogin: a new session; wrong codes count towards the lock, and that count commits.
+    func login(device id: String, secret: String, pin: String?) throws -> Session {
+        let now = now()
+        let outcome: Result<Session, HTTPError> = try store.write { db in
+            let device: Device
+            switch try authenticate(db, device: id, secret: secret, at: now) {
+            case .failure(let error): return .failure(error)
+            case .success(let found): device = found
+            }
+            guard let terminalID = device.terminalID, let terminal = try terminal(db, terminalID) else {
+                return .failure(.terminalUnregistered)
+            }
+            if device.locked { return .failure(.secureCodeLocked) }
+            if let failure = try checkPin(db, device: device, pin: pin, autoLogin: terminal.profile.autoLogin) {
+                return .failure(failure)
+            }
+            try db.run("UPDATE devices SET failed_attempts = 0, last_login_at = ? WHERE id = ?", [.integer(now), .text(device.id)])
+            // One session per device: a new login ends the older ones.
+            try db.run("UPDATE sessions SET ended_at = ? WHERE device_id = ? AND ended_at IS NULL", [.integer(now), .text(device.id)])
+            let token = credentials.secret(prefix: "st_")
+            let expires = now + sessionLifetime
+            try db.run(
+                "INSERT INTO sessions (token_hash, device_id, terminal_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                [.text(Credentials.hash(token)), .text(device.id), .text(terminalID), .integer(now), .integer(expires)])
+            return .success(
+                Session(sessionToken: token, terminalId: terminalID, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires)))
+        }
+        return try outcome.get()
+    }
+
+    /// Checks a secure code; a wrong one is counted and the fifth locks the device.
+    ///
+    /// - Returns: the error to answer, or nil when the code is right (or not needed).
+    private func checkPin(_ db: Connection, device: Device, pin: String?, autoLogin: Bool) throws -> HTTPError? {
+        guard let pin else { return autoLogin ? nil : .pinRequired }
+        guard let salt = device.pinSalt, let hash = device.pinHash else {
+            // Registered without a code on an auto-login terminal: there is nothing to compare.
+            return autoLogin ? nil : .pinRequired
+        }
+        if Credentials.pinMatches(pin, salt: salt, hash: hash) { return nil }
+        let attempts = device.failedAttempts + 1
+        let locked = attempts >= Self.maximumPinAttempts
+        try db.run(
+            "UPDATE devices SET failed_attempts = ?, locked = ? WHERE id = ?",
+            [.integer(Int64(attempts)), .integer(locked ? 1 : 0), .text(device.id)])
+        return locked ? .secureCodeLocked : .invalidPin(remaining: Self.maximumPinAttempts - attempts)
+    }
+
+    struct CurrentSession: Sendable {
+        let tokenHash: String
+        let device: Device
+        let terminal: Terminal
+        let expiresAt: Int64
+    }
+
+    /// The session a bearer token names, or the error it gets.
+    func session(bearer: String?) throws -> CurrentSession {
+        guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
+        let now = now()
+        let hash = Credentials.hash(bearer)
+        return try store.read { db in
+            guard let row = try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(hash)]).first else {
+                throw HTTPError.unauthorized
+            }
+            guard let device = try device(db, try row["device_id"]), device.registered else { throw HTTPError.terminalUnregistered }
+            let expires: Int64 = try row["expires_at"]
+            guard (try row["ended_at"] as Int64?) == nil, now < expires else { throw HTTPError.sessionExpired }
+            guard let terminal = try terminal(db, try row["terminal_id"]) else { throw HTTPError.terminalUnregistered }
+            return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
+        }
+    }
+
+    struct SessionState: Codable, Sendable {
+        let terminalId: String
+        let expiresAt: String
+        let expiresAtUnix: Double
+    }
+
+    func sessionState(_ session: CurrentSession) -> SessionState {
+        SessionState(terminalId: session.terminal.id, expiresAt: Wire.time(session.expiresAt), expiresAtUnix: Wire.unix(session.expiresAt))
+    }
+
+    /// doLogout: the session ends now.
+    func logout(_ session: CurrentSession) throws {
+        let now = now()
+        try store.write { db in
+            try db.run("UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL", [.integer(now), .text(session.tokenHash)])
+        }
+    }
+
+    func terminalInfo(_ session: CurrentSession) throws -> TerminalInfo {
+        let merchant = try store.read { db in try self.merchant(db, session.terminal.merchantID) }
+        guard let merchant else { throw HTTPError.terminalNotFound }
+        return TerminalInfo(terminal: session.terminal.profile, merchant: merchant, region: region)
+    }
+
+    /// updateSecretCode: the old code must be right (a wrong one counts towards the lock).
+    func updateSecretCode(_ session: CurrentSession, old: String, new: String) throws {
+        let outcome: HTTPError? = try store.write { db in
+            guard let device = try device(db, session.device.id) else { return .terminalUnregistered }
+            if device.locked { return .secureCodeLocked }
+            if let failure = try checkPin(db, device: device, pin: old, autoLogin: false) {
+                // A device without a code (auto-login registration) sets its first one here.
+                if device.pinHash != nil || failure != .pinRequired { return failure }
+            }
+            let salt = credentials.salt()
+            try db.run(
+                "UPDATE devices SET pin_salt = ?, pin_hash = ?, failed_attempts = 0 WHERE id = ?",
+                [.text(salt), .text(Credentials.pinHash(new, salt: salt)), .text(device.id)])
+            return nil
+        }
+        if let outcome { throw outcome }
+    }
+
+    struct Relinked: Codable, Sendable {
+        let relinkedAt: String
+    }
+
+    /// relinkAccount: the merchant's Tap to Pay terms are signed again on this device.
+    func relink(_ session: CurrentSession) throws -> Relinked {
+        let now = now()
+        try store.write { db in
+            try db.run("UPDATE devices SET relinked_at = ? WHERE id = ?", [.integer(now), .text(session.device.id)])
+        }
+        return Relinked(relinkedAt: Wire.time(now))
+    }
+
+    /// unregister (from the device): frees the terminal; the credential stops working.
+    func unregisterDevice(_ id: String, secret: String) throws {
+        let now = now()
+        let outcome: HTTPError? = try store.write { db in
+            switch try authenticate(db, device: id, secret: secret, at: now) {
+            case .failure(let error): return error
+            case .success(let device):
+                try unregister(db, device: device.id, reason: "device", at: now)
+                return nil
+            }
+        }
+        if let outcome { throw outcome }
+    }
+
+    struct DeviceStatus: Codable, Sendable {
+        let registered: Bool
+        let terminalId: String?
+    }
+
+    /// isDeviceRegistered, as the host sees it (a wrong secret is simply "not registered").
+    func deviceStatus(_ id: String, secret: String) throws -> DeviceStatus {
+        try store.read { db in
+            guard let device = try device(db, id), Credentials.matches(secret, hash: device.secretHash), device.registered else {
+                return DeviceStatus(registered: false, terminalId: nil)
+            }
+            return DeviceStatus(registered: true, terminalId: device.terminalID)
+        }
+    }
+
+    struct SupportNumber: Codable, Sendable {
+        let supportNumber: String
+    }
+
+    /// loadSupportNumber: one number per installation, kept across registrations.
+    func supportNumber(device: String) throws -> SupportNumber {
+        try store.write { db in
+            if let existing = try db.query("SELECT number FROM support_numbers WHERE device_id = ?", [.text(device)]).first {
+                return SupportNumber(supportNumber: try existing["number"])
+            }
+            var number = credentials.supportNumber()
+            while try !db.query("SELECT 1 FROM support_numbers WHERE number = ?", [.text(number)]).isEmpty {
+                number = credentials.supportNumber()
+            }
+            try db.run("INSERT INTO support_numbers (device_id, number) VALUES (?, ?)", [.text(device), .text(number)])
+            return SupportNumber(supportNumber: number)
+        }
+    }
+}

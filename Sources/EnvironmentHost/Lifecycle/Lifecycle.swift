@@ -1,0 +1,154 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// The terminal lifecycle of one host: registration, login, sessions, secure code, unregister.
+///
+/// Every operation runs in one write transaction, so two devices racing for one terminal or
+/// one code cannot both win. Rules and error codes: docs/terminal-lifecycle.md.
+struct Lifecycle: Sendable {
+    let store: Store
+    let clock: any Clock
+    let credentials: Credentials
+    let region: Region
+    let flavour: Flavour
+
+    static let challengeLifetime: Int64 = 10 * 60 * 1000
+    static let backOfficeCodeLifetime: Int64 = 10 * 60 * 1000
+    static let tokenLifetime: Int64 = 24 * 60 * 60 * 1000
+    /// Certificates expire after three months without a login.
+    static let certificateLifetime: Int64 = 90 * 24 * 60 * 60 * 1000
+    static let maximumPinAttempts = 5
+
+    var sessionLifetime: Int64 { Int64(region.flavours[flavour].sessionLengthSeconds) * 1000 }
+
+    /// The sandbox clock in milliseconds since 1970.
+    func now() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    // MARK: - Devices and terminals as stored
+
+    struct Device {
+        let id: String
+        let model: String
+        let terminalID: String?
+        let registered: Bool
+        let secretHash: String
+        let pinSalt: String?
+        let pinHash: String?
+        let failedAttempts: Int
+        let locked: Bool
+        let registeredAt: Int64
+        let lastLoginAt: Int64?
+
+        init(_ row: Row) throws {
+            id = try row["id"]
+            model = try row["model"]
+            terminalID = try row["terminal_id"]
+            registered = (try row["state"] as String) == "registered"
+            secretHash = try row["secret_hash"]
+            pinSalt = try row["pin_salt"]
+            pinHash = try row["pin_hash"]
+            failedAttempts = try row["failed_attempts"]
+            locked = try row["locked"]
+            registeredAt = try row["registered_at"]
+            lastLoginAt = try row["last_login_at"]
+        }
+    }
+
+    struct Terminal {
+        let id: String
+        let merchantID: String
+        let profile: TerminalProfile
+
+        init(_ row: Row) throws {
+            id = try row["id"]
+            merchantID = try row["merchant_id"]
+            profile = try JSONDecoder().decode(TerminalProfile.self, from: Data((try row["profile"] as String).utf8))
+        }
+    }
+
+    func device(_ db: Connection, _ id: String) throws -> Device? {
+        try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)]).first.map(Device.init)
+    }
+
+    func terminal(_ db: Connection, _ id: String) throws -> Terminal? {
+        try db.query("SELECT * FROM terminals WHERE id = ?", [.text(id)]).first.map(Terminal.init)
+    }
+
+    func merchant(_ db: Connection, _ id: String) throws -> Merchant? {
+        try db.query("SELECT document FROM merchants WHERE id = ?", [.text(id)]).first.map {
+            try JSONDecoder().decode(Merchant.self, from: Data((try $0["document"] as String).utf8))
+        }
+    }
+
+    func hasDevice(_ db: Connection, terminal: String) throws -> Bool {
+        try !db.query("SELECT 1 FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(terminal)]).isEmpty
+    }
+
+    /// Registers (or re-registers) a device onto a free terminal and returns its new secret.
+    func register(
+        _ db: Connection, device: String, model: String, terminal: String, pin: String?, at now: Int64
+    ) throws -> RegistrationResult {
+        if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
+        if try hasDevice(db, terminal: terminal) { throw HTTPError.terminalInUse }
+        let secret = credentials.secret(prefix: "ds_")
+        let salt = pin.map { _ in credentials.salt() }
+        let pinHash = pin.flatMap { pin in salt.map { Credentials.pinHash(pin, salt: $0) } }
+        try db.run(
+            """
+            INSERT INTO devices (id, model, terminal_id, state, secret_hash, pin_salt, pin_hash, failed_attempts, locked,
+                                 registered_at, last_login_at, relinked_at, unregistered_reason)
+            VALUES (?, ?, ?, 'registered', ?, ?, ?, 0, 0, ?, NULL, NULL, NULL)
+            ON CONFLICT(id) DO UPDATE SET
+                model = excluded.model, terminal_id = excluded.terminal_id, state = 'registered',
+                secret_hash = excluded.secret_hash, pin_salt = excluded.pin_salt, pin_hash = excluded.pin_hash,
+                failed_attempts = 0, locked = 0, registered_at = excluded.registered_at, last_login_at = NULL,
+                relinked_at = NULL, unregistered_reason = NULL
+            """,
+            [.text(device), .text(model), .text(terminal), .text(Credentials.hash(secret)), salt.map(DatabaseValue.text) ?? .null,
+             pinHash.map(DatabaseValue.text) ?? .null, .integer(now)])
+        return RegistrationResult(terminalId: terminal, deviceSecret: secret, registeredAt: Wire.time(now))
+    }
+
+    /// Marks a device unregistered, frees its terminal and ends its sessions.
+    func unregister(_ db: Connection, device: String, reason: String, at now: Int64) throws {
+        try db.run(
+            "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
+            [.text(reason), .text(device)])
+        try db.run("UPDATE sessions SET ended_at = ? WHERE device_id = ? AND ended_at IS NULL", [.integer(now), .text(device)])
+    }
+
+    /// The device a credential names, applying certificate expiry.
+    ///
+    /// Returns a `Result` instead of throwing for expiry, because unregistering must commit.
+    func authenticate(_ db: Connection, device id: String, secret: String, at now: Int64) throws -> Result<Device, HTTPError> {
+        guard let device = try device(db, id), Credentials.matches(secret, hash: device.secretHash) else {
+            return .failure(.unauthorized)
+        }
+        guard device.registered else { return .failure(.terminalUnregistered) }
+        if now - (device.lastLoginAt ?? device.registeredAt) > Self.certificateLifetime {
+            try unregister(db, device: device.id, reason: "certificates_expired", at: now)
+            return .failure(.certificatesExpired)
+        }
+        return .success(device)
+    }
+}
+
+/// Answer of a completed registration (portal or token).
+struct RegistrationResult: Codable, Sendable {
+    let terminalId: String
+    let deviceSecret: String
+    let registeredAt: String
+}
+
+/// Times on the wire: ISO 8601 in UTC, whole seconds.
+enum Wire {
+    static func time(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    static func unix(_ milliseconds: Int64) -> Double { Double(milliseconds) / 1000 }
+}

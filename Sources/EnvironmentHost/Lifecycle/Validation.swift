@@ -1,0 +1,48 @@
+import SandboxHTTP
+
+/// Checks of the values clients send; each failure names its field.
+enum Validate {
+    static func deviceID(_ value: String, field: String = "deviceId") throws(HTTPError) -> String {
+        guard (1...64).contains(value.utf8.count),
+            value.utf8.allSatisfy({ isPlain($0) })
+        else { throw .invalidRequest("deviceId must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field) }
+        return value
+    }
+
+    static func deviceModel(_ value: String) throws(HTTPError) -> String {
+        guard (1...64).contains(value.count), value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            throw .invalidRequest("deviceModel must be 1 to 64 printable characters.", field: "deviceModel")
+        }
+        return value
+    }
+
+    /// A secure code: 4 to 8 digits.
+    static func pin(_ value: String, field: String = "pin") throws(HTTPError) -> String {
+        guard (4...8).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw .invalidRequest("The secure code must be 4 to 8 digits.", field: field)
+        }
+        return value
+    }
+
+    static func email(_ value: String) throws(HTTPError) -> String {
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard value.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
+        else { throw .invalidRequest("'\(value)' is not an e-mail address.", field: "email") }
+        return value
+    }
+
+    /// An identifier from a path or body (terminal, merchant): short and plain, else it cannot exist.
+    static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
+        guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy({ isPlain($0) }) else {
+            throw .invalidRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
+        }
+        return value
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D
+            || byte == 0x2E || byte == 0x5F
+    }
+}

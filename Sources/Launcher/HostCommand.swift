@@ -43,10 +43,8 @@ public enum HostCommand {
             ])
             return
         }
-        CommandMain.blockTerminationSignals()
-        let host = try EnvironmentHost.start(configuration: configuration)
-        CommandMain.say("sandbox-host \(region.id) (\(flavour.rawValue)) listening on \(host.url)")
-        CommandMain.waitForTerminationSignal()
-        host.stop()
+        try serveUntilSignalled({ try EnvironmentHost.start(configuration: configuration) }) {
+            "sandbox-host \(region.id) (\(flavour.rawValue)) listening on \($0)"
+        }
     }
 }

@@ -87,3 +87,12 @@ func printJSON(_ value: [String: any Sendable]) {
     let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted])) ?? Data()
     print(String(decoding: data, as: UTF8.self))
 }
+
+/// Starts one service, says where it listens, and stops it in order on SIGINT or SIGTERM.
+func serveUntilSignalled(_ start: () throws -> any RunningService, banner: (String) -> String) throws {
+    CommandMain.blockTerminationSignals()
+    let service = try start()
+    CommandMain.say(banner(service.url))
+    CommandMain.waitForTerminationSignal()
+    service.stop()
+}

@@ -33,11 +33,7 @@ public enum PortalCommand {
             ])
             return
         }
-        CommandMain.blockTerminationSignals()
-        let portal = try PortalSimulator.start(configuration: configuration)
-        CommandMain.say("portal-sim listening on \(portal.url)")
-        CommandMain.waitForTerminationSignal()
-        portal.stop()
+        try serveUntilSignalled({ try PortalSimulator.start(configuration: configuration) }) { "portal-sim listening on \($0)" }
     }
 
     /// The REGION=URL list, or the environments of an endpoints file, in catalogue order.
@@ -86,10 +82,6 @@ public enum WalletCommand {
             printJSON(["service": "wallet-sim", "host": configuration.server.host, "port": Int(port)])
             return
         }
-        CommandMain.blockTerminationSignals()
-        let wallet = try WalletSimulator.start(configuration: configuration)
-        CommandMain.say("wallet-sim listening on \(wallet.url)")
-        CommandMain.waitForTerminationSignal()
-        wallet.stop()
+        try serveUntilSignalled({ try WalletSimulator.start(configuration: configuration) }) { "wallet-sim listening on \($0)" }
     }
 }

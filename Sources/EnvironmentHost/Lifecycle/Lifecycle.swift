@@ -124,7 +124,7 @@ struct Lifecycle: Sendable {
     /// Returns a `Result` instead of throwing for expiry, because unregistering must commit.
     func authenticate(_ db: Connection, device id: String, secret: String, at now: Int64) throws -> Result<Device, HTTPError> {
         guard let device = try device(db, id), Credentials.matches(secret, hash: device.secretHash) else {
-            return .failure(.unauthorized)
+            return .failure(.wrongDeviceCredential)
         }
         guard device.registered else { return .failure(.terminalUnregistered) }
         if now - (device.lastLoginAt ?? device.registeredAt) > Self.certificateLifetime {

@@ -4,6 +4,9 @@ import SandboxHTTP
 extension HTTPError {
     static let unauthorized = HTTPError(
         status: 401, code: "unauthorized", message: "Missing or wrong credentials.", field: "header.Authorization")
+    /// A device credential (in the body, not a header) that names no device or has the wrong secret.
+    static let wrongDeviceCredential = HTTPError(
+        status: 401, code: "unauthorized", message: "Unknown device or wrong device secret.", field: "deviceSecret")
     static let sessionExpired = HTTPError(
         status: 401, code: "session_expired", message: "The session has ended; log in again with the secure code.")
     static let terminalUnregistered = HTTPError(

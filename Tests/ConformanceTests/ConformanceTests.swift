@@ -1,0 +1,283 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The running `sandbox-host` against `openapi/environment-host.yaml`, and that document
+/// against the contract in `docs/terminal-lifecycle.md`.
+///
+/// Each surface gets its own host (fresh data directory) and credentials made over HTTP the way a
+/// client makes them, then schemathesis generates requests from the document and checks every
+/// answer against it. A failure shows schemathesis' report: the operation, the request (as curl)
+/// and what was expected.
+@Suite("OpenAPI conformance of the environment host")
+struct ConformanceTests {
+    /// One API surface of the host: the operations with this tag.
+    enum Surface: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case platform, terminal, merchant, backoffice, sandbox
+        var testDescription: String { rawValue }
+    }
+
+    /// One schemathesis invocation: which operations, with which bearer credential, and which
+    /// live values (devices, codes, tokens, terminals) generated requests draw half of the time.
+    struct Pass {
+        var name: String
+        var filters: [String]
+        var authorization: String? = nil
+        var dictionaries: [String: [String]] = [:]
+        var settings: [Schemathesis.OperationSettings] = []
+    }
+
+    /// The passes of a surface, in order, on one host, with the state they need made over HTTP.
+    static func passes(_ surface: Surface, host: HostUnderTest, fixtures: Fixtures) throws -> [Pass] {
+        typealias Settings = Schemathesis.OperationSettings
+        switch surface {
+        case .platform:
+            return [Pass(name: "platform", filters: ["--include-tag", "platform"])]
+
+        case .terminal:
+            let session = try host.sessionToken(fixtures)
+            var free = try host.freeTerminals(fixtures)
+            func take(_ matching: (Fixtures.Terminal) -> Bool) -> Fixtures.Terminal? {
+                guard let index = free.firstIndex(where: matching) else { return nil }
+                return free.remove(at: index)
+            }
+            var dictionaries: [String: [String]] = [:]
+            var settings: [Settings] = []
+            // A second registered device whose credential login, status and unregister draw: they
+            // answer 201/200/204 besides 401. Auto-login, so a login without a PIN is well formed.
+            let probeTerminal = take { $0.registerOptions.contains("portal") && $0.autoLogin } ?? take { $0.registerOptions.contains("portal") }
+            if let probeTerminal {
+                dictionaries["probeDevice"] = ["conformance-probe-device"]
+                dictionaries["probeSecret"] = [
+                    try host.register(device: "conformance-probe-device", terminal: probeTerminal.id, pin: "1357", fixtures)
+                ]
+                settings.append(
+                    Settings(
+                        operations: ["doLogin", "isDeviceRegistered", "unregisterDevice"],
+                        reason: "The probe device's credential. Generated PINs are wrong and five lock the device (423); "
+                            + (probeTerminal.autoLogin ? "" : "its terminal has no auto-login, so a login without a PIN is 400 pin_required; ")
+                            + "unregister ends the credential (401 afterwards).",
+                        parameters: [("body.deviceId", "probeDevice"), ("body.deviceSecret", "probeSecret")],
+                        positiveStatuses: ["2xx", "401", "423"] + (probeTerminal.autoLogin ? [] : ["400"])))
+            }
+            // A back-office code waiting for its device: completion by that device succeeds once
+            // (then 409 backoffice_code_used), by another device it is 403 backoffice_code_wrong_device.
+            if let portalTerminal = take({ $0.registerOptions.contains("portal") }) {
+                dictionaries["portalDevice"] = ["conformance-portal-device"]
+                dictionaries["backofficeCodes"] = [
+                    try host.backOfficeCode(device: "conformance-portal-device", terminal: portalTerminal.id, fixtures)
+                ]
+                settings.append(
+                    Settings(
+                        operations: ["endRegistration"], reason: "A confirmed challenge's back-office code and its device.",
+                        parameters: [("body.deviceId", "portalDevice"), ("body.backofficeCode", "backofficeCodes")]))
+                settings.append(
+                    Settings(
+                        operations: ["verifyChallengeCode"], reason: "A confirmed challenge's back-office code.",
+                        parameters: [("body.code", "backofficeCodes")]))
+            }
+            // Registration tokens of free terminals: verify → begin → end by one device succeed in
+            // that order; out of order, by another device or twice they are 409/403.
+            let tokenTerminals = [take { $0.registerOptions.contains("registrationCode") }, take { $0.registerOptions.contains("registrationCode") }]
+                .compactMap { $0 }
+            if !tokenTerminals.isEmpty {
+                let tokens = try tokenTerminals.map { try host.registrationToken(terminal: $0.id, fixtures) }
+                // The first one verified already, so begin and end (which run before verify) can succeed.
+                try host.expect(200, "POST", "/terminal/v1/token-registrations/verify", body: ["registrationToken": tokens[0]])
+                dictionaries["tokens"] = tokens
+                dictionaries["tokenDevice"] = ["conformance-token-device"]
+                settings.append(
+                    Settings(
+                        operations: ["verifyRegistrationToken"], reason: "Tokens the back office issued.",
+                        parameters: [("body.registrationToken", "tokens")]))
+                settings.append(
+                    Settings(
+                        operations: ["beginTokenRegistration", "endTokenRegistration"],
+                        reason: """
+                            Tokens the back office issued and the device that uses them. Ending without a PIN on a \
+                            terminal without auto-login is rightly 400 pin_required, whatever the schema allows.
+                            """,
+                        parameters: [("body.registrationToken", "tokens"), ("body.deviceId", "tokenDevice")],
+                        positiveStatuses: ["2xx", "400", "401", "403", "404", "409"]))
+            }
+            // Two operations change what the others need: `PUT /terminal/v1/secret-code` with
+            // generated (wrong) old codes locks the device after five, and `DELETE
+            // /terminal/v1/sessions/current` ends the session. They run last, each alone, so the
+            // other operations are exercised with a live session.
+            return [
+                Pass(
+                    name: "terminal (without secret-code and logout)",
+                    filters: ["--include-tag", "terminal", "--exclude-operation-id-regex", "^(updateSecretCode|doLogout)$"],
+                    authorization: session, dictionaries: dictionaries, settings: settings),
+                Pass(name: "terminal: secret code", filters: ["--include-operation-id", "updateSecretCode"], authorization: session),
+                Pass(name: "terminal: logout", filters: ["--include-operation-id", "doLogout"], authorization: session),
+            ]
+
+        case .merchant:
+            // The merchant's own terminals (201, or 409 when one has a device) and another
+            // merchant's (404 terminal_not_found).
+            let others = fixtures.merchants.dropFirst().compactMap { $0.terminals.first?.id }
+            return [
+                Pass(
+                    name: "merchant", filters: ["--include-tag", "merchant"], authorization: fixtures.merchantAPIKey,
+                    dictionaries: ["terminals": fixtures.merchants[0].terminals.map(\.id) + others],
+                    settings: [
+                        Settings(
+                            operations: ["createMerchantRegistrationToken"], reason: "Own and another merchant's terminals.",
+                            parameters: [("body.terminalId", "terminals")])
+                    ])
+            ]
+
+        case .backoffice:
+            // A registered device on the first portal terminal, so terminal state, unlock and
+            // unregister also answer about a terminal that has one; challenges waiting for the portal.
+            _ = try host.sessionToken(fixtures)
+            let challenges = try (1...3).map { try host.challenge(device: "conformance-portal-device-\($0)") }
+            return [
+                Pass(
+                    name: "backoffice", filters: ["--include-tag", "backoffice"], authorization: fixtures.backOfficeKey,
+                    dictionaries: [
+                        "terminals": fixtures.terminals.map(\.id), "merchants": fixtures.merchants.map(\.id),
+                        "challenges": challenges,
+                    ],
+                    settings: [
+                        Settings(
+                            operations: ["getTerminalState", "unlockTerminal", "unregisterTerminal"],
+                            reason: "The region's terminals.", parameters: [("path.terminalId", "terminals")]),
+                        Settings(
+                            operations: ["createBackofficeRegistrationToken"], reason: "The region's terminals.",
+                            parameters: [("body.terminalId", "terminals")]),
+                        Settings(
+                            operations: ["confirmChallenge"], reason: "Waiting challenges, the region's terminals and merchants.",
+                            parameters: [
+                                ("body.challengeCode", "challenges"), ("body.terminalId", "terminals"),
+                                ("body.merchantId", "merchants"),
+                            ]),
+                    ])
+            ]
+
+        case .sandbox:
+            return [Pass(name: "sandbox", filters: ["--include-tag", "sandbox"])]
+        }
+    }
+
+    @Test("the host answers as its OpenAPI document says", arguments: Surface.allCases)
+    func surfaceConformsToTheDocument(_ surface: Surface) throws {
+        _ = try Schemathesis.command()
+        let host = try HostUnderTest()
+        let fixtures = try Fixtures.load()
+        for pass in try Self.passes(surface, host: host, fixtures: fixtures) {
+            let started = Date()
+            let outcome = try Schemathesis.run(
+                against: host, filters: pass.filters, authorization: pass.authorization, dictionaries: pass.dictionaries,
+                settings: pass.settings)
+            let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
+            print("conformance: \(surface.rawValue): \(pass.name): \(outcome.passed ? "conforms" : "FAILED") in \(seconds) s")
+            // CONFORMANCE_VERBOSE=1 shows schemathesis' whole report (warnings, counts) of passing runs too.
+            if outcome.passed, ProcessInfo.processInfo.environment["CONFORMANCE_VERBOSE"] == "1" {
+                print("command: \(outcome.commandLine)\n\(outcome.configuration)\n\(outcome.output)")
+            }
+            if !outcome.passed {
+                Issue.record(
+                    """
+                    schemathesis found answers of the \(pass.name) pass that do not conform to openapi/environment-host.yaml \
+                    (\(seconds) s, exit \(outcome.status.map(String.init) ?? "killed")).
+                    command: \(outcome.commandLine)
+                    \(outcome.output)
+                    config file of this run:
+                    \(outcome.configuration)
+                    """)
+            }
+        }
+    }
+
+    // MARK: - The document itself
+
+    /// Operations of the document as schemathesis loads them, after validating it against the
+    /// OpenAPI 3.0 meta-schema that schemathesis ships.
+    struct Operation: Decodable, Hashable {
+        var method: String
+        var path: String
+        var tags: [String]
+        var secured: Bool
+        var hasBody: Bool
+        var statuses: [String]
+        var label: String { "\(method) \(path)" }
+    }
+
+    static func documentOperations() throws -> [Operation] {
+        let script = """
+            import json, sys
+            import schemathesis
+            schema = schemathesis.openapi.from_path(sys.argv[1])
+            schema.validate()
+            operations = []
+            for result in schema.get_all_operations():
+                operation = result.ok()
+                definition = operation.definition.raw
+                security = definition.get("security", schema.raw_schema.get("security", []))
+                operations.append({
+                    "method": operation.method.upper(), "path": operation.path,
+                    "tags": definition.get("tags", []), "secured": bool(security),
+                    "hasBody": "requestBody" in definition,
+                    "statuses": sorted(definition.get("responses", {}).keys()),
+                })
+            json.dump(operations, sys.stdout)
+            """
+        _ = try Schemathesis.command()
+        let python = try #require(onPath("python3"), "python3 is needed; run scripts/setup")
+        let result = try Schemathesis.capture(
+            [python.path, "-c", script, Paths.openAPI.appendingPathComponent("environment-host.yaml").path])
+        guard result.status == 0 else {
+            throw HarnessError("openapi/environment-host.yaml is not a valid OpenAPI 3.0 document:\n\(result.output)")
+        }
+        return try JSONDecoder().decode([Operation].self, from: Data(result.output.utf8))
+    }
+
+    /// `METHOD /path` of every row of the contract's endpoint tables.
+    static func contractEndpoints() throws -> Set<String> {
+        let text = try String(
+            contentsOf: Paths.repository.appendingPathComponent("docs/terminal-lifecycle.md"), encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"^\| `(GET|POST|PUT|DELETE|PATCH) (/[^`]*)`"#, options: .anchorsMatchLines)
+        return Set(
+            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+                "\(text[Range($0.range(at: 1), in: text)!]) \(text[Range($0.range(at: 2), in: text)!])"
+            })
+    }
+
+    @Test("the document is valid OpenAPI 3.0 and describes exactly the contract's endpoints")
+    func documentMatchesTheContract() throws {
+        let operations = try Self.documentOperations()
+        let documented = Set(operations.map(\.label))
+        let contract = try Self.contractEndpoints()
+        #expect(contract.count >= 28, "read too few endpoints from docs/terminal-lifecycle.md: \(contract.sorted())")
+        let platform: Set = ["GET /healthz", "GET /v1/environment", "GET /openapi.yaml"]
+        #expect(contract.subtracting(documented).isEmpty, "contract endpoints the document lacks: \(contract.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(contract).subtracting(platform).isEmpty,
+            "documented operations the contract does not have: \(documented.subtracting(contract).subtracting(platform).sorted())")
+    }
+
+    @Test("every operation has its surface's tag, its credential's 401 and its body's 400")
+    func operationsAreTaggedAndDocumentTheirErrors() throws {
+        let prefixes: [(String, String)] = [
+            ("/terminal/v1/", "terminal"), ("/merchant/v1/", "merchant"), ("/backoffice/v1/", "backoffice"),
+            ("/_sandbox/", "sandbox"),
+        ]
+        for operation in try Self.documentOperations() {
+            let surface = prefixes.first { operation.path.hasPrefix($0.0) }?.1 ?? "platform"
+            #expect(operation.tags == [surface], "\(operation.label) is tagged \(operation.tags), not [\(surface)]")
+            if operation.secured {
+                #expect(operation.statuses.contains("401"), "\(operation.label) takes a credential but documents no 401")
+            }
+            if operation.hasBody {
+                #expect(operation.statuses.contains("400"), "\(operation.label) takes a body but documents no 400")
+                #expect(operation.statuses.contains("415"), "\(operation.label) takes a JSON body but documents no 415")
+            }
+            if surface == "merchant" || surface == "backoffice" {
+                #expect(operation.secured, "\(operation.label) has no security requirement")
+            }
+            #expect(operation.statuses.contains { $0.hasPrefix("2") }, "\(operation.label) documents no success")
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import TestSupport
+
+/// The schemathesis 4.x command line (installed by `scripts/setup`), run against a live host.
+///
+/// One `run` is one invocation of
+///
+/// ```text
+/// schemathesis --config-file <scratch>/schemathesis.toml run <base>/openapi.yaml --url <base>
+///     --include-tag <surface> [-H 'Authorization: Bearer <credential>']
+///     --exclude-checks use_after_free,ensure_resource_availability,object_level_authorization
+///     --phases examples,coverage,fuzzing --max-examples 40 --seed 20261129
+///     --generation-database none --request-timeout 10 --workers 1 --no-color
+/// ```
+///
+/// with every other check on: `[checks] enabled = true` in the config file is what `--checks all`
+/// selects, but `--checks all` on the command line would override the per-operation settings of
+/// the file in this version, so it is not given there. It reads the document the host itself
+/// serves (so the host's copy is what is checked) and sends requests to 127.0.0.1 only.
+enum Schemathesis {
+    /// The major version whose command line this file speaks.
+    static let majorVersion = "4."
+    /// Fixed, so a failure found once is found again by the next run.
+    static let seed = "20261129"
+    /// Test cases per operation in the fuzzing phase. The examples and coverage phases add
+    /// their own deterministic cases (boundaries, missing fields, wrong types, undeclared methods).
+    static let maxExamples = "40"
+
+    /// Checks that cannot hold for this host, each with its reason.
+    ///
+    /// Everything else is checked: server errors, undocumented status codes, content types,
+    /// response headers and bodies against the schemas (error envelopes with their documented
+    /// codes included), schema-violating requests that are accepted, schema-valid requests that
+    /// are refused, credentials that are ignored, 405 with `Allow` for undeclared methods.
+    static let excludedChecks: [(check: String, reason: String)] = [
+        // They follow OpenAPI links from a "create" to its resource (DELETE then GET is 404, a
+        // created resource can be fetched). The document has no links and no stateful phase runs.
+        ("use_after_free", "needs links and the stateful phase, neither is used"),
+        ("ensure_resource_availability", "needs links and the stateful phase, neither is used"),
+        // Each run has one principal (one region key, one merchant key, one session): there is no
+        // second one whose objects could be reached, so the check has nothing to compare.
+        ("object_level_authorization", "one principal per run: nothing to cross-check"),
+    ]
+
+    /// What one run knows about some operations beyond the document: values that exist on the
+    /// host (so generated requests reach past "not found"), and statuses a well-formed request
+    /// may get because of the host's state.
+    struct OperationSettings {
+        /// `operationId`s; each operation may appear in one entry only.
+        var operations: [String]
+        /// Why the entry exists (written into the config file).
+        var reason: String
+        /// `body.<field>` or `path.<name>` → dictionary name; drawn half of the time.
+        var parameters: [(String, String)] = []
+        /// Replaces the statuses `positive_data_acceptance` accepts for a schema-valid request.
+        var positiveStatuses: [String]? = nil
+        /// Turns `positive_data_acceptance` off for these operations.
+        var noPositiveCheck = false
+    }
+
+    /// Settings every run has: what a schema cannot say about a stateful sandbox.
+    static let standingSettings: [OperationSettings] = [
+        OperationSettings(
+            operations: ["moveClock"],
+            reason: """
+                `set` must not be in the sandbox's past: no JSON Schema keyword says "after now", so a schema-valid \
+                date-time (year 1900) is rightly refused with 400 invalid_request. Schema-violating bodies are still \
+                checked to be refused.
+                """,
+            noPositiveCheck: true),
+        OperationSettings(
+            operations: ["updateSecretCode"],
+            reason: """
+                Generated old codes are wrong (the device's code is no schema's business) and five wrong codes lock the \
+                device: from then on a well-formed request is rightly 423 secure_code_locked.
+                """,
+            positiveStatuses: ["2xx", "401", "423"]),
+    ]
+
+    /// The command to run: `schemathesis` on `PATH`, else `python3 -m schemathesis.cli`.
+    static func command() throws -> [String] {
+        let candidates: [[String]] =
+            [onPath("schemathesis").map { [$0.path] }, onPath("python3").map { [$0.path, "-m", "schemathesis.cli"] }]
+            .compactMap { $0 }
+        for candidate in candidates {
+            guard let version = try? capture(candidate + ["--version"]), version.status == 0 else { continue }
+            // "schemathesis, version 4.32.5"
+            guard let number = version.output.split(separator: " ").last.map(String.init) else { continue }
+            guard number.hasPrefix(majorVersion) else {
+                throw HarnessError(
+                    "schemathesis \(number) is installed, the conformance suite needs \(majorVersion)x; run scripts/setup")
+            }
+            return candidate
+        }
+        throw HarnessError(
+            "schemathesis is not installed (neither `schemathesis` nor `python3 -m schemathesis.cli` runs); "
+                + "run scripts/setup, which installs the pinned 4.x version")
+    }
+
+    struct Outcome {
+        var status: Int32?
+        var output: String
+        var commandLine: String
+        var configuration: String
+        var passed: Bool { status == 0 }
+    }
+
+    /// Runs one pass against `host`: the operations `filters` select, with `authorization` sent
+    /// as `Authorization: Bearer …` on every request, `dictionaries` of live values bound by `settings`.
+    static func run(
+        against host: HostUnderTest, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
+        settings: [OperationSettings] = [], timeoutSeconds: Double = 150
+    ) throws -> Outcome {
+        let command = try command()
+        let scratch = TemporaryDirectory()
+        let config = scratch.file("schemathesis.toml")
+        let text = try configuration(dictionaries: dictionaries, settings: standingSettings + settings)
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        var arguments = ["--config-file", config.path, "run", host.base + "/openapi.yaml", "--url", host.base]
+        arguments += filters
+        if let authorization { arguments += ["-H", "Authorization: Bearer \(authorization)"] }
+        arguments += ["--exclude-checks", excludedChecks.map(\.check).joined(separator: ",")]
+        arguments += [
+            "--phases", "examples,coverage,fuzzing", "--max-examples", maxExamples, "--seed", seed,
+            "--generation-database", "none", "--request-timeout", "10", "--workers", "1", "--no-color",
+        ]
+        // Run in the scratch folder: nothing (hypothesis' folder, reports) lands in the checkout.
+        let child = try ChildProcess(
+            URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + arguments, environment: childEnvironment(),
+            workingDirectory: scratch.url)
+        let status = child.wait(seconds: timeoutSeconds)
+        let shown = (command + arguments).map { $0.contains(" ") || $0.contains("|") ? "'\($0)'" : $0 }.joined(separator: " ")
+        var output = child.output
+        if status == nil { output += "\n(schemathesis was killed after \(Int(timeoutSeconds)) s)" }
+        return Outcome(status: status, output: output, commandLine: shown, configuration: text)
+    }
+
+    /// The config file of one run.
+    static func configuration(dictionaries: [String: [String]], settings: [OperationSettings]) throws -> String {
+        let operations = settings.flatMap(\.operations)
+        guard Set(operations).count == operations.count else {
+            throw HarnessError("an operation appears in two settings entries: \(operations.sorted())")
+        }
+        var text = """
+            # Written by Tests/ConformanceTests for one schemathesis run.
+
+            # Every check (what `--checks all` selects); --exclude-checks on the command line turns off the
+            # few that cannot apply, and the entries below adjust one check of some operations.
+            [checks]
+            enabled = true
+
+            """
+        for (name, values) in dictionaries.sorted(by: { $0.key < $1.key }) where !values.isEmpty {
+            text += "\n[dictionaries.\(name)]\nvalues = [\(values.map(quoted).joined(separator: ", "))]\n"
+        }
+        for entry in settings {
+            text += "\n" + entry.reason.split(separator: "\n").map { "# \($0)" }.joined(separator: "\n") + "\n"
+            text += "[[operations]]\ninclude-operation-id-regex = \(quoted("^(" + entry.operations.joined(separator: "|") + ")$"))\n"
+            for (parameter, dictionary) in entry.parameters {
+                text += "parameters.\(quoted(parameter)) = { dictionary = \(quoted(dictionary)), probability = 0.5 }\n"
+            }
+            if let statuses = entry.positiveStatuses {
+                text += "checks.positive_data_acceptance.expected-statuses = [\(statuses.map(quoted).joined(separator: ", "))]\n"
+            }
+            if entry.noPositiveCheck { text += "checks.positive_data_acceptance.enabled = false\n" }
+        }
+        return text
+    }
+
+    /// A TOML basic string (the same escapes as JSON for the plain values used here).
+    static func quoted(_ value: String) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes])
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+
+    /// Runs a short command to its end, returning its exit status and output.
+    static func capture(_ command: [String]) throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(
+            URL(fileURLWithPath: command[0]), Array(command.dropFirst()), environment: childEnvironment(),
+            workingDirectory: FileManager.default.temporaryDirectory)
+        let status = child.wait(seconds: 60) ?? -1
+        return (status, child.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -1,0 +1,108 @@
+/// Why a sale, refund or reversal request was refused before any transaction was made.
+///
+/// `code` is the stable machine code of docs/card-payments.md (`invalid_amount`,
+/// `tip_over_limit` …), `field` the request field at fault (nil when the terminal or the
+/// original transaction is at fault), and `message` a sentence for people. The host puts the
+/// three into its error envelope with ``Code/httpStatus``:
+///
+/// ```json
+/// {"error": {"code": "tip_over_limit", "message": "tipAmount 1600 exceeds 15 % of the base amount 10000.", "field": "tipAmount"}}
+/// ```
+public struct PaymentRuleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A stable machine code and the HTTP status it answers with.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidAmount = "invalid_amount"
+            case amountOverLimit = "amount_over_limit"
+            case invalidCurrency = "invalid_currency"
+            case currencyMismatch = "currency_mismatch"
+            case tipsNotAllowed = "tips_not_allowed"
+            case tipOverLimit = "tip_over_limit"
+            case invalidReference = "invalid_reference"
+            case countryNotPermitted = "country_not_permitted"
+            case refundNotAllowed = "refund_not_allowed"
+            case refundOverAmount = "refund_over_amount"
+            case alreadyRefunded = "already_refunded"
+            case transactionNotRefundable = "transaction_not_refundable"
+            case transactionStillCancellable = "transaction_still_cancellable"
+            case reversalNotAllowed = "reversal_not_allowed"
+            case transactionNotCancellable = "transaction_not_cancellable"
+            case transactionNotFound = "transaction_not_found"
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// `requestedAmount` below 1, or a negative `tipAmount` (400).
+        public static let invalidAmount = Code(.invalidAmount)
+        /// `requestedAmount`, tip included, above the terminal's `limitAmount` (400).
+        public static let amountOverLimit = Code(.amountOverLimit)
+        /// `currency` is not an ISO 4217 code (400).
+        public static let invalidCurrency = Code(.invalidCurrency)
+        /// `currency` is not the terminal's, or not the refunded sale's (400).
+        public static let currencyMismatch = Code(.currencyMismatch)
+        /// A tip on a terminal without tips (400).
+        public static let tipsNotAllowed = Code(.tipsNotAllowed)
+        /// A tip not below the amount, above `maxTipAmount`, or above `maxTipPercentage` of the base (400).
+        public static let tipOverLimit = Code(.tipOverLimit)
+        /// A reference that is empty, too long, not printable or not matching the pattern (400).
+        public static let invalidReference = Code(.invalidReference)
+        /// `countryCode` outside the terminal's `permittedCountries` (403).
+        public static let countryNotPermitted = Code(.countryNotPermitted)
+        /// Refunds are off on this terminal (403).
+        public static let refundNotAllowed = Code(.refundNotAllowed)
+        /// A refund above the sale's amount (400).
+        public static let refundOverAmount = Code(.refundOverAmount)
+        /// The sale was refunded already (409).
+        public static let alreadyRefunded = Code(.alreadyRefunded)
+        /// The original is not a `CLEARED` sale (409).
+        public static let transactionNotRefundable = Code(.transactionNotRefundable)
+        /// The sale can still be reversed, so it is reversed rather than refunded (409).
+        public static let transactionStillCancellable = Code(.transactionStillCancellable)
+        /// Reversals are off on this terminal (403).
+        public static let reversalNotAllowed = Code(.reversalNotAllowed)
+        /// Not the terminal's latest `CLEARED` sale, or older than 30 minutes (409).
+        public static let transactionNotCancellable = Code(.transactionNotCancellable)
+        /// Another terminal's transaction, which this terminal may not see (404).
+        public static let transactionNotFound = Code(.transactionNotFound)
+
+        /// The wire's code, e.g. `invalid_amount`.
+        public var rawValue: String { base.rawValue }
+
+        /// The HTTP status the host answers with: 400 for a bad field, 403 for what the
+        /// terminal does not permit, 404 for another terminal's transaction, 409 for a
+        /// transaction in the wrong state.
+        public var httpStatus: Int {
+            switch base {
+            case .invalidAmount, .amountOverLimit, .invalidCurrency, .currencyMismatch, .tipsNotAllowed,
+                 .tipOverLimit, .invalidReference, .refundOverAmount:
+                400
+            case .countryNotPermitted, .refundNotAllowed, .reversalNotAllowed:
+                403
+            case .transactionNotFound:
+                404
+            case .alreadyRefunded, .transactionNotRefundable, .transactionStillCancellable, .transactionNotCancellable:
+                409
+            }
+        }
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// The request field at fault, e.g. `tipAmount`, or nil.
+    public let field: String?
+    /// What is wrong, for people.
+    public let message: String
+
+    public init(_ code: Code, field: String?, message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    /// `code (field): message`, for logs and test output.
+    public var description: String {
+        field.map { "\(code) (\($0)): \(message)" } ?? "\(code): \(message)"
+    }
+}

@@ -26,18 +26,24 @@ let package = Package(
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
+        // Device side: never depends on server code.
+        .target(name: "CardPayload", dependencies: ["SandboxCrypto"]),
+        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
 
         // Services.
         .target(
-            name: "EnvironmentHost", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxCrypto", "QRCode"]),
+            name: "EnvironmentHost",
+            dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxCrypto", "QRCode", "CardPayload"]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
         .target(
             name: "Launcher",
-            dependencies: ["EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport", "SandboxHTTP"]
+            dependencies: [
+                "EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport", "SandboxHTTP", "CardPayload",
+            ]
         ),
 
         // Executables: argument parsing and one run(configuration:) call each.
@@ -45,6 +51,7 @@ let package = Package(
         .executableTarget(name: "PortalSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
+        .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
@@ -55,8 +62,9 @@ let package = Package(
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
+        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "TestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "TestSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),

@@ -214,10 +214,7 @@ extension EnvironmentHost {
                 }
                 clock.advance(by: seconds)
             case (nil, let text?):
-                let whole = ISO8601DateFormatter()
-                let fractional = ISO8601DateFormatter()
-                fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                guard let date = whole.date(from: text) ?? fractional.date(from: text) else {
+                guard let date = Wire.parse(text) else {
                     throw HTTPError.invalidRequest("set must be an ISO 8601 time such as 2026-12-01T10:00:00Z.", field: "set")
                 }
                 guard clock.set(to: date) else {

@@ -84,6 +84,85 @@ extension EnvironmentHost {
                     created_at INTEGER NOT NULL
                 ) STRICT;
                 """),
+        Migration(
+            version: 3, name: "card payments",
+            sql: """
+                CREATE TABLE transactions (
+                    seq                     INTEGER PRIMARY KEY,  -- arrival order: "latest" follows it
+                    id                      TEXT NOT NULL UNIQUE,
+                    terminal_id             TEXT NOT NULL REFERENCES terminals(id),
+                    merchant_id             TEXT NOT NULL,
+                    type                    TEXT NOT NULL,        -- AUTH | REFUND
+                    status                  TEXT NOT NULL,
+                    payment_method          TEXT NOT NULL,
+                    amount                  INTEGER NOT NULL,
+                    tip_amount              INTEGER,
+                    currency                TEXT NOT NULL,
+                    reference               TEXT,
+                    created_at              INTEGER NOT NULL,
+                    updated_at              INTEGER NOT NULL,
+                    pending_until           INTEGER,              -- in-flight deadline (NEW 120 s, PIN 60 s, ONGOING 30 s)
+                    card_brand              TEXT,
+                    masked_pan              TEXT,
+                    pan_hash                TEXT,                 -- to check a PIN and a refund's card, never the PAN itself
+                    card_expiry             TEXT,
+                    card_country            TEXT,
+                    aid                     TEXT,
+                    application_label       TEXT,
+                    cvm                     TEXT,                 -- none | onlinePin
+                    pin_verified            INTEGER NOT NULL DEFAULT 0,
+                    auth_id                 TEXT,
+                    rrn                     TEXT,
+                    cid                     TEXT,
+                    cryptogram              TEXT,
+                    response_code           TEXT,
+                    response_message        TEXT,
+                    original_id             TEXT,                 -- a refund's sale
+                    refunded_at             INTEGER,              -- on a sale: when it was refunded
+                    refunded_masked_pan     TEXT,
+                    refund_amount           INTEGER,
+                    dcc_status              TEXT,
+                    dcc_amount              INTEGER,
+                    dcc_currency            TEXT,
+                    dcc_rate                REAL,
+                    dcc_markup              REAL,
+                    dcc_ecb                 INTEGER,
+                    retries                 INTEGER NOT NULL DEFAULT 0
+                ) STRICT;
+                CREATE INDEX transactions_by_terminal_time ON transactions(terminal_id, created_at);
+                CREATE INDEX transactions_by_reference ON transactions(reference) WHERE reference IS NOT NULL;
+                CREATE INDEX transactions_in_flight ON transactions(terminal_id) WHERE pending_until IS NOT NULL;
+                CREATE TABLE card_reads (
+                    read_id TEXT PRIMARY KEY,   -- a sealed payload is good for one transaction
+                    used_at INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE idempotency_keys (
+                    terminal_id  TEXT NOT NULL,
+                    key          TEXT NOT NULL,
+                    request_hash TEXT NOT NULL,
+                    status       INTEGER NOT NULL,
+                    body         BLOB NOT NULL,
+                    created_at   INTEGER NOT NULL,
+                    PRIMARY KEY (terminal_id, key)
+                ) STRICT;
+                CREATE TABLE checkouts (
+                    id             TEXT PRIMARY KEY,
+                    merchant_id    TEXT NOT NULL,
+                    terminal_id    TEXT NOT NULL,
+                    amount         INTEGER NOT NULL,
+                    tip_amount     INTEGER,
+                    currency       TEXT NOT NULL,
+                    reference      TEXT,
+                    created_at     INTEGER NOT NULL,
+                    expires_at     INTEGER NOT NULL,
+                    transaction_id TEXT
+                ) STRICT;
+                CREATE TABLE receipts (
+                    id             TEXT PRIMARY KEY,
+                    transaction_id TEXT NOT NULL,
+                    created_at     INTEGER NOT NULL
+                ) STRICT;
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

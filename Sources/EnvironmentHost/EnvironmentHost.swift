@@ -19,6 +19,8 @@ public final class EnvironmentHost: RunningService, Responder {
         public var flavour: Flavour
         /// The region's merchants, terminals and back-office key (sandbox-data/merchants.json).
         public var fixtures: RegionFixtures
+        /// Reader key, magic amounts, FX rates and the issuer's cards.
+        public var payments: PaymentData
         public var server: ServerConfiguration
         /// Folder of the host's database (`.sandbox/` by default).
         public var dataDirectory: URL
@@ -30,13 +32,15 @@ public final class EnvironmentHost: RunningService, Responder {
         public var random: any RandomSource
 
         public init(
-            region: Region, flavour: Flavour, fixtures: RegionFixtures, server: ServerConfiguration, dataDirectory: URL,
+            region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
+            dataDirectory: URL,
             openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(),
             random: any RandomSource = LiveRandomSource()
         ) {
             self.region = region
             self.flavour = flavour
             self.fixtures = fixtures
+            self.payments = payments
             self.random = random
             self.server = server
             self.dataDirectory = dataDirectory
@@ -70,6 +74,8 @@ public final class EnvironmentHost: RunningService, Responder {
         try lifecycle.loadFixtures(configuration.fixtures)
         var router = try Self.routes(configuration, store)
         Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
+        Self.addPaymentRoutes(
+            to: &router, Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random))
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,

@@ -32,7 +32,7 @@ public enum HostCommand {
         let port = try options.port("port") ?? UInt16(basePort + index)
         let clock = SandboxClock()
         let configuration = EnvironmentHost.Configuration(
-            region: region, flavour: flavour, fixtures: resources.fixtures(region), server: try Listening.server(options, port: port),
+            region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region), server: try Listening.server(options, port: port),
             dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"),
             openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
             accessLog: try Listening.accessLog(options, clock: clock), clock: clock)

@@ -1,4 +1,5 @@
 import CommandLineSupport
+import EnvironmentHost
 import Foundation
 import SandboxCore
 import SandboxHTTP
@@ -11,13 +12,33 @@ public struct Resources: Sendable {
     public var catalogue: EnvironmentCatalogue
     /// Merchants, terminals and back-office keys of every region.
     public var merchants: MerchantCatalogue
+    /// Reader keys, magic amounts, FX rates and the issuer's test cards.
+    public var payments: SharedPaymentData
 
-    public init(sandboxData: URL, web: URL, openAPI: URL, catalogue: EnvironmentCatalogue, merchants: MerchantCatalogue) {
+    public init(
+        sandboxData: URL, web: URL, openAPI: URL, catalogue: EnvironmentCatalogue, merchants: MerchantCatalogue,
+        payments: SharedPaymentData
+    ) {
         self.sandboxData = sandboxData
         self.web = web
         self.openAPI = openAPI
         self.catalogue = catalogue
         self.merchants = merchants
+        self.payments = payments
+    }
+
+    /// Loads every data file of `sandbox-data/` and checks them against each other.
+    public static func load(sandboxData: URL, web: URL, openAPI: URL) throws -> Resources {
+        let catalogue = try EnvironmentCatalogue.load(contentsOf: sandboxData.appendingPathComponent("environments.json"))
+        let merchants = try MerchantCatalogue.load(directory: sandboxData, environments: catalogue)
+        let payments = try SharedPaymentData.load(sandboxData: sandboxData, regions: catalogue.regions.map(\.id))
+        return Resources(
+            sandboxData: sandboxData, web: web, openAPI: openAPI, catalogue: catalogue, merchants: merchants, payments: payments)
+    }
+
+    /// What the host of one region gets for card payments.
+    public func paymentData(_ region: Region) -> PaymentData {
+        payments.data(for: region.id)
     }
 
     /// The fixtures of one region; the loader guarantees every catalogue region has them.
@@ -34,10 +55,8 @@ public struct Resources: Sendable {
         let web = try ResourceLocator.directory("web", explicit: options.string("web"))
         let openAPI = try ResourceLocator.directory("openapi", explicit: options.string("openapi"))
         do {
-            let catalogue = try EnvironmentCatalogue.load(contentsOf: sandboxData.appendingPathComponent("environments.json"))
-            let merchants = try MerchantCatalogue.load(directory: sandboxData, environments: catalogue)
-            return Resources(sandboxData: sandboxData, web: web, openAPI: openAPI, catalogue: catalogue, merchants: merchants)
-        } catch {
+            return try load(sandboxData: sandboxData, web: web, openAPI: openAPI)
+        } catch let error as CustomStringConvertible {
             throw UsageError(error.description)
         }
     }

@@ -74,7 +74,7 @@ public final class Sandbox: Sendable {
                 clocks[region.id] = clock
                 let host = try EnvironmentHost.start(
                     configuration: .init(
-                        region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region),
+                        region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
                         server: configuration.server(at: index),
                         dataDirectory: configuration.dataDirectory,
                         openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),

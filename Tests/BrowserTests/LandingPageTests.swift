@@ -8,10 +8,7 @@ import TestSupport
 /// The portal and wallet landing pages, as a browser shows them with the whole sandbox running.
 @Suite(.serialized) struct LandingPageTests {
     static func startSandbox(in folder: TemporaryDirectory) throws -> Sandbox {
-        let catalogue = try EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
-        let resources = Resources(
-            sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI, catalogue: catalogue,
-            merchants: try MerchantCatalogue.load(directory: Paths.sandboxData, environments: catalogue))
+        let resources = try Resources.load(sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI)
         return try Sandbox.start(
             configuration: .init(
                 resources: resources, basePort: 0, server: ServerConfiguration(), dataDirectory: folder.url,

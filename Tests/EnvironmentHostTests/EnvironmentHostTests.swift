@@ -1,3 +1,4 @@
+import CardPayload
 import EnvironmentHost
 import Foundation
 import SandboxCore
@@ -9,13 +10,24 @@ import TestSupport
 @Suite struct EnvironmentHostTests {
     static let catalogue = try! EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
     static let merchants = try! MerchantCatalogue.load(directory: Paths.sandboxData, environments: catalogue)
+    static let readerKeys = try! ReaderKeys.load(from: Paths.sandboxData.appendingPathComponent("reader-keys.json"))
+
+    /// The payment data of one region, read from the checkout's sandbox-data.
+    static func paymentData(_ region: String) throws -> PaymentData {
+        PaymentData(
+            readerKey: try #require(readerKeys.key(for: region)), readerKeyID: try #require(readerKeys.keyId(for: region)),
+            magicAmounts: try MagicAmounts.load(contentsOf: Paths.sandboxData.appendingPathComponent("magic-amounts.json")),
+            fx: try FXTable.load(contentsOf: Paths.sandboxData.appendingPathComponent("fx.json")),
+            issuer: try Issuer(cardsFile: Paths.sandboxData.appendingPathComponent("cards.json")))
+    }
     let folder = TemporaryDirectory()
 
     func host(_ region: String, _ flavour: Flavour = .sandbox, clock: SandboxClock = SandboxClock()) throws -> EnvironmentHost {
         try EnvironmentHost(
             configuration: .init(
                 region: try #require(Self.catalogue.region(region)), flavour: flavour,
-                fixtures: try #require(Self.merchants.region(region)), server: ServerConfiguration(),
+                fixtures: try #require(Self.merchants.region(region)), payments: try Self.paymentData(region),
+                server: ServerConfiguration(),
                 dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
                 clock: clock))
     }

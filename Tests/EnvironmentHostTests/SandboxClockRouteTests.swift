@@ -14,7 +14,8 @@ import TestSupport
         return try EnvironmentHost(
             configuration: .init(
                 region: try #require(catalogue.region("EU")), flavour: .sandbox,
-                fixtures: try #require(EnvironmentHostTests.merchants.region("EU")), server: ServerConfiguration(),
+                fixtures: try #require(EnvironmentHostTests.merchants.region("EU")),
+                payments: try EnvironmentHostTests.paymentData("EU"), server: ServerConfiguration(),
                 dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
                 clock: clock))
     }

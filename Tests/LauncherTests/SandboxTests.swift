@@ -181,9 +181,11 @@ struct SandboxTests {
 struct HostDatabaseTests {
     func configuration(_ region: Region, _ directory: URL) throws -> EnvironmentHost.Configuration {
         // The impostor region of the first test has no fixtures of its own: it borrows EU's.
-        let fixtures = try #require(try checkoutResources().merchants.region(region.id.uppercased()))
+        let resources = try checkoutResources()
+        let fixtures = try #require(resources.merchants.region(region.id.uppercased()))
         return EnvironmentHost.Configuration(
-            region: region, flavour: .sandbox, fixtures: fixtures, server: ServerConfiguration(), dataDirectory: directory,
+            region: region, flavour: .sandbox, fixtures: fixtures, payments: resources.payments.data(for: region.id.uppercased()),
+            server: ServerConfiguration(), dataDirectory: directory,
             openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"))
     }
 

@@ -151,4 +151,12 @@ enum Wire {
     }
 
     static func unix(_ milliseconds: Int64) -> Double { Double(milliseconds) / 1000 }
+
+    /// An ISO 8601 date and time with an offset or `Z`, with or without fractional seconds.
+    static func parse(_ text: String) -> Date? {
+        let whole = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return whole.date(from: text) ?? fractional.date(from: text)
+    }
 }

@@ -64,7 +64,7 @@ public struct Router: Responder {
         for route in routes {
             guard let parameters = Self.match(route.segments, parts) else { continue }
             guard route.method == method else {
-                allowed.append(route.method)
+                if !allowed.contains(route.method) { allowed.append(route.method) }
                 continue
             }
             var request = request

@@ -1,0 +1,154 @@
+import Foundation
+import SandboxCore
+import SandboxCrypto
+import SandboxHTTP
+
+/// Card payments on the terminal API (docs/card-payments.md), checkouts on the merchant API,
+/// and the public receipt pages.
+extension EnvironmentHost {
+    struct PaymentBodies {
+        struct Reversal: Decodable { let isCancelledByUser: Bool? }
+        struct DCC: Decodable { let dccOfferAccepted: Bool }
+        struct Pin: Decodable { let pinPayload: String }
+        struct Card: Decodable { let cardPayload: String?; let readerOutcome: String? }
+        struct Receipt: Decodable { let receiptType: String; let email: String? }
+    }
+
+    struct ReaderConfiguration: Codable, Sendable {
+        let readerKey: String
+        let keyId: String
+        let serverTime: String
+        let serverTimeUnix: Double
+        let cardScreenTimeoutSeconds: Int
+        let payloadLifetimeSeconds: Int
+        let pinTimeoutSeconds: Int
+    }
+
+    /// The `Idempotency-Key` of a request with the hash of what it asks.
+    static func idempotencyKey(_ request: Request) throws(HTTPError) -> Payments.IdempotencyKey? {
+        guard let key = request.header("idempotency-key") else { return nil }
+        guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidRequest("Idempotency-Key must be 1 to 64 visible ASCII characters.", field: "header.Idempotency-Key")
+        }
+        let hash = SHA256.hexDigest(Array((request.method + " " + request.path + "\n").utf8) + request.body)
+        return Payments.IdempotencyKey(key: key, requestHash: hash)
+    }
+
+    static func addPaymentRoutes(to router: inout Router, _ payments: Payments) {
+        let lifecycle = payments.lifecycle
+        @Sendable func session(_ request: Request) throws -> Lifecycle.CurrentSession {
+            try lifecycle.session(bearer: bearer(request))
+        }
+        @Sendable func id(_ request: Request) throws -> String {
+            try Validate.identifier(request.parameter("transactionId"), field: "transactionId")
+        }
+
+        router.post("/terminal/v1/reader/prepare") { request in
+            _ = try session(request)
+            let now = payments.now()
+            return .json(
+                ReaderConfiguration(
+                    readerKey: Base64.encode(payments.data.readerKey), keyId: payments.data.readerKeyID,
+                    serverTime: Wire.time(now), serverTimeUnix: Wire.unix(now), cardScreenTimeoutSeconds: 40,
+                    payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
+        }
+        router.post("/terminal/v1/transactions/sale") { request in
+            let session = try session(request)
+            return try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request))
+        }
+        router.post("/terminal/v1/transactions/refund") { request in
+            let session = try session(request)
+            let body = try request.decode(Payments.RefundRequest.self)
+            _ = try Validate.identifier(body.transactionId, field: "transactionId")
+            return try payments.refund(session, body, key: try idempotencyKey(request))
+        }
+        router.post("/terminal/v1/transactions/validate") { request in
+            try payments.validate(try session(request), try request.decode(Payments.ValidateRequest.self))
+            return Response(status: 204)
+        }
+        router.post("/terminal/v1/transactions/{transactionId}/card") { request in
+            let session = try session(request)
+            let body = try request.decode(PaymentBodies.Card.self)
+            return try payments.card(
+                session, transaction: try id(request), cardPayload: body.cardPayload, readerOutcome: body.readerOutcome,
+                key: try idempotencyKey(request))
+        }
+        router.post("/terminal/v1/transactions/{transactionId}/reversal") { request in
+            let session = try session(request)
+            let body = try request.decode(PaymentBodies.Reversal.self)
+            return try payments.reverse(
+                session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request))
+        }
+        router.post("/terminal/v1/transactions/{transactionId}/dcc") { request in
+            let session = try session(request)
+            let body = try request.decode(PaymentBodies.DCC.self)
+            return try payments.finishDCC(
+                session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request))
+        }
+        router.post("/terminal/v1/transactions/{transactionId}/pin") { request in
+            let session = try session(request)
+            let body = try request.decode(PaymentBodies.Pin.self)
+            return try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request))
+        }
+        router.get("/terminal/v1/transactions/last") { request in
+            .json(try payments.last(try session(request)))
+        }
+        router.get("/terminal/v1/transactions/count") { request in
+            let session = try session(request)
+            return .json(["count": try payments.count(session, try Payments.HistoryFilter(query: request.query))])
+        }
+        router.get("/terminal/v1/transactions/details") { request in
+            let session = try session(request)
+            return .json(
+                try payments.details(
+                    session, id: try request.query["transactionId"].map { try Validate.identifier($0, field: "query.transactionId") },
+                    reference: request.query["reference"], terminalID: request.query["terminalId"]))
+        }
+        router.get("/terminal/v1/transactions/{transactionId}") { request in
+            let session = try session(request)
+            return .json(try payments.details(session, id: try id(request), reference: nil, terminalID: nil))
+        }
+        router.get("/terminal/v1/transactions") { request in
+            let session = try session(request)
+            return .json(try payments.history(session, try Payments.HistoryFilter(query: request.query)))
+        }
+        router.get("/terminal/v1/statistics") { request in
+            let session = try session(request)
+            func date(_ name: String) throws -> Int64 {
+                guard let text = request.query[name], let date = Wire.parse(text) else {
+                    throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
+                }
+                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            }
+            guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
+                throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
+            }
+            let from = try date("fromDate")
+            let to = try date("toDate")
+            guard from <= to else { throw HTTPError.invalidRequest("fromDate must not be after toDate.", field: "query.fromDate") }
+            return .json(["statistics": try payments.statistics(session, from: from, to: to, type: type)])
+        }
+        router.post("/terminal/v1/transactions/{transactionId}/receipt") { request in
+            let session = try session(request)
+            let body = try request.decode(PaymentBodies.Receipt.self)
+            let host = request.header("host") ?? "127.0.0.1"
+            return .json(
+                try payments.receipt(
+                    session, transaction: try id(request), type: body.receiptType, email: try body.email.map { try Validate.email($0) },
+                    baseURL: "http://" + host))
+        }
+        router.get("/receipts/{receiptId}") { request in
+            let receipt = request.parameter("receiptId")
+            guard receipt.count == 32, receipt.allSatisfy(\.isHexDigit) else {
+                throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.")
+            }
+            return .text(try payments.receiptPage(receipt), contentType: "text/html; charset=utf-8")
+        }
+        router.post("/merchant/v1/checkouts") { request in
+            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw HTTPError.unauthorized }
+            let body = try request.decode(Payments.CheckoutRequest.self)
+            _ = try Validate.identifier(body.terminalId, field: "terminalId")
+            return .json(try payments.createCheckout(merchant: merchant, body), status: 201)
+        }
+    }
+}

@@ -1,0 +1,323 @@
+import CardPayload
+import Foundation
+import SandboxCore
+import SandboxCrypto
+import SandboxHTTP
+import SandboxStore
+
+/// The calls of the terminal API that move money or its state.
+extension Payments {
+    struct SaleRequest: Codable, Sendable {
+        let currency: String
+        let requestedAmount: Int
+        let tipAmount: Int?
+        let reference: String?
+        let checkoutId: String?
+        let countryCode: String?
+        let cardPayload: String?
+        let readerOutcome: String?
+    }
+
+    struct RefundRequest: Codable, Sendable {
+        let currency: String
+        let requestedAmount: Int
+        let transactionId: String
+        let reference: String?
+        let cardPayload: String?
+        let readerOutcome: String?
+    }
+
+    /// The terminal a session is on, as the payment rules read it.
+    func terminalInfo(_ session: Lifecycle.CurrentSession) throws -> TerminalInfo {
+        try lifecycle.terminalInfo(session)
+    }
+
+    /// doPayment: validates, then creates the sale (NEW when no card came with it) and processes the card.
+    func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?) throws -> Response {
+        let terminal = try terminalInfo(session)
+        try PaymentValidation.sale(request, terminal: terminal)
+        let now = now()
+        return try transact(terminal, key: key, status: 201, at: now) { db in
+            if let checkout = request.checkoutId {
+                try useCheckout(db, checkout, terminal: terminal.terminalId, request: request, at: now)
+            }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            var record = TransactionRecord(
+                id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
+                amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
+                reference: request.reference, at: now)
+            try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
+            try record.save(db, at: now)
+            if let checkout = request.checkoutId {
+                try db.run("UPDATE checkouts SET transaction_id = ? WHERE id = ?", [.text(record.id), .text(checkout)])
+            }
+            return record
+        }
+    }
+
+    /// The card (or what the reader saw instead) for a NEW transaction, or for one being created.
+    private func take(_ db: Connection, _ record: inout TransactionRecord, cardPayload: String?, readerOutcome: String?, at now: Int64)
+        throws
+    {
+        switch (cardPayload, readerOutcome) {
+        case (let sealed?, nil):
+            let payload = try openCard(db, sealed: sealed, terminal: record.terminalID, at: now)
+            try process(db, &record, payload: payload, at: now)
+        case (nil, let outcome?):
+            finish(&record, status: try Self.status(of: outcome), code: nil, message: "Reader: \(outcome)")
+        case (nil, nil):
+            record.status = .new
+            record.pendingUntil = now + Self.cardWait
+        case (_?, _?):
+            throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
+        }
+    }
+
+    /// POST …/{id}/card: the card for a transaction that waits for one.
+    func card(
+        _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?
+    ) throws -> Response {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        return try transact(terminal, key: key, status: 200, at: now) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
+            guard cardPayload != nil || readerOutcome != nil else {
+                throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
+            }
+            try take(db, &record, cardPayload: cardPayload, readerOutcome: readerOutcome, at: now)
+            if record.type == .refund, record.status == .cleared { try markRefunded(db, record, at: now) }
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
+    /// doRefund: a card-present credit of a cleared sale that can no longer be reversed.
+    func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?) throws -> Response {
+        let terminal = try terminalInfo(session)
+        guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+        try PaymentValidation.refund(request, terminal: terminal)
+        let now = now()
+        return try transact(terminal, key: key, status: 201, at: now) { db in
+            let original = try record(db, id: request.transactionId, terminal: terminal.terminalId)
+            guard original.type == .auth else { throw HTTPError.wrongState("Only a sale can be refunded.") }
+            if original.status == .refunded { throw HTTPError.alreadyRefunded }
+            guard original.status == .cleared else {
+                throw HTTPError.wrongState("Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).")
+            }
+            guard request.currency == original.currency else {
+                throw HTTPError(
+                    status: 400, code: "currency_mismatch", message: "A refund is in the sale's currency, \(original.currency).",
+                    field: "currency")
+            }
+            guard request.requestedAmount <= original.amount else { throw HTTPError.refundOverAmount }
+            if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            var record = TransactionRecord(
+                id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
+                amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
+            record.originalID = original.id
+            try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
+            if record.status == .cleared { try markRefunded(db, record, at: now) }
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
+    /// The sale a cleared refund names becomes REFUNDED.
+    private func markRefunded(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
+        guard let originalID = refund.originalID else { return }
+        var original = try record(db, id: originalID, terminal: refund.terminalID)
+        original.status = .refunded
+        original.refundedAt = now
+        original.refundedMaskedPAN = refund.maskedPAN
+        original.refundAmount = refund.amount
+        try original.save(db, at: now)
+    }
+
+    /// Whether a sale can still be reversed: the terminal's latest cleared sale, within 30 minutes.
+    func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
+        guard terminal.isReversalAvailable, record.type == .auth, record.status == .cleared,
+            now - record.createdAt < Self.reversalWindow
+        else { return false }
+        let latest = try db.query(
+            "SELECT id FROM transactions WHERE terminal_id = ? AND type = 'AUTH' ORDER BY seq DESC LIMIT 1", [.text(record.terminalID)]
+        ).first
+        return (try latest?["id"] as String?) == record.id
+    }
+
+    /// doReversal: the latest sale is cancelled (by the user, or by the system).
+    func reverse(_ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, key: IdempotencyKey?) throws -> Response {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        return try transact(terminal, key: key, status: 200, at: now) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+            // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
+            let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
+            guard record.status == .dccRequired || cancellable else { throw HTTPError.notCancellable }
+            record.status = byUser ? .userCancelled : .cancelled
+            record.pendingUntil = nil
+            record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
+    /// doMakeTransactionFinishDCC: the customer takes or refuses the offer, then the issuer answers.
+    func finishDCC(_ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?) throws
+        -> Response
+    {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        return try transact(terminal, key: key, status: 200, at: now) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard record.status == .dccRequired else {
+                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
+            }
+            record.dccStatus = accepted ? .accepted : .declined
+            if !accepted {
+                record.dccAmount = nil
+                record.dccCurrency = nil
+                record.dccRate = nil
+                record.dccMarkup = nil
+                record.dccECB = nil
+            }
+            // An online-PIN card still needs its PIN after the currency choice.
+            if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
+                authorise(&record, at: now)
+            } else {
+                record.status = .pinRequested
+                record.responseCode = "65"
+                record.responseMessage = "PIN required"
+                record.pendingUntil = now + Self.pinWait
+            }
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
+    /// The PIN typed on the reader after PIN_REQUESTED.
+    func pin(_ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?) throws -> Response {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        return try transact(terminal, key: key, status: 200, at: now) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard record.status == .pinRequested else {
+                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
+            }
+            let payload: PinPayload
+            do {
+                payload = try PayloadSealer.open(sealed, as: PinPayload.self, key: data.readerKey, region: region.id, terminalId: record.terminalID)
+            } catch {
+                throw HTTPError.pinPayloadInvalid
+            }
+            guard try db.query("SELECT 1 FROM card_reads WHERE read_id = ?", [.text(payload.readId)]).isEmpty else {
+                throw HTTPError.cardPayloadReplayed
+            }
+            try db.run("INSERT INTO card_reads (read_id, used_at) VALUES (?, ?)", [.text(payload.readId), .integer(now)])
+            record.retries += 1
+            if data.issuer.pinMatches(payload.pin, panHash: record.panHash ?? "") {
+                record.pinVerified = true
+                authorise(&record, at: now)
+            } else {
+                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+            }
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
+    // MARK: - Checkouts
+
+    struct Checkout: Codable, Sendable {
+        let checkoutId: String
+        let terminalId: String
+        let amount: Int
+        let currency: String
+        let tipAmount: Int?
+        let reference: String?
+        let expiresAt: String
+    }
+
+    struct CheckoutRequest: Codable, Sendable {
+        let terminalId: String
+        let amount: Int
+        let currency: String
+        let tipAmount: Int?
+        let reference: String?
+    }
+
+    /// The merchant pre-registers what a sale must be.
+    func createCheckout(merchant: String, _ request: CheckoutRequest) throws -> Checkout {
+        let now = now()
+        return try store.write { db in
+            guard let terminal = try lifecycle.terminal(db, request.terminalId), terminal.merchantID == merchant,
+                let merchantRecord = try lifecycle.merchant(db, merchant)
+            else { throw HTTPError.terminalNotFound }
+            let info = TerminalInfo(terminal: terminal.profile, merchant: merchantRecord, region: region)
+            try PaymentValidation.sale(
+                SaleRequest(
+                    currency: request.currency, requestedAmount: request.amount, tipAmount: request.tipAmount,
+                    reference: request.reference, checkoutId: nil, countryCode: nil, cardPayload: nil, readerOutcome: nil),
+                terminal: info, amountField: "amount")
+            let id = "co_" + Hex.encode(random.bytes(count: 12))
+            let expires = now + Self.checkoutLifetime
+            try db.run(
+                """
+                INSERT INTO checkouts (id, merchant_id, terminal_id, amount, tip_amount, currency, reference, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(id), .text(merchant), .text(request.terminalId), .integer(Int64(request.amount)),
+                 request.tipAmount.map { .integer(Int64($0)) } ?? .null, .text(request.currency),
+                 request.reference.map(DatabaseValue.text) ?? .null, .integer(now), .integer(expires)])
+            return Checkout(
+                checkoutId: id, terminalId: request.terminalId, amount: request.amount, currency: request.currency,
+                tipAmount: request.tipAmount, reference: request.reference, expiresAt: Wire.time(expires))
+        }
+    }
+
+    private func useCheckout(_ db: Connection, _ id: String, terminal: String, request: SaleRequest, at now: Int64) throws {
+        guard let row = try db.query("SELECT * FROM checkouts WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
+        else { throw HTTPError.checkoutNotFound }
+        guard (try row["transaction_id"] as String?) == nil else { throw HTTPError.checkoutUsed }
+        guard now < (try row["expires_at"] as Int64) else { throw HTTPError.checkoutExpired }
+        guard (try row["amount"] as Int) == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
+        guard (try row["currency"] as String) == request.currency else { throw HTTPError.checkoutMismatch("currency") }
+        guard (try row["tip_amount"] as Int?) == request.tipAmount else { throw HTTPError.checkoutMismatch("tipAmount") }
+        guard (try row["reference"] as String?) == request.reference else { throw HTTPError.checkoutMismatch("reference") }
+    }
+
+    // MARK: - Validate
+
+    struct ValidateRequest: Codable, Sendable {
+        let transactionServiceType: String
+        let requestedAmount: Int?
+        let countryCode: String?
+    }
+
+    /// validateTransaction: would this operation be accepted now?
+    func validate(_ session: Lifecycle.CurrentSession, _ request: ValidateRequest) throws {
+        let terminal = try terminalInfo(session)
+        if session.expiresAt - now() < 60_000 { throw HTTPError.sessionExpiring }
+        try PaymentValidation.country(request.countryCode, terminal: terminal)
+        switch request.transactionServiceType {
+        case "PAYMENT":
+            guard let amount = request.requestedAmount else {
+                throw HTTPError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
+            }
+            try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
+        case "REFUND":
+            guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+            guard let amount = request.requestedAmount else {
+                throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
+            }
+            try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
+        case "REVERSAL":
+            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+        default:
+            throw HTTPError.invalidRequest(
+                "transactionServiceType must be PAYMENT, REFUND or REVERSAL.", field: "transactionServiceType")
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import SandboxCore
+import SandboxCrypto
+import SandboxHTTP
+import SandboxStore
+
+/// Last transaction, history, count, details, statistics and receipts.
+extension Payments {
+    /// The seed's TransactionDetail of a stored transaction, as the terminal sees it now.
+    func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
+        let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
+        let refundable =
+            record.type == .auth && record.status == .cleared && !cancellable && terminal.isRefundAvailable
+        func currency(_ code: String?) -> TerminalCurrency? {
+            code.flatMap { Currency(code: $0) }.map(TerminalCurrency.init)
+        }
+        return TransactionDetail(
+            transactionId: record.id, transactionStatus: record.status, transactionType: record.type,
+            transactionAmount: record.amount, transactionDate: Self.date(record.createdAt), merchantId: record.merchantID,
+            terminalId: record.terminalID, cancellable: cancellable, authId: record.authID ?? "",
+            cardNumber: record.maskedPAN ?? "", paymentMethod: record.paymentMethod, tipAmount: record.tipAmount,
+            applicationLabel: record.applicationLabel, cardType: record.cardBrand, expiryDate: record.cardExpiry.flatMap(Self.expiryDate),
+            aid: record.aid, responseCode: record.responseCode, responseMsg: record.responseMessage, cid: record.cid,
+            applicationCryptogram: record.cryptogram, externalID: record.reference, retrievalRefNum: record.rrn,
+            refundedTransactionId: record.originalID, refundedDate: record.refundedAt.map(Self.date),
+            refundedMaskedPan: record.refundedMaskedPAN, isReversalAvailable: terminal.isReversalAvailable,
+            refundable: refundable, ref1: record.reference, ref2: nil, currency: currency(record.currency),
+            dccStatus: record.dccStatus, dccAmount: record.dccAmount, dccCurrency: currency(record.dccCurrency),
+            dccExchangeRate: record.dccRate, dccMarkup: record.dccMarkup, dccEcbIndicator: record.dccECB,
+            transactionRetry: record.retries)
+    }
+
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// The last day of a card's expiry month (`YYMM`), at midnight UTC.
+    static func expiryDate(_ expiry: String) -> Date? {
+        guard expiry.count == 4, let year = Int(expiry.prefix(2)), let month = Int(expiry.suffix(2)), (1...12).contains(month)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let first = calendar.date(from: DateComponents(year: 2000 + year, month: month, day: 1)),
+            let next = calendar.date(byAdding: .month, value: 1, to: first)
+        else { return nil }
+        return calendar.date(byAdding: .day, value: -1, to: next)
+    }
+
+    /// Runs `body` after in-flight deadlines of the terminal were applied, so reads see TIMEOUTs.
+    func reading<T>(_ session: Lifecycle.CurrentSession, _ body: (Connection, TerminalInfo, Int64) throws -> T) throws -> T {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        try store.write { db in try expireStale(db, terminal: terminal.terminalId, at: now) }
+        return try store.read { db in try body(db, terminal, now) }
+    }
+
+    func detail(_ session: Lifecycle.CurrentSession, _ record: TransactionRecord) throws -> TransactionDetail {
+        try reading(session) { db, terminal, now in
+            // Re-read: a deadline may have moved it on since the write that returned it.
+            let fresh = try self.record(db, id: record.id, terminal: terminal.terminalId)
+            return try detail(db, fresh, terminal: terminal, at: now)
+        }
+    }
+
+    func last(_ session: Lifecycle.CurrentSession) throws -> TransactionDetail {
+        try reading(session) { db, terminal, now in
+            guard let row = try db.query(
+                "SELECT * FROM transactions WHERE terminal_id = ? ORDER BY seq DESC LIMIT 1", [.text(terminal.terminalId)]
+            ).first else { throw HTTPError.transactionNotFound }
+            return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
+        }
+    }
+
+    /// fetchTransactionDetails: by id or by a reference unique on this terminal.
+    func details(_ session: Lifecycle.CurrentSession, id: String?, reference: String?, terminalID: String?) throws -> TransactionDetail {
+        try reading(session) { db, terminal, now in
+            if let terminalID, terminalID != terminal.terminalId { throw HTTPError.transactionNotFound }
+            if let id {
+                return try detail(db, try record(db, id: id, terminal: terminal.terminalId), terminal: terminal, at: now)
+            }
+            guard let reference else {
+                throw HTTPError.invalidRequest("Give a transactionId or a reference.", field: "transactionId")
+            }
+            let rows = try db.query(
+                "SELECT * FROM transactions WHERE reference = ? AND terminal_id = ? LIMIT 2", [.text(reference), .text(terminal.terminalId)])
+            guard let row = rows.first else { throw HTTPError.transactionNotFound }
+            guard rows.count == 1 else {
+                throw HTTPError(
+                    status: 409, code: "reference_not_unique", message: "Several transactions carry this reference; use the id.",
+                    field: "reference")
+            }
+            return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
+        }
+    }
+
+    // MARK: - History and count
+
+    struct HistoryFilter: Sendable {
+        var page = 1
+        var itemsPerPage = 20
+        var from: Int64 = 0
+        var to: Int64 = .max
+        var statuses: [String] = []
+        var types: [String] = []
+        var paymentMethods: [String] = []
+
+        /// Reads `page`, `itemsPerPage`, `dateFrom`, `dateTo`, `status`, `type`, `paymentMethod`
+        /// (lists comma-separated; an empty list is no filter).
+        init(query: [String: String]) throws(HTTPError) {
+            func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws(HTTPError) -> Int {
+                guard let text = query[name] else { return value }
+                guard let number = Int(text), range.contains(number) else {
+                    throw .invalidRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).", field: "query.\(name)")
+                }
+                return number
+            }
+            func date(_ name: String) throws(HTTPError) -> Int64? {
+                guard let text = query[name], !text.isEmpty else { return nil }
+                guard let date = Wire.parse(text) else {
+                    throw .invalidRequest("\(name) must be an ISO 8601 date and time, e.g. 2026-11-29T10:00:00.0+01:00.", field: "query.\(name)")
+                }
+                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+            }
+            func list<T: RawRepresentable>(_ name: String, _ type: T.Type) throws(HTTPError) -> [String] where T.RawValue == String {
+                let values = (query[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                for value in values where T(rawValue: value) == nil {
+                    throw .invalidRequest("\(name) has an unknown value \(value).", field: "query.\(name)")
+                }
+                return values
+            }
+            page = try integer("page", 1...1_000_000, default: 1)
+            itemsPerPage = try integer("itemsPerPage", 1...200, default: 20)
+            from = try date("dateFrom") ?? 0
+            to = try date("dateTo") ?? .max
+            statuses = try list("status", TransactionStatus.self)
+            types = try list("type", TransactionType.self)
+            paymentMethods = try list("paymentMethod", PaymentMethod.self)
+        }
+
+        func whereClause(terminal: String) -> (String, [DatabaseValue]) {
+            var clause = "terminal_id = ? AND created_at >= ? AND created_at <= ?"
+            var values: [DatabaseValue] = [.text(terminal), .integer(from), .integer(to)]
+            for (column, list) in [("status", statuses), ("type", types), ("payment_method", paymentMethods)] where !list.isEmpty {
+                clause += " AND \(column) IN (" + Array(repeating: "?", count: list.count).joined(separator: ", ") + ")"
+                values += list.map(DatabaseValue.text)
+            }
+            return (clause, values)
+        }
+    }
+
+    struct History: Codable, Sendable {
+        let items: [TransactionHistoryItem]
+        let page: Int
+        let itemsPerPage: Int
+        let total: Int
+    }
+
+    func history(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> History {
+        try reading(session) { db, terminal, now in
+            let (clause, values) = filter.whereClause(terminal: terminal.terminalId)
+            let total: Int = try db.query("SELECT COUNT(*) AS n FROM transactions WHERE " + clause, values).first?["n"] ?? 0
+            let rows = try db.query(
+                "SELECT * FROM transactions WHERE " + clause + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
+                values + [.integer(Int64(filter.itemsPerPage)), .integer(Int64((filter.page - 1) * filter.itemsPerPage))])
+            let items = try rows.map { row in
+                let record = try TransactionRecord(row)
+                return TransactionHistoryItem(try detail(db, record, terminal: terminal, at: now), amountRefund: record.refundAmount)
+            }
+            return History(items: items, page: filter.page, itemsPerPage: filter.itemsPerPage, total: total)
+        }
+    }
+
+    func count(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> Int {
+        try reading(session) { db, terminal, _ in
+            let (clause, values) = filter.whereClause(terminal: terminal.terminalId)
+            return try db.query("SELECT COUNT(*) AS n FROM transactions WHERE " + clause, values).first?["n"] ?? 0
+        }
+    }
+
+    // MARK: - Statistics
+
+    /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
+    func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: StatisticsType) throws -> [TransactionsStatistics] {
+        try reading(session) { db, terminal, _ in
+            let base = """
+                FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')
+                  AND created_at >= ? AND created_at <= ?
+                """
+            let values: [DatabaseValue] = [.text(terminal.terminalId), .integer(from), .integer(to)]
+            switch type {
+            case .daily:
+                let rows = try db.query(
+                    "SELECT created_at / 86400000 AS day, SUM(amount) AS amount, COUNT(*) AS n " + base + " GROUP BY day ORDER BY day",
+                    values)
+                return try rows.map { row in
+                    let day: Int64 = try row["day"]
+                    let start = day * 86_400_000
+                    return TransactionsStatistics(
+                        description: String(Wire.time(start).prefix(10)),
+                        items: [
+                            TransactionsStatisticsItem(
+                                fromDate: Wire.time(start), toDate: Wire.time(start + 86_399_999), amount: try row["amount"],
+                                count: try row["n"])
+                        ])
+                }
+            case .brand:
+                let rows = try db.query(
+                    "SELECT COALESCE(card_brand, 'UNKNOWN') AS brand, SUM(amount) AS amount, COUNT(*) AS n " + base
+                        + " GROUP BY brand ORDER BY brand", values)
+                return try rows.map { row in
+                    TransactionsStatistics(
+                        description: try row["brand"],
+                        items: [
+                            TransactionsStatisticsItem(
+                                fromDate: Wire.time(from), toDate: Wire.time(min(to, 253_402_300_799_000)), amount: try row["amount"],
+                                count: try row["n"])
+                        ])
+                }
+            }
+        }
+    }
+
+    // MARK: - Receipts
+
+    struct ReceiptConfirmation: Codable, Sendable {
+        let status: String
+        let url: String?
+    }
+
+    /// getDigitalReceipt: a QR URL of the receipt page, or the receipt sent to the mailbox.
+    func receipt(_ session: Lifecycle.CurrentSession, transaction id: String, type: String, email: String?, baseURL: String) throws
+        -> ReceiptConfirmation
+    {
+        let now = now()
+        return try store.write { db in
+            let record = try record(db, id: id, terminal: session.terminal.id)
+            let receipt = Hex.encode(random.bytes(count: 16))
+            try db.run(
+                "INSERT INTO receipts (id, transaction_id, created_at) VALUES (?, ?, ?)",
+                [.text(receipt), .text(record.id), .integer(now)])
+            let url = baseURL + "/receipts/" + receipt
+            switch type {
+            case "QR":
+                return ReceiptConfirmation(status: "GENERATED", url: url)
+            case "EMAIL":
+                guard let email else { throw HTTPError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
+                try lifecycle.mail(
+                    db, to: email, subject: "Your receipt \(record.id)",
+                    body: ReceiptPage.text(record, region: region) + "\nView it online: \(url)\n", at: now)
+                return ReceiptConfirmation(status: "SENT", url: nil)
+            default:
+                throw HTTPError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
+            }
+        }
+    }
+
+    /// The HTML page a receipt URL shows (no credential: the id is the secret, as in a real receipt link).
+    func receiptPage(_ id: String) throws -> String {
+        try store.read { db in
+            guard let row = try db.query(
+                "SELECT t.* FROM receipts r JOIN transactions t ON t.id = r.transaction_id WHERE r.id = ?", [.text(id)]
+            ).first else { throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.") }
+            return ReceiptPage.html(try TransactionRecord(row), region: region)
+        }
+    }
+}

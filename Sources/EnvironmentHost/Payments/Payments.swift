@@ -1,0 +1,265 @@
+import CardPayload
+import Foundation
+import SandboxCore
+import SandboxCrypto
+import SandboxHTTP
+import SandboxStore
+
+/// What a host needs for card payments: its region's reader key, magic amounts, FX rates, the issuer's cards.
+public struct PaymentData: Sendable {
+    public let readerKey: [UInt8]
+    /// Names the key so a device can tell when it changed (`EU-1f0c3a9e`).
+    public let readerKeyID: String
+    public let magicAmounts: MagicAmounts
+    public let fx: FXTable
+    public let issuer: Issuer
+
+    public init(readerKey: [UInt8], readerKeyID: String, magicAmounts: MagicAmounts, fx: FXTable, issuer: Issuer) {
+        self.readerKey = readerKey
+        self.readerKeyID = readerKeyID
+        self.magicAmounts = magicAmounts
+        self.fx = fx
+        self.issuer = issuer
+    }
+}
+
+/// Card payments of one host: sale, refund, reversal, DCC, PIN, and the reads of them.
+///
+/// Every change runs in one write transaction, so the busy rule, idempotency keys, card reads
+/// and checkouts hold however many requests race. Rules: docs/card-payments.md.
+struct Payments: Sendable {
+    let lifecycle: Lifecycle
+    let data: PaymentData
+    let random: any RandomSource
+
+    var store: Store { lifecycle.store }
+    var region: Region { lifecycle.region }
+
+    static let payloadLifetime: Int64 = 120_000
+    static let cardWait: Int64 = 120_000
+    static let pinWait: Int64 = 60_000
+    static let authorisationWait: Int64 = 30_000
+    static let dccWait: Int64 = 120_000
+    static let reversalWindow: Int64 = 30 * 60_000
+    static let checkoutLifetime: Int64 = 30 * 60_000
+
+    func now() -> Int64 { lifecycle.now() }
+
+    // MARK: - Identifiers
+
+    func transactionID() -> String {
+        var bytes = random.bytes(count: 16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Hex.encode(bytes)
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
+    }
+
+    func digits(_ count: Int) -> String {
+        String((0..<count).map { _ in Character(String(random.int(in: 0...9))) })
+    }
+
+    // MARK: - Idempotent changes
+
+    /// An `Idempotency-Key` and the hash of the request it came with.
+    struct IdempotencyKey: Sendable {
+        let key: String
+        let requestHash: String
+    }
+
+    /// Runs one change of a terminal's transactions in one write transaction and answers its detail.
+    ///
+    /// Deadlines are applied first; a repeated `Idempotency-Key` answers the stored first result
+    /// (same request) or 409 (another request). Only successful answers are stored, in the same
+    /// database transaction as the change, so a retry after an error runs again and a retry after
+    /// success never charges twice.
+    func transact(
+        _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64,
+        _ body: (Connection) throws -> TransactionRecord
+    ) throws -> Response {
+        try store.write { db in
+            try expireStale(db, terminal: terminal.terminalId, at: now)
+            if let key, let row = try db.query(
+                "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
+            ).first {
+                guard (try row["request_hash"] as String) == key.requestHash else { throw HTTPError.idempotencyKeyReused }
+                var replay = Response.json(bytes: try row["body"], status: Int(try row["status"] as Int64))
+                replay.headers.append(("Idempotent-Replayed", "true"))
+                return replay
+            }
+            let record = try body(db)
+            let response = Response.json(try detail(db, record, terminal: terminal, at: now), status: status)
+            if let key {
+                try db.run(
+                    "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
+                     .blob(response.body), .integer(now)])
+            }
+            return response
+        }
+    }
+
+    // MARK: - In flight
+
+    /// Moves transactions whose in-flight deadline passed to TIMEOUT (the card, PIN, DCC choice or
+    /// issuer answer never came). Done lazily, whenever the terminal is touched.
+    func expireStale(_ db: Connection, terminal: String, at now: Int64) throws {
+        try db.run(
+            """
+            UPDATE transactions SET status = 'TIMEOUT', pending_until = NULL, updated_at = ?,
+                   response_message = COALESCE(response_message, 'Timed out')
+            WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?
+            """, [.integer(now), .text(terminal), .integer(now)])
+    }
+
+    func inFlight(_ db: Connection, terminal: String) throws -> Bool {
+        try !db.query("SELECT 1 FROM transactions WHERE terminal_id = ? AND pending_until IS NOT NULL", [.text(terminal)]).isEmpty
+    }
+
+    func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {
+        guard let row = try db.query("SELECT * FROM transactions WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
+        else { throw HTTPError.transactionNotFound }
+        return try TransactionRecord(row)
+    }
+
+    // MARK: - Cards
+
+    /// Opens a sealed card payload for this terminal and spends its read id.
+    func openCard(_ db: Connection, sealed: String, terminal: String, at now: Int64) throws -> CardPayload {
+        let payload: CardPayload
+        do {
+            payload = try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
+        } catch {
+            throw HTTPError.cardPayloadInvalid
+        }
+        guard try db.query("SELECT 1 FROM card_reads WHERE read_id = ?", [.text(payload.readId)]).isEmpty else {
+            throw HTTPError.cardPayloadReplayed
+        }
+        try db.run("INSERT INTO card_reads (read_id, used_at) VALUES (?, ?)", [.text(payload.readId), .integer(now)])
+        return payload
+    }
+
+    /// Copies what the acquirer keeps of a card onto the transaction.
+    func attach(_ card: CardData, to record: inout TransactionRecord) {
+        record.cardBrand = card.brand.rawValue
+        record.maskedPAN = MaskedPAN.mask(card.pan)
+        record.panHash = Issuer.key(card.pan)
+        record.cardExpiry = card.expiry
+        record.cardCountry = card.country
+        record.aid = card.aid
+        record.applicationLabel = card.applicationLabel
+        record.cvm = card.cvm.rawValue
+    }
+
+    /// What a reader outcome without a card becomes.
+    static func status(of outcome: String) throws(HTTPError) -> TransactionStatus {
+        switch outcome {
+        case "cancelled": .userCancelled
+        case "timeout": .timeout
+        case "background": .rejected
+        default:
+            throw HTTPError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
+        }
+    }
+
+    // MARK: - Processing a read card
+
+    /// Takes a transaction from "card read" to its outcome: expiry, DCC offer, PIN, issuer.
+    func process(_ db: Connection, _ record: inout TransactionRecord, payload: CardPayload, at now: Int64) throws {
+        record.pendingUntil = nil
+        guard let card = payload.card else {
+            throw HTTPError.invalidRequest("The card payload holds no card.", field: "cardPayload")
+        }
+        attach(card, to: &record)
+        // A read older than the payload's 120 s reached the host too late.
+        guard now - payload.readAt <= Self.payloadLifetime else {
+            finish(&record, status: .timeout, code: nil, message: "Card read older than 120 s")
+            return
+        }
+        if card.isExpired(at: Date(timeIntervalSince1970: Double(now) / 1000)) {
+            finish(&record, status: .terminalDeclined, code: nil, message: "Card expired (declined by the reader kernel)")
+            return
+        }
+        if let pin = payload.pin {
+            guard data.issuer.pinMatches(pin, panHash: record.panHash ?? "") else {
+                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                return
+            }
+            record.pinVerified = true
+        }
+        if record.type == .auth, region.features.dcc, record.dccStatus == nil,
+            let currency = Currency(code: record.currency),
+            let quote = data.fx.quote(amount: record.amount, from: currency, cardCountry: card.country)
+        {
+            record.status = .dccRequired
+            record.dccStatus = .offered
+            record.dccAmount = quote.amount
+            record.dccCurrency = quote.currency.code
+            record.dccRate = NSDecimalNumber(decimal: quote.exchangeRate).doubleValue
+            record.dccMarkup = NSDecimalNumber(decimal: quote.markupPercent).doubleValue
+            record.dccECB = quote.ecbIndicator
+            record.pendingUntil = now + Self.dccWait
+            return
+        }
+        if card.cvm == .onlinePin && !record.pinVerified {
+            record.status = .pinRequested
+            record.responseCode = "65"
+            record.responseMessage = "PIN required"
+            record.pendingUntil = now + Self.pinWait
+            return
+        }
+        authorise(&record, at: now)
+    }
+
+    /// The issuer's answer: a card it always declines, else the magic amount.
+    func authorise(_ record: inout TransactionRecord, at now: Int64) {
+        record.pendingUntil = nil
+        if data.issuer.declines(panHash: record.panHash ?? "") {
+            finish(&record, status: .declined, code: "05", message: "Do not honour")
+            return
+        }
+        // Refunds are credits: the issuer accepts them whatever the amount.
+        let outcome = record.type == .refund ? MagicOutcome.approved : data.magicAmounts.outcome(forBaseAmount: record.baseAmount)
+        switch outcome.kind {
+        case .approve:
+            approve(&record, code: outcome.responseCode, message: outcome.responseMessage)
+        case .pinRequired where record.pinVerified:
+            approve(&record, code: "00", message: "Approved")
+        case .pinRequired:
+            record.status = .pinRequested
+            record.responseCode = outcome.responseCode
+            record.responseMessage = outcome.responseMessage
+            record.pendingUntil = now + Self.pinWait
+        case .authorisationTimeout:
+            record.status = .ongoing
+            record.responseCode = outcome.responseCode
+            record.responseMessage = outcome.responseMessage
+            record.pendingUntil = now + Self.authorisationWait
+        default:
+            finish(&record, status: outcome.status, code: outcome.responseCode, message: outcome.responseMessage)
+        }
+    }
+
+    private func approve(_ record: inout TransactionRecord, code: String, message: String) {
+        // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
+        record.status = .cleared
+        record.authID = digits(6)
+        record.rrn = digits(12)
+        record.cid = "40"
+        record.cryptogram = Hex.encode(random.bytes(count: 8)).uppercased()
+        record.responseCode = code
+        record.responseMessage = message
+    }
+
+    func finish(_ record: inout TransactionRecord, status: TransactionStatus, code: String?, message: String) {
+        record.status = status
+        record.pendingUntil = nil
+        record.responseCode = code
+        record.responseMessage = message
+        if record.cryptogram == nil, record.maskedPAN != nil {
+            record.cid = "00"
+            record.cryptogram = Hex.encode(random.bytes(count: 8)).uppercased()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import SandboxCore
+
+/// The receipt a customer sees through its QR code or e-mail.
+enum ReceiptPage {
+    static func amount(_ minor: Int, _ code: String) -> String {
+        let exponent = Currency(code: code)?.exponent ?? 2
+        guard exponent > 0 else { return "\(minor) \(code)" }
+        var scale = 1
+        for _ in 0..<exponent { scale *= 10 }
+        let sign = minor < 0 ? "-" : ""
+        let whole = abs(minor) / scale
+        let fraction = String(abs(minor) % scale)
+        return "\(sign)\(whole).\(String(repeating: "0", count: exponent - fraction.count))\(fraction) \(code)"
+    }
+
+    static func lines(_ record: TransactionRecord, region: Region) -> [(String, String)] {
+        var lines: [(String, String)] = [
+            ("Merchant", record.merchantID), ("Terminal", record.terminalID), ("Transaction", record.id),
+            ("Date", Wire.time(record.createdAt)), ("Type", record.type == .refund ? "Refund" : "Sale"),
+            ("Amount", amount(record.amount, record.currency)),
+        ]
+        if let tip = record.tipAmount { lines.append(("of which tip", amount(tip, record.currency))) }
+        if let dcc = record.dccAmount, let currency = record.dccCurrency, record.dccStatus == .accepted {
+            lines.append(("Charged in your currency", amount(dcc, currency)))
+        }
+        if let card = record.maskedPAN { lines.append(("Card", "\(record.cardBrand ?? "") \(card)")) }
+        if let auth = record.authID { lines.append(("Authorisation", auth)) }
+        lines.append(("Status", record.status.rawValue))
+        lines.append(("Acquirer", region.name))
+        return lines
+    }
+
+    static func text(_ record: TransactionRecord, region: Region) -> String {
+        lines(record, region: region).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+    }
+
+    static func html(_ record: TransactionRecord, region: Region) -> String {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        let rows = lines(record, region: region).map { "<tr><th>\(escape($0.0))</th><td>\(escape($0.1))</td></tr>" }
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Receipt \(escape(record.id))</title>
+            <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;color:#1d2430}
+            th{text-align:left;padding:.25rem 1rem .25rem 0;font-weight:600}td{padding:.25rem 0}</style></head>
+            <body><h1>Receipt</h1><table id="receipt">\(rows.joined())</table>
+            <p>TapSandbox: a test receipt, no money moved.</p></body></html>
+            """
+    }
+}

@@ -86,7 +86,7 @@ extension Payments {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
             try take(db, &record, cardPayload: cardPayload, readerOutcome: readerOutcome, at: now)
-            if record.type == .refund, record.status == .cleared { try markRefunded(db, record, at: now) }
+            try settle(db, record, at: now)
             try record.save(db, at: now)
             return record
         }
@@ -118,15 +118,15 @@ extension Payments {
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
             record.originalID = original.id
             try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
-            if record.status == .cleared { try markRefunded(db, record, at: now) }
+            try settle(db, record, at: now)
             try record.save(db, at: now)
             return record
         }
     }
 
-    /// The sale a cleared refund names becomes REFUNDED.
-    private func markRefunded(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
-        guard let originalID = refund.originalID else { return }
+    /// What a final answer changes elsewhere: the sale a cleared refund names becomes REFUNDED.
+    private func settle(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
+        guard refund.type == .refund, refund.status == .cleared, let originalID = refund.originalID else { return }
         var original = try record(db, id: originalID, terminal: refund.terminalID)
         original.status = .refunded
         original.refundedAt = now
@@ -223,6 +223,7 @@ extension Payments {
             } else {
                 finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
             }
+            try settle(db, record, at: now)
             try record.save(db, at: now)
             return record
         }

@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "portal-sim", targets: ["PortalSimCommand"]),
         .executable(name: "wallet-sim", targets: ["WalletSimCommand"]),
         .executable(name: "sandbox", targets: ["SandboxCommand"]),
+        .executable(name: "tapsim", targets: ["TapsimCommand"]),
+        .library(name: "TapOnMobileSandbox", targets: ["TapOnMobileSandbox"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
     ],
@@ -29,6 +31,7 @@ let package = Package(
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
+        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
 
         // Services.
@@ -51,6 +54,7 @@ let package = Package(
         .executableTarget(name: "PortalSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
+        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
@@ -62,6 +66,9 @@ let package = Package(
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"]),
+        .testTarget(
+            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "TestSupport", "SandboxHTTPClient"]),
+        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "TestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "TestSupport"]),
@@ -71,6 +78,7 @@ let package = Package(
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
     ]
 )
 

@@ -70,7 +70,8 @@ public final class EnvironmentHost: RunningService, Responder {
         let lifecycle = Lifecycle(
             store: store, clock: configuration.clock,
             credentials: Credentials(region: configuration.region.id, random: configuration.random),
-            region: configuration.region, flavour: configuration.flavour)
+            region: configuration.region, flavour: configuration.flavour,
+            directory: Lifecycle.Directory(configuration.fixtures, region: configuration.region))
         try lifecycle.loadFixtures(configuration.fixtures)
         var router = try Self.routes(configuration, store)
         Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)

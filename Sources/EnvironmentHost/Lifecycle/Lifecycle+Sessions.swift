@@ -103,9 +103,8 @@ extension Lifecycle {
     }
 
     func terminalInfo(_ session: CurrentSession) throws -> TerminalInfo {
-        let merchant = try store.read { db in try self.merchant(db, session.terminal.merchantID) }
-        guard let merchant else { throw HTTPError.terminalNotFound }
-        return TerminalInfo(terminal: session.terminal.profile, merchant: merchant, region: region)
+        guard let info = directory.infos[session.terminal.id] else { throw HTTPError.terminalNotFound }
+        return info
     }
 
     /// updateSecretCode: the old code must be right (a wrong one counts towards the lock).

@@ -13,6 +13,32 @@ struct Lifecycle: Sendable {
     let credentials: Credentials
     let region: Region
     let flavour: Flavour
+    /// The fixtures decoded once: merchants, terminal profiles and their TerminalInfo by id.
+    let directory: Directory
+
+    /// Fixtures never change while a host runs, so every request reads them from memory instead of
+    /// decoding the JSON kept in the database (which is there for joins and history).
+    struct Directory: Sendable {
+        let merchants: [String: Merchant]
+        let terminals: [String: Terminal]
+        let infos: [String: TerminalInfo]
+
+        init(_ fixtures: RegionFixtures, region: Region) {
+            var merchants: [String: Merchant] = [:]
+            var terminals: [String: Terminal] = [:]
+            var infos: [String: TerminalInfo] = [:]
+            for merchant in fixtures.merchants {
+                merchants[merchant.id] = merchant
+                for profile in merchant.terminals {
+                    terminals[profile.id] = Terminal(id: profile.id, merchantID: merchant.id, profile: profile)
+                    infos[profile.id] = TerminalInfo(terminal: profile, merchant: merchant, region: region)
+                }
+            }
+            self.merchants = merchants
+            self.terminals = terminals
+            self.infos = infos
+        }
+    }
 
     static let challengeLifetime: Int64 = 10 * 60 * 1000
     static let backOfficeCodeLifetime: Int64 = 10 * 60 * 1000
@@ -56,10 +82,16 @@ struct Lifecycle: Sendable {
         }
     }
 
-    struct Terminal {
+    struct Terminal: Sendable {
         let id: String
         let merchantID: String
         let profile: TerminalProfile
+
+        init(id: String, merchantID: String, profile: TerminalProfile) {
+            self.id = id
+            self.merchantID = merchantID
+            self.profile = profile
+        }
 
         init(_ row: Row) throws {
             id = try row["id"]
@@ -73,13 +105,11 @@ struct Lifecycle: Sendable {
     }
 
     func terminal(_ db: Connection, _ id: String) throws -> Terminal? {
-        try db.query("SELECT * FROM terminals WHERE id = ?", [.text(id)]).first.map(Terminal.init)
+        directory.terminals[id]
     }
 
     func merchant(_ db: Connection, _ id: String) throws -> Merchant? {
-        try db.query("SELECT document FROM merchants WHERE id = ?", [.text(id)]).first.map {
-            try JSONDecoder().decode(Merchant.self, from: Data((try $0["document"] as String).utf8))
-        }
+        directory.merchants[id]
     }
 
     func hasDevice(_ db: Connection, terminal: String) throws -> Bool {

@@ -253,10 +253,9 @@ extension Payments {
     func createCheckout(merchant: String, _ request: CheckoutRequest) throws -> Checkout {
         let now = now()
         return try store.write { db in
-            guard let terminal = try lifecycle.terminal(db, request.terminalId), terminal.merchantID == merchant,
-                let merchantRecord = try lifecycle.merchant(db, merchant)
-            else { throw HTTPError.terminalNotFound }
-            let info = TerminalInfo(terminal: terminal.profile, merchant: merchantRecord, region: region)
+            guard let info = lifecycle.directory.infos[request.terminalId], info.merchantId == merchant else {
+                throw HTTPError.terminalNotFound
+            }
             try PaymentValidation.sale(
                 SaleRequest(
                     currency: request.currency, requestedAmount: request.amount, tipAmount: request.tipAmount,

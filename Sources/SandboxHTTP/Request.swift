@@ -47,10 +47,43 @@ public struct Request: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch let error as DecodingError {
+            // Foundation reports a number it cannot hold (1e30, 2^63, 12.5 for an integer) as corrupt
+            // data at the root; the body is valid JSON, so name the field that holds such a number.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                let parsed = try? JSONSerialization.jsonObject(with: Data(body)),
+                let field = Self.unrepresentableNumber(in: parsed)
+            {
+                throw .badRequest(
+                    "The field \(field) must be a whole number within 64 bits.", code: "invalid_json", field: field)
+            }
             throw HTTPError.invalidJSON(error)
         } catch {
             throw .badRequest("The request body is not valid JSON.", code: "invalid_json")
         }
+    }
+}
+
+extension Request {
+    /// The path of the first number that is not a whole number within Int64 (`amount`, `items[2].tip`).
+    static func unrepresentableNumber(in value: Any, path: String = "") -> String? {
+        switch value {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = unrepresentableNumber(in: object[key]!, path: path.isEmpty ? key : path + "." + key) {
+                    return found
+                }
+            }
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = unrepresentableNumber(in: element, path: path + "[\(index)]") { return found }
+            }
+        case let number as NSNumber:  // a boolean reads as 0 or 1, a whole number: never flagged
+            let double = number.doubleValue
+            if double != double.rounded() || abs(double) >= 9.223_372_036_854_775e18 { return path.isEmpty ? nil : path }
+        default:
+            break
+        }
+        return nil
     }
 }
 

@@ -109,3 +109,24 @@ import Testing
         #expect(throws: HTTPError.unsupportedMediaType) { try form.decode(Sale.self) }
     }
 }
+
+@Suite struct NumberRangeTests {
+    struct Sale: Decodable {
+        let amount: Int
+        let currency: String
+    }
+
+    @Test(arguments: ["1e30", "9223372036854775808", "-9223372036854775809", "12.5"])
+    func anUnrepresentableNumberNamesItsField(number: String) {
+        let request = Request(
+            method: "POST", path: "/", headers: ["content-type": "application/json"],
+            body: Array(#"{"currency": "EUR", "amount": \#(number)}"#.utf8))
+        do {
+            _ = try request.decode(Sale.self)
+            Issue.record("\(number) decoded")
+        } catch {
+            #expect(error.code == "invalid_json")
+            #expect(error.field == "amount")
+        }
+    }
+}

@@ -183,7 +183,11 @@ enum Wire {
     static func unix(_ milliseconds: Int64) -> Double { Double(milliseconds) / 1000 }
 
     /// An ISO 8601 date and time with an offset or `Z`, with or without fractional seconds.
+    ///
+    /// A space where the offset's `+` belongs is read as `+`: in a query string an unencoded `+`
+    /// arrives as a space.
     static func parse(_ text: String) -> Date? {
+        let text = text.replacingOccurrences(of: " ", with: "+")
         let whole = ISO8601DateFormatter()
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -100,10 +100,15 @@ extension Payments {
         let now = now()
         return try transact(terminal, key: key, status: 201, at: now) { db in
             let original = try record(db, id: request.transactionId, terminal: terminal.terminalId)
-            guard original.type == .auth else { throw HTTPError.wrongState("Only a sale can be refunded.") }
+            guard original.type == .auth else {
+                throw HTTPError(
+                    status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
+            }
             if original.status == .refunded { throw HTTPError.alreadyRefunded }
             guard original.status == .cleared else {
-                throw HTTPError.wrongState("Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).")
+                throw HTTPError(
+                    status: 409, code: "transaction_not_refundable",
+                    message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
             }
             guard request.currency == original.currency else {
                 throw HTTPError(

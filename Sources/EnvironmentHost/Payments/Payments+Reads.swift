@@ -115,7 +115,7 @@ extension Payments {
             func date(_ name: String) throws(HTTPError) -> Int64? {
                 guard let text = query[name], !text.isEmpty else { return nil }
                 guard let date = Wire.parse(text) else {
-                    throw .invalidRequest("\(name) must be an ISO 8601 date and time, e.g. 2026-11-29T10:00:00.0+01:00.", field: "query.\(name)")
+                    throw .invalidRequest("\(name) must be an ISO 8601 date and time, e.g. 2026-11-29T10:00:00.0%2B01:00 (encode the + in a URL).", field: "query.\(name)")
                 }
                 return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
             }

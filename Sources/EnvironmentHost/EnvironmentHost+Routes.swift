@@ -9,7 +9,7 @@ extension EnvironmentHost {
     struct Bodies {
         struct Begin: Decodable { let deviceId: String; let deviceModel: String; let osVersion: String? }
         struct Code: Decodable { let code: String }
-        struct Complete: Decodable { let deviceId: String; let backofficeCode: String; let pin: String }
+        struct Complete: Decodable { let deviceId: String; let backofficeCode: String; let pin: String? }
         struct Token: Decodable { let registrationToken: String }
         struct TokenBegin: Decodable { let registrationToken: String; let deviceId: String; let deviceModel: String }
         struct TokenEnd: Decodable { let registrationToken: String; let deviceId: String; let pin: String? }
@@ -57,7 +57,7 @@ extension EnvironmentHost {
             return .json(
                 try lifecycle.completeRegistration(
                     device: try Validate.deviceID(body.deviceId), backOfficeCode: body.backofficeCode,
-                    pin: try Validate.pin(body.pin)))
+                    pin: try body.pin.map { try Validate.pin($0) }))
         }
         router.post("/terminal/v1/token-registrations/verify") { request in
             .json(try lifecycle.verifyToken(try request.decode(Bodies.Token.self).registrationToken))

@@ -115,12 +115,17 @@ extension Lifecycle {
         }
     }
 
-    /// endRegistration: binds the device to the confirmed terminal with its secure code.
-    func completeRegistration(device: String, backOfficeCode: String, pin: String) throws -> RegistrationResult {
+    /// endRegistration: binds the device to the confirmed terminal with its secure code (which an
+    /// auto-login terminal may leave out).
+    func completeRegistration(device: String, backOfficeCode: String, pin: String?) throws -> RegistrationResult {
         let now = now()
         return try store.write { db in
             let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
             guard (try challenge["device_id"] as String) == device else { throw HTTPError.backOfficeCodeWrongDevice }
+            // As with tokens, only an auto-login terminal may be activated without a secure code.
+            if pin == nil, try terminal(db, try challenge["terminal_id"])?.profile.autoLogin != true {
+                throw HTTPError.pinRequired
+            }
             let result = try register(
                 db, device: device, model: try challenge["device_model"], terminal: try challenge["terminal_id"], pin: pin,
                 at: now)

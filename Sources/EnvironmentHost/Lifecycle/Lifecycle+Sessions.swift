@@ -158,12 +158,15 @@ extension Lifecycle {
     }
 
     /// isDeviceRegistered, as the host sees it (a wrong secret is simply "not registered").
+    ///
+    /// This is a device call like any other: certificates that expired unregister the device here too.
     func deviceStatus(_ id: String, secret: String) throws -> DeviceStatus {
-        try store.read { db in
-            guard let device = try device(db, id), Credentials.matches(secret, hash: device.secretHash), device.registered else {
-                return DeviceStatus(registered: false, terminalId: nil)
+        let now = now()
+        return try store.write { db in
+            switch try authenticate(db, device: id, secret: secret, at: now) {
+            case .success(let device): DeviceStatus(registered: true, terminalId: device.terminalID)
+            case .failure: DeviceStatus(registered: false, terminalId: nil)
             }
-            return DeviceStatus(registered: true, terminalId: device.terminalID)
         }
     }
 

@@ -33,6 +33,10 @@ enum PaymentValidation {
         do { try PaymentRules.validateAmount(amount, terminal: terminal) } catch { throw http(error, field: field) }
     }
 
+    static func reference(_ reference: String?, terminal: TerminalInfo) throws(HTTPError) {
+        do { try PaymentRules.validateReference(reference, terminal: terminal) } catch { throw http(error) }
+    }
+
     static func country(_ code: String?, terminal: TerminalInfo) throws(HTTPError) {
         do { try PaymentRules.validateCountry(code, terminal: terminal) } catch { throw http(error) }
     }

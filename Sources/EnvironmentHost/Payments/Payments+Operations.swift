@@ -299,6 +299,8 @@ extension Payments {
         let transactionServiceType: String
         let requestedAmount: Int?
         let countryCode: String?
+        /// The seed's `validate:` argument: the reference the transaction will carry.
+        let reference: String?
     }
 
     /// validateTransaction: would this operation be accepted now?
@@ -306,6 +308,7 @@ extension Payments {
         let terminal = try terminalInfo(session)
         if session.expiresAt - now() < 60_000 { throw HTTPError.sessionExpiring }
         try PaymentValidation.country(request.countryCode, terminal: terminal)
+        try PaymentValidation.reference(request.reference, terminal: terminal)
         switch request.transactionServiceType {
         case "PAYMENT":
             guard let amount = request.requestedAmount else {

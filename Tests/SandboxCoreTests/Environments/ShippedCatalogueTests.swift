@@ -51,9 +51,9 @@ import Testing
         #expect(names[0] == ["uatEU", "sandboxEU", "preEU", "prodEU"])
         #expect(names[4] == ["uatPayPhone", "sandboxPayPhone", "prePayPhone", "prodPayPhone"])
         #expect(names[8] == ["uatMBANK", "sandboxMBANK", "preMBANK", "prodMBANK"])
-        // Payone Germany and Austria share the seed's Payone cases.
+        // The seed's Payone cases are Payone Germany; Austria gets the sandbox's own …PayoneAT cases.
         #expect(names[2] == ["uatPayone", "sandboxPayone", "prePayone", "prodPayone"])
-        #expect(names[3] == names[2])
+        #expect(names[3] == ["uatPayoneAT", "sandboxPayoneAT", "prePayoneAT", "prodPayoneAT"])
     }
 
     @Test func sessionsLastTenMinutesInTestStagesAndEightHoursLive() {

@@ -1,0 +1,4 @@
+// The SDK's configuration speaks the simulated reader's language (Device, ReaderClock,
+// ReaderScript, CardScript, LocationScript, TestCard …), so importing the SDK brings it along.
+@_exported import CardPayload
+@_exported import SimulatedReader

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Both registrations: the merchant-portal challenge code and the backend-to-backend token.
+/// The device id is the installation id; the device secret is kept once a registration completes.
+extension TapOnMobile {
+    private struct Completed: Decodable {
+        let terminalId: String
+        let deviceSecret: String
+        let registeredAt: String?
+    }
+
+    private struct Valid: Decodable {
+        let valid: Bool
+    }
+
+    /// Keeps a completed registration; any older session ends.
+    private func keep(_ completed: Completed, context: Context) -> Result<Success, TapOnMobileError> {
+        do throws(TapOnMobileError) {
+            try context.store.update {
+                $0.registration = DeviceState.Registration(
+                    region: context.region, terminalId: completed.terminalId, deviceSecret: completed.deviceSecret,
+                    registeredAt: completed.registeredAt)
+                $0.lastTransaction = nil
+            }
+        } catch {
+            return .failure(error)
+        }
+        dropSession()
+        return .success(Success())
+    }
+
+    // MARK: Merchant portal
+
+    /// Starts a portal registration: the answer is the challenge code (`XXXX-XXXX`) the merchant
+    /// types into the portal, which gives a back-office code in return.
+    ///
+    /// - Returns: The challenge code, or `registration(.alreadyRegistered)` and the other registration errors.
+    public func beginRegistration() async -> Result<String, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let deviceId: String; let deviceModel: String; let osVersion: String }
+            struct Answer: Decodable { let challengeCode: String }
+            let state: DeviceState
+            do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
+            let device = context.reader.device
+            return await send(
+                context.client, "POST", "/terminal/v1/registrations",
+                body: Body(deviceId: state.installationId, deviceModel: device.model, osVersion: device.osVersion),
+                as: Answer.self
+            ).map(\.challengeCode)
+        }
+    }
+
+    /// Checks a back-office code before ``endRegistration(backofficeCode:pin:)``.
+    ///
+    /// - Parameter challengeCode: The back-office code the portal gave (`EU-483920`).
+    /// - Returns: Whether it would be accepted now.
+    public func verifyChallengeCode(challengeCode: String) async -> Result<Bool, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let code: String }
+            return await send(
+                context.client, "POST", "/terminal/v1/registrations/verify-code", body: Body(code: challengeCode), as: Valid.self
+            ).map(\.valid)
+        }
+    }
+
+    /// Completes a portal registration with the back-office code and the secure code to log in with.
+    ///
+    /// - Parameters:
+    ///   - backofficeCode: The portal's code for this device's challenge.
+    ///   - pin: The secure code, 4 to 8 digits.
+    /// - Returns: `Success`; the device is registered on the terminal the portal chose.
+    public func endRegistration(backofficeCode: String, pin: String?) async -> Result<Success, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let deviceId: String; let backofficeCode: String; let pin: String? }
+            let state: DeviceState
+            do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
+            return await send(
+                context.client, "POST", "/terminal/v1/registrations/complete",
+                body: Body(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self
+            ).flatMap { keep($0, context: context) }
+        }
+    }
+
+    // MARK: Backend to backend
+
+    /// Step 1 of a token registration: whether the token can be used (it is then "verified").
+    ///
+    /// - Parameter registrationToken: `rt_<region>_…` from the merchant API or the portal.
+    /// - Returns: `true` when valid; `false` for a token that would fail (unknown, expired, used, another region's).
+    public func verifyRegistrationToken(registrationToken: String) async -> Result<Bool, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let registrationToken: String }
+            return await send(
+                context.client, "POST", "/terminal/v1/token-registrations/verify",
+                body: Body(registrationToken: registrationToken), as: Valid.self
+            ).map(\.valid)
+        }
+    }
+
+    /// Step 2: this device begins the registration the token allows.
+    ///
+    /// - Returns: `Success`, or `registration(.outOfOrder)` before a verify, and the other registration errors.
+    public func beginTokenRegistration(registrationToken: String) async -> Result<Success, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let registrationToken: String; let deviceId: String; let deviceModel: String }
+            let state: DeviceState
+            do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
+            return await send(
+                context.client, "POST", "/terminal/v1/token-registrations/begin",
+                body: Body(registrationToken: registrationToken, deviceId: state.installationId, deviceModel: context.reader.device.model),
+                as: NoContent.self
+            ).map { _ in Success() }
+        }
+    }
+
+    /// Step 3: the same device ends the registration, with the secure code (none is needed on an
+    /// auto-login terminal).
+    ///
+    /// - Returns: `Success`; the device is registered on the token's terminal.
+    public func endTokenRegistration(registrationToken: String, pin: String?) async -> Result<Success, TapOnMobileError> {
+        await with(context) { context in
+            struct Body: Encodable { let registrationToken: String; let deviceId: String; let pin: String? }
+            let state: DeviceState
+            do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
+            return await send(
+                context.client, "POST", "/terminal/v1/token-registrations/end",
+                body: Body(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self
+            ).flatMap { keep($0, context: context) }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// The stages of a card payment or refund, as ``TapOnMobile/doPayment(currency:requestedAmount:reference:tipAmount:checkoutId:)``
+/// reports them (seed "Transaction Process Event").
+///
+/// A stream yields `.displayingCardReader`, `.processing`, `.finishProcessing`, then
+/// `.completed` with the final detail, or a failure and nothing more.
+public enum TransactionProcessEvent: Sendable, Equatable, Hashable {
+    /// The card screen is shown.
+    case displayingCardReader
+    /// The read card is with the host.
+    case processing
+    /// The host answered; the result follows.
+    case finishProcessing
+    /// The transaction ended: the detail carries its final status and response code. A
+    /// `DCC_REQUIRED` detail waits for ``TapOnMobile/doMakeTransactionFinishDCC(transactionId:dccOfferAccepted:)``.
+    case completed(TransactionDetail)
+}
+
+/// The stages of ``TapOnMobile/doCardReaderTest(currency:)`` (seed `CardReaderTestProcessEvent`).
+public enum CardReaderTestProcessEvent: Sendable, Equatable, Hashable {
+    /// The card screen is shown.
+    case displayingCardReader
+    /// A card was tapped.
+    case processing
+    /// The test ended: `true` when a card was read.
+    case completed(Bool)
+}
+
+/// Receives the progress of ``TapOnMobile/prepareDevice()`` (seed `PrepareDeviceListener`).
+///
+/// Percentages go from 0 to 100, then ``onCompleted()``; or ``onError(error:)`` where it stops.
+/// Calls come from a background task: keep them short, and hop to the main actor for UI.
+///
+/// ```swift
+/// final class Progress: PrepareDeviceListener, @unchecked Sendable {
+///     func onPercentageUpdated(percentage: Int) { print("Prepare device progress: \(percentage)%") }
+///     func onCompleted() { TapOnMobile.shared.removePrepareDeviceListener(self) }
+///     func onError(error: TapOnMobileError) { TapOnMobile.shared.removePrepareDeviceListener(self) }
+/// }
+/// ```
+public protocol PrepareDeviceListener: AnyObject, Sendable {
+    func onPercentageUpdated(percentage: Int)
+    func onCompleted()
+    func onError(error: TapOnMobileError)
+}

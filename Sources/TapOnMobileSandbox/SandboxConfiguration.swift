@@ -1,0 +1,133 @@
+import Foundation
+import SimulatedReader
+
+/// What a device needs to know that a real phone would not: where the sandbox hosts listen,
+/// where the device keeps its state, and the simulated reader (the phone, Apple's screens, the
+/// customer's card, the clock, the GPS). Not in the seed.
+///
+/// ```swift
+/// var configuration = SandboxConfiguration(deviceDirectory: URL(fileURLWithPath: "/tmp/phone-1"))
+/// configuration.endpointOverrides["EU"] = URL(string: "http://127.0.0.1:18100")!
+/// configuration.clock = ManualReaderClock()
+/// configuration.cardScripts = { request in .tap(visa) }
+/// let device = TapOnMobile(configuration: configuration)
+/// ```
+public struct SandboxConfiguration: Sendable {
+    /// What the card screen is shown for, so a ``CardScriptProvider`` can pick the card.
+    public struct CardRequest: Sendable, Equatable {
+        /// Which SDK call shows the card screen.
+        public enum Operation: String, Sendable, Equatable {
+            case payment, refund, cardReaderTest
+        }
+
+        public var operation: Operation
+        /// Minor units; 0 for a card reader test.
+        public var amount: Int
+        public var currency: String
+
+        public init(operation: Operation, amount: Int, currency: String) {
+            self.operation = operation
+            self.amount = amount
+            self.currency = currency
+        }
+    }
+
+    /// Decides what the customer does at each card screen; `nil` leaves the reader's own
+    /// queue (``ReaderScript/cards``, ``Reader/present(_:)``) to decide.
+    public typealias CardScriptProvider = @Sendable (CardRequest) -> CardScript?
+
+    /// Region id → base URL; wins over everything else.
+    public var endpointOverrides: [String: URL]
+    /// The `endpoints.json` that `sandbox up` writes; read at each initialization when it exists.
+    /// Default: `.sandbox/endpoints.json` in the working directory.
+    public var endpointsFile: URL?
+    /// Without an override or a file, region *i* of ``Environments/regions`` is at
+    /// `http://127.0.0.1:(basePort + i)`.
+    public var basePort: Int
+
+    /// Where the device keeps its state (`device.json`: installation id, registration,
+    /// support number, last transaction, language). Default: `.sandbox/device` in the working directory.
+    public var deviceDirectory: URL
+
+    /// The phone, judged by ``supportRequirements`` for `isTapToPaySupported()`.
+    public var device: Device
+    public var supportRequirements: DeviceSupport.Requirements
+    /// The reader's clock; ``ManualReaderClock`` makes the 40 s card screen take no time.
+    public var clock: any ReaderClock
+    /// What Apple and the merchant do (token verdicts, terms sheets, notices, queued cards).
+    public var readerScript: ReaderScript
+    /// Picks the customer's card for each card screen.
+    public var cardScripts: CardScriptProvider?
+    /// The user and the GPS; `nil` means permission granted and a fix at once in the
+    /// environment's home country (``Environments/homeCountry``).
+    public var location: LocationScript?
+    /// Whether the merchant accepted Apple's terms on this phone before.
+    public var accountLinked: Bool
+    /// The app's answer when the reader asks to show Apple's terms.
+    public var accountLinking: Reader.AccountLinkingHandler
+    /// Receives the reader's notices.
+    public var onReaderNotice: Reader.NoticeHandler
+    /// Seconds an HTTP request may take.
+    public var requestTimeout: TimeInterval
+    /// Makes the installation id and idempotency keys; random UUIDs by default.
+    public var makeIdentifier: @Sendable () -> String
+
+    /// A configuration; every argument has a default that suits `sandbox up` on this machine.
+    public init(
+        endpointOverrides: [String: URL] = [:],
+        endpointsFile: URL? = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".sandbox/endpoints.json"),
+        basePort: Int = 8100,
+        deviceDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            .appendingPathComponent(".sandbox/device"),
+        device: Device = .standard,
+        supportRequirements: DeviceSupport.Requirements = .standard,
+        clock: any ReaderClock = LiveReaderClock(),
+        readerScript: ReaderScript = ReaderScript(),
+        cardScripts: CardScriptProvider? = nil,
+        location: LocationScript? = nil,
+        accountLinked: Bool = false,
+        accountLinking: @escaping Reader.AccountLinkingHandler = { _ in .confirm },
+        onReaderNotice: @escaping Reader.NoticeHandler = { _ in },
+        requestTimeout: TimeInterval = 15,
+        makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) {
+        self.endpointOverrides = endpointOverrides
+        self.endpointsFile = endpointsFile
+        self.basePort = basePort
+        self.deviceDirectory = deviceDirectory
+        self.device = device
+        self.supportRequirements = supportRequirements
+        self.clock = clock
+        self.readerScript = readerScript
+        self.cardScripts = cardScripts
+        self.location = location
+        self.accountLinked = accountLinked
+        self.accountLinking = accountLinking
+        self.onReaderNotice = onReaderNotice
+        self.requestTimeout = requestTimeout
+        self.makeIdentifier = makeIdentifier
+    }
+
+    /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that
+    /// file exists, else the default port.
+    ///
+    /// - Parameter region: A region id of ``Environments/regions``.
+    /// - Returns: The URL, or `nil` for a region the sandbox does not know.
+    /// - Throws: ``TapOnMobileError/initialization(_:)`` when `endpointsFile` exists but cannot be read.
+    public func endpoint(for region: String) throws(TapOnMobileError) -> URL? {
+        if let url = endpointOverrides[region] { return url }
+        if let file = endpointsFile, FileManager.default.fileExists(atPath: file.path) {
+            struct File: Decodable { let environments: [String: String] }
+            guard let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode(File.self, from: data) else {
+                throw .initialization(
+                    InitializationError(.unknownEnvironment, code: "invalid_endpoints_file",
+                                        message: "\(file.path) is not an endpoints.json with an \"environments\" object."))
+            }
+            // The file names every host `sandbox up` runs; a region it lacks is not running.
+            return decoded.environments[region].flatMap { URL(string: $0) }
+        }
+        guard let index = Environments.regions.firstIndex(of: region) else { return nil }
+        return URL(string: "http://127.0.0.1:\(basePort + index)")
+    }
+}

@@ -219,11 +219,13 @@ extension TapOnMobile {
     }
 
     func dropSession() {
-        runtime.withLock {
+        let store = runtime.withLock {
             $0.session = nil
             $0.readerSession = nil
             $0.pendingDCC = nil
+            return $0.store
         }
+        try? store.update { $0.session = nil }
     }
 
     /// Forgets the registration (and what belonged to it); the installation id and support number stay.

@@ -24,6 +24,15 @@ struct DeviceState: Codable, Sendable, Equatable {
     var language: TapOnMobileLanguage?
     /// The last cleared transaction (the seed's local `getLastTransaction()`).
     var lastTransaction: TransactionDetail?
+    /// The session of the last login, kept as a real SDK keeps its token in the keychain, so an
+    /// app (or `tapsim`) started again is still logged in until the host ends the session.
+    var session: StoredSession?
+
+    struct StoredSession: Codable, Sendable, Equatable {
+        var region: String
+        var token: String
+        var expiresAtUnix: Double
+    }
 }
 
 /// Reads and writes ``DeviceState`` in one directory; a copy stays in memory.

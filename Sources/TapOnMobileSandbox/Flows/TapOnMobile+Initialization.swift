@@ -67,8 +67,14 @@ extension TapOnMobile {
         if configuration.location == nil {
             await reader.location?.update(.authorized(country: environment.homeCountry, fixAfter: 0))
         }
+        // A session kept from an earlier launch on this environment's host is taken up again; the
+        // host still decides whether it is alive.
+        let kept = (try? runtime.withLock { $0.store }.load())?.session
         runtime.withLock {
             if $0.environment != environment { $0.session = nil; $0.readerSession = nil; $0.pendingDCC = nil }
+            if $0.session == nil, let kept, kept.region == environment.region {
+                $0.session = Session(token: kept.token, expiresAtUnix: kept.expiresAtUnix)
+            }
             $0.environment = environment
             $0.client = client
             $0.appVersion = appVersion

@@ -31,7 +31,13 @@ extension TapOnMobile {
                 as: Answer.self)
             return result.map { answer in
                 let expires = answer.expiresAtUnix ?? WireDate.parse(answer.expiresAt)?.timeIntervalSince1970 ?? 0
-                runtime.withLock { $0.session = Session(token: answer.sessionToken, expiresAtUnix: expires) }
+                let store = runtime.withLock { runtime in
+                    runtime.session = Session(token: answer.sessionToken, expiresAtUnix: expires)
+                    return runtime.store
+                }
+                try? store.update {
+                    $0.session = .init(region: registered.registration.region, token: answer.sessionToken, expiresAtUnix: expires)
+                }
                 return Success()
             }
         }

@@ -1,0 +1,94 @@
+import CommandLineSupport
+import Foundation
+
+/// One `tapsim` command: its options and help, and what it does.
+struct Command: Sendable {
+    typealias Body = @Sendable (Context, ParsedArguments) async throws -> Report
+
+    /// `pay`, or `register quick` for a command of a group.
+    let name: String
+    let summary: String
+    let description: CommandDescription
+    let run: Body
+
+    init(_ name: String, _ summary: String, options: [Option] = [], examples: [String] = [], run: @escaping Body) {
+        self.name = name
+        self.summary = summary
+        description = CommandDescription(name: "tapsim \(name)", summary: summary, options: options, examples: examples)
+        self.run = run
+    }
+
+    /// `--help`: the command's options, and where the global ones are.
+    var help: String {
+        description.help + "\n\n"
+            + "Global options (--env, --flavour, --device, --endpoints, --sandbox-data, --json, --real-time) may come\n"
+            + "before or after the command; see 'tapsim --help'."
+    }
+}
+
+/// Commands that share a first word (`register begin|end|token|quick`).
+struct CommandGroup: Sendable {
+    let name: String
+    let summary: String
+    let commands: [Command]
+
+    var usage: String {
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
+        return (["USAGE: tapsim \(name) COMMAND [options]", "", summary, "", "COMMANDS:"]
+            + commands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary }
+            + ["", "Run 'tapsim \(name) COMMAND --help' for its options."]).joined(separator: "\n")
+    }
+}
+
+/// Every command, in the order `tapsim --help` lists them.
+enum Commands {
+    static let register = CommandGroup(
+        name: "register", summary: "Registers this device on a terminal: portal challenge code, or registration token.",
+        commands: [Registration.begin, Registration.end, Registration.token, Registration.quick])
+
+    static let groups: [String: CommandGroup] = ["register": register]
+
+    static let all: [Command] =
+        register.commands + [
+            Sessions.login, Sessions.logout, Sessions.prepare, Payments.pay, Payments.refund, Payments.reverse, Payments.dcc,
+            Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo, Payments.readerTest,
+            Reads.validate, Sessions.unregister, Sessions.status, Demo.command,
+        ]
+}
+
+extension ParsedArguments {
+    /// A value the command cannot do without.
+    func required(_ name: String, _ placeholder: String) throws(UsageError) -> String {
+        guard let value = string(name), !value.isEmpty else { throw UsageError("--\(name) \(placeholder) is required") }
+        return value
+    }
+
+    /// An amount in minor units, 1 or more.
+    func amount(_ name: String) throws(UsageError) -> Int? {
+        try integer(name, in: 1...Int(Int32.max))
+    }
+
+    func requiredAmount(_ name: String) throws(UsageError) -> Int {
+        guard let amount = try amount(name) else { throw UsageError("--\(name) N is required (minor units: 1250 is 12.50)") }
+        return amount
+    }
+
+    /// A date or time (`2026-11-29` or ISO 8601).
+    func date(_ name: String) throws(UsageError) -> Date? {
+        guard let text = string(name) else { return nil }
+        guard let date = Format.parseDate(text) else {
+            throw UsageError("--\(name) must be a date (2026-11-29) or an ISO 8601 time (2026-11-29T12:00:00Z), not '\(text)'")
+        }
+        return date
+    }
+
+    /// A comma-separated list of words from `choices` (upper-cased).
+    func list(_ name: String, from choices: [String]) throws(UsageError) -> [String] {
+        guard let text = string(name) else { return [] }
+        let values = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
+        for value in values where !choices.contains(value) {
+            throw UsageError("--\(name) takes \(choices.joined(separator: ", ")) (comma-separated), not '\(value)'")
+        }
+        return values
+    }
+}

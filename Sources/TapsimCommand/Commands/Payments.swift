@@ -1,0 +1,193 @@
+import CommandLineSupport
+import Foundation
+import TapOnMobileSandbox
+
+/// Sale, refund, reversal, DCC finish and the card reader test.
+///
+/// A sale or refund that ends without money moving (`DECLINED`, `TIMEOUT` …) is an answer, not an
+/// error: it exits 0 and the status says what happened. Errors are what the SDK refuses.
+enum Payments {
+    static let cardOption = Option.value("card", "NAME", "The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …).", default: "visa")
+
+    static let pay = Command(
+        "pay", "Takes a card payment: the simulated customer taps --card on the reader.",
+        options: [
+            .value("amount", "N", "The total in minor units, tip included (1250 is 12.50). Magic endings: 51, 05, 54, 55, 65, 68, 91, 96."),
+            .value("currency", "CODE", "The terminal's currency (default: the terminal's, from terminal-info)."),
+            .value("tip", "N", "The part of the amount that is a tip, in minor units."),
+            .value("reference", "TEXT", "The merchant's reference."),
+            .value("checkout", "ID", "A checkout registered by the merchant's backend."),
+            cardOption,
+        ],
+        examples: [
+            "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 1051 --card mc   # insufficient funds: DECLINED",
+            "tapsim --json pay --amount 2000 --tip 200 --reference INV-7",
+        ]
+    ) { context, options in
+        let amount = try options.requiredAmount("amount")
+        let tip = try options.integer("tip", in: 0...Int(Int32.max))
+        try context.useCard(named: options.string("card") ?? "visa")
+        try await ready(context)
+        let currency = try await currencyOption(context, options)
+        let stream = context.sdk.doPayment(
+            currency: currency, requestedAmount: amount, reference: options.string("reference"), tipAmount: tip,
+            checkoutId: options.string("checkout"))
+        return try await transactionReport(context, stream, card: context.card.current)
+    }
+
+    static let refund = Command(
+        "refund", "Refunds a cleared sale that can no longer be reversed: the customer taps --card.",
+        options: [
+            .value("transaction", "ID", "The sale to refund."),
+            .value("amount", "N", "At most the sale's amount, in minor units."),
+            .value("currency", "CODE", "The sale's currency (default: the terminal's)."),
+            .value("reference", "TEXT", "The merchant's reference."),
+            cardOption,
+        ],
+        examples: ["tapsim refund --transaction 01J… --amount 1250"]
+    ) { context, options in
+        let transaction = try options.required("transaction", "ID")
+        let amount = try options.requiredAmount("amount")
+        try context.useCard(named: options.string("card") ?? "visa")
+        try await ready(context)
+        let currency = try await currencyOption(context, options)
+        let stream = context.sdk.doRefund(
+            currency: currency, requestedAmount: amount, transactionId: transaction, reference: options.string("reference"))
+        return try await transactionReport(context, stream, card: context.card.current)
+    }
+
+    static let reverse = Command(
+        "reverse", "Reverses (cancels) the terminal's latest cleared sale within 30 minutes, or a sale waiting for DCC.",
+        options: [
+            .value("transaction", "ID", "The sale."),
+            .flag("by-user", "The customer cancelled (USER_CANCELLED instead of CANCELLED)."),
+        ],
+        examples: ["tapsim reverse --transaction 01J…", "tapsim reverse --transaction 01J… --by-user"]
+    ) { context, options in
+        let transaction = try options.required("transaction", "ID")
+        try await context.initialize()
+        try await context.resumeSession()
+        let success = try await context.sdk.doReversal(transactionId: transaction, isCancelledByUser: options.flag("by-user")).value()
+        var fields: [(String, JSONValue)] = [
+            ("reversed", true), ("transactionId", .string(transaction)),
+            ("transactionStatus", JSONValue(success.transactionStatus?.rawValue)),
+        ]
+        var lines = ["Reversed \(transaction): \(success.transactionStatus?.rawValue ?? "done")."]
+        if case .success(let detail) = await context.sdk.fetchTransactionDetails(transactionId: transaction) {
+            fields.append(("transaction", JSONValue(detail)))
+            lines = ["Reversed:"] + Format.lines(detail)
+        }
+        return Report(fields, lines: lines)
+    }
+
+    static let dcc = Command(
+        "dcc", "Finishes a DCC_REQUIRED transaction with the customer's choice of currency.",
+        options: [
+            .value("transaction", "ID", "The transaction waiting for the choice."),
+            .flag("accept", "Pay in the card's currency (dccStatus ACCEPTED)."),
+            .flag("decline", "Pay in the terminal's currency (dccStatus DECLINED)."),
+        ],
+        examples: ["tapsim pay --amount 1000 --card visa-us-dcc && tapsim dcc --transaction 01J… --accept"]
+    ) { context, options in
+        let transaction = try options.required("transaction", "ID")
+        guard options.flag("accept") != options.flag("decline") else {
+            throw UsageError("give exactly one of --accept and --decline")
+        }
+        try await context.initialize()
+        try await context.resumeSession()
+        // An online-PIN card asks for its PIN on the reader after the choice.
+        try await context.resumeReader()
+        let detail = try await context.sdk.doMakeTransactionFinishDCC(
+            transactionId: transaction, dccOfferAccepted: options.flag("accept")
+        ).value()
+        return Report([("transaction", JSONValue(detail))], lines: Format.lines(detail))
+    }
+
+    static let readerTest = Command(
+        "reader-test", "Tests the contactless reader with a tap, without a transaction.",
+        options: [
+            .value("currency", "CODE", "The terminal's currency (default: the terminal's)."),
+            cardOption,
+        ],
+        examples: ["tapsim reader-test"]
+    ) { context, options in
+        try context.useCard(named: options.string("card") ?? "visa")
+        try await ready(context)
+        let currency = try await currencyOption(context, options)
+        var events: [JSONValue] = []
+        var passed: Bool?
+        for await result in context.sdk.doCardReaderTest(currency: currency) {
+            switch result {
+            case .success(.displayingCardReader):
+                events.append("displayingCardReader")
+                context.say("Card reader shown: the customer taps \(context.card.current?.name ?? "a card")…")
+            case .success(.processing):
+                events.append("processing")
+                context.say("Card read…")
+            case .success(.completed(let ok)):
+                events.append("completed")
+                passed = ok
+            case .failure(let error):
+                throw Failure(error, context: [("events", .array(events))])
+            }
+        }
+        guard let passed else {
+            throw TapOnMobileError.cardReaderSession(CardReaderSessionError(.readerFailure, message: "The card reader test ended without a result."))
+        }
+        return Report(
+            [("cardReadOK", .bool(passed)), ("events", .array(events))],
+            lines: [passed ? "The reader read the card." : "The reader did not read a card."])
+    }
+
+    // MARK: - Shared
+
+    /// Initialized, logged in (again) and the reader prepared (again) when `tapsim prepare` did it.
+    static func ready(_ context: Context) async throws {
+        try await context.initialize()
+        try await context.resumeSession()
+        try await context.resumeReader()
+    }
+
+    static func currencyOption(_ context: Context, _ options: ParsedArguments) async throws -> String {
+        if let currency = options.string("currency") { return currency.uppercased() }
+        return try await context.terminalCurrency()
+    }
+
+    /// Follows a sale's or refund's events to the final detail.
+    static func transactionReport(
+        _ context: Context, _ stream: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>, card: TestCard?
+    ) async throws -> Report {
+        var events: [JSONValue] = []
+        var final: TransactionDetail?
+        for await result in stream {
+            switch result {
+            case .success(.displayingCardReader):
+                events.append("displayingCardReader")
+                context.say("Card reader shown: the customer taps \(card.map { "\($0.name) (\($0.brand.rawValue) \($0.maskedPan))" } ?? "a card")…")
+            case .success(.processing):
+                events.append("processing")
+                context.say("Processing…")
+            case .success(.finishProcessing):
+                events.append("finishProcessing")
+            case .success(.completed(let detail)):
+                events.append("completed")
+                final = detail
+            case .failure(let error):
+                throw Failure(error, context: [("events", .array(events))])
+            }
+        }
+        guard let final else {
+            throw TapOnMobileError.transaction(
+                TransactionError(.incomplete, message: "The transaction's events ended without a result."))
+        }
+        var lines = Format.lines(final)
+        if final.transactionStatus == .DCC_REQUIRED {
+            lines.append("The customer chooses the currency: tapsim dcc --transaction \(final.transactionId) --accept|--decline")
+        }
+        var fields: [(String, JSONValue)] = [("card", JSONValue(card?.name)), ("events", .array(events)), ("transaction", JSONValue(final))]
+        if let outcome = final.outcomeError {
+            fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))
+        }
+        return Report(fields, lines: lines)
+    }
+}

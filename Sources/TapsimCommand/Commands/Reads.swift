@@ -1,0 +1,159 @@
+import CommandLineSupport
+import Foundation
+import TapOnMobileSandbox
+
+/// History, count, details, statistics, receipts and validation.
+enum Reads {
+    static let filterOptions: [Option] = [
+        .value("from", "DATE", "From this date or time (2026-11-29 or ISO 8601)."),
+        .value("to", "DATE", "Up to this date or time."),
+        .value("status", "LIST", "Statuses, comma-separated (CLEARED,DECLINED,REFUNDED,…)."),
+        .value("type", "LIST", "AUTH and/or REFUND, comma-separated."),
+        .value("method", "LIST", "CARD, QRCODE and/or BLIK, comma-separated (default: all)."),
+    ]
+
+    struct Filters {
+        var from: String
+        var to: String
+        var status: [String]
+        var type: [String]
+        var method: [String]
+
+        init(_ options: ParsedArguments) throws(UsageError) {
+            from = try options.date("from").map(Format.time) ?? ""
+            to = try options.date("to").map(Format.time) ?? ""
+            status = try options.list("status", from: TransactionStatus.allCases.map(\.rawValue))
+            type = try options.list("type", from: TransactionType.allCases.map(\.rawValue))
+            method = try options.list("method", from: ["CARD", "QRCODE", "BLIK"])
+            if method.isEmpty { method = ["CARD", "QRCODE", "BLIK"] }
+        }
+    }
+
+    static let history = Command(
+        "history", "Lists the terminal's transactions, newest first.",
+        options: [
+            .value("page", "N", "The page, from 1.", default: "1"),
+            .value("per-page", "N", "Items per page, 1 to 200.", default: "20"),
+        ] + filterOptions,
+        examples: ["tapsim history", "tapsim --json history --status CLEARED,REFUNDED --type AUTH"]
+    ) { context, options in
+        let page = try options.integer("page", in: 1...1_000_000) ?? 1
+        let perPage = try options.integer("per-page", in: 1...200) ?? 20
+        let filters = try Filters(options)
+        try await context.initialize()
+        try await context.resumeSession()
+        let result = try await context.sdk.fetchTransactionsHistory(
+            page: page, itemsPerPage: perPage, dateFrom: filters.from, dateTo: filters.to, filterStatus: filters.status,
+            filterType: filters.type, filterPaymentMethod: filters.method
+        ).value()
+        var lines = ["\(result.total) transaction\(result.total == 1 ? "" : "s"); page \(result.page), \(result.items.count) shown:"]
+        lines += result.items.map { "  " + Format.line($0) }
+        return Report([("history", JSONValue(encoding: result))], lines: lines)
+    }
+
+    static let count = Command(
+        "count", "Counts the terminal's transactions (same filters as history).", options: filterOptions,
+        examples: ["tapsim count --status DECLINED"]
+    ) { context, options in
+        let filters = try Filters(options)
+        try await context.initialize()
+        try await context.resumeSession()
+        // The seed's count has no payment-method BLIK default; ours counts whatever the filter says.
+        let result = try await context.sdk.fetchTransactionsCount(
+            page: 1, itemsPerPage: 20, dateFrom: filters.from, dateTo: filters.to, filterStatus: filters.status,
+            filterType: filters.type, filterPaymentMethod: filters.method
+        ).value()
+        return Report([("count", .int(result.count))], lines: ["\(result.count) transaction\(result.count == 1 ? "" : "s")."])
+    }
+
+    static let details = Command(
+        "details", "Shows one transaction, by id or by reference.",
+        options: [
+            .value("transaction", "ID", "The transaction id."),
+            .value("reference", "TEXT", "Or the merchant's reference."),
+        ],
+        examples: ["tapsim details --transaction 01J…", "tapsim details --reference INV-7"]
+    ) { context, options in
+        let id = options.string("transaction")
+        let reference = options.string("reference")
+        guard id != nil || reference != nil else { throw UsageError("--transaction ID or --reference TEXT is required") }
+        try await context.initialize()
+        try await context.resumeSession()
+        let detail = try await context.sdk.fetchTransactionDetails(transactionId: id, reference: reference).value()
+        return Report([("transaction", JSONValue(detail))], lines: Format.lines(detail))
+    }
+
+    static let stats = Command(
+        "stats", "Shows cleared sales per day or per card brand.",
+        options: [
+            .value("type", "TYPE", "daily or brand.", default: "daily"),
+            .value("from", "DATE", "From this date or time (default: 2000-01-01)."),
+            .value("to", "DATE", "Up to this date or time (default: 2100-01-01)."),
+        ],
+        examples: ["tapsim stats", "tapsim stats --type brand --from 2026-11-01"]
+    ) { context, options in
+        let type = TransactionsStatisticsType(rawValue: try options.choice("type", from: ["daily", "brand"]) ?? "daily")!
+        let from = try options.date("from") ?? Format.parseDate("2000-01-01")!
+        let to = try options.date("to") ?? Format.parseDate("2100-01-01")!
+        guard from <= to else { throw UsageError("--from must not be after --to") }
+        try await context.initialize()
+        try await context.resumeSession()
+        let statistics = try await context.sdk.getTransactionsStatistics(fromDate: from, toDate: to, statisticsType: type).value()
+        var lines = statistics.isEmpty ? ["No cleared sales in that period."] : []
+        // The statistics carry no currency: it is the terminal's (people only; JSON keeps minor units).
+        let currency = context.json ? nil : try? await context.sdk.getTerminalInfo().value().currency
+        for group in statistics {
+            let amount = group.items.reduce(0) { $0 + $1.amount }
+            let count = group.items.reduce(0) { $0 + ($1.count ?? 0) }
+            let total = currency.map { Format.amount(amount, $0) } ?? "\(amount) (minor units)"
+            lines.append("\(group.description.padding(toLength: 12, withPad: " ", startingAt: 0))  \(count) sale\(count == 1 ? "" : "s")  \(total)")
+        }
+        return Report(
+            [("type", .string(type.rawValue)), ("statistics", JSONValue(encoding: statistics))], lines: lines)
+    }
+
+    static let receipt = Command(
+        "receipt", "Makes the digital receipt of a transaction: a QR URL, or an e-mail (to the back-office mailbox).",
+        options: [
+            .value("transaction", "ID", "The transaction."),
+            .flag("qr", "A URL of the receipt page, to show as a QR code."),
+            .value("email", "ADDRESS", "Send it to this address instead."),
+        ],
+        examples: ["tapsim receipt --transaction 01J… --qr", "tapsim receipt --transaction 01J… --email buyer@example.com"]
+    ) { context, options in
+        let transaction = try options.required("transaction", "ID")
+        let email = options.string("email")
+        guard options.flag("qr") != (email != nil) else { throw UsageError("give exactly one of --qr and --email ADDRESS") }
+        try await context.initialize()
+        try await context.resumeSession()
+        let confirmation = try await context.sdk.getDigitalReceipt(
+            from: transaction, receiptType: email == nil ? .qrCode : .email, email: email
+        ).value()
+        let line = email.map { "Receipt sent to \($0) (\(confirmation.status.rawValue))." }
+            ?? "Receipt \(confirmation.status.rawValue): \(confirmation.url ?? "(no URL)")"
+        return Report([("receipt", JSONValue(encoding: confirmation))], lines: [line])
+    }
+
+    static let validate = Command(
+        "validate", "Asks the host whether a transaction would be allowed (amount, limits, location), without one.",
+        options: [
+            .value("type", "TYPE", "PAYMENT, REFUND or REVERSAL."),
+            .value("amount", "N", "The amount in minor units."),
+            .value("reference", "TEXT", "A reference to check against the terminal's pattern."),
+        ],
+        examples: ["tapsim validate --type PAYMENT --amount 2000000"]
+    ) { context, options in
+        guard let type = try options.choice("type", from: TransactionServiceType.allCases.map(\.rawValue)) else {
+            throw UsageError("--type PAYMENT|REFUND|REVERSAL is required")
+        }
+        let amount = try options.amount("amount")
+        try await context.initialize()
+        try await context.resumeSession()
+        _ = try await context.sdk.validateTransaction(
+            transactionServiceType: TransactionServiceType(rawValue: type)!, requestedAmount: amount, validate: options.string("reference")
+        ).value()
+        return Report(
+            [("valid", true), ("type", .string(type)), ("amount", JSONValue(amount))],
+            lines: ["Allowed: \(type.lowercased())" + (amount.map { " of \($0) (minor units)" } ?? "") + "."])
+    }
+}

@@ -1,0 +1,189 @@
+import CommandLineSupport
+import Foundation
+import TapOnMobileSandbox
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One invocation's device: the SDK configured for the region's host and the device directory,
+/// what tapsim keeps beside it (``TapsimState``), and where human lines go.
+///
+/// ```swift
+/// let context = try Context(globals: globals)
+/// try await context.initialize()
+/// try await context.resumeSession()        // logged in by an earlier `tapsim login`
+/// ```
+final class Context: @unchecked Sendable {
+    let globals: GlobalOptions
+    let endpoints: Endpoints
+    /// The region id as `endpoints.json` spells it (`EU`, `MBANK` …).
+    let region: String
+    let environment: Environments
+    let host: URL
+    let deviceDirectory: URL
+    let sdk: TapOnMobile
+    /// The test card the next card screen gets (`pay --card`), read by the SDK's card script provider.
+    let card = CardChoice()
+    private(set) var state: TapsimState
+    private var loadedSandboxData: SandboxData?
+
+    var json: Bool { globals.json }
+
+    init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
+        self.globals = globals
+        endpoints = try Endpoints.load(explicit: globals.endpoints)
+        region = try endpoints.region(globals.region)
+        guard let environment = Environments(region: region, flavour: globals.flavour) else {
+            throw UsageError("the SDK has no environment for region \(region) and flavour \(globals.flavour)")
+        }
+        self.environment = environment
+        host = try endpoints.host(for: region)
+        deviceDirectory =
+            explicitDevice ?? URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
+        state = TapsimState.load(from: deviceDirectory)
+        let card = self.card
+        let configuration = SandboxConfiguration(
+            endpointOverrides: [region: host], endpointsFile: endpoints.file, deviceDirectory: deviceDirectory,
+            clock: globals.realTime ? LiveReaderClock() : SkippingClock(),
+            cardScripts: { _ in card.current.map { .tap($0) } })
+        sdk = TapOnMobile(configuration: configuration)
+    }
+
+    /// `sandbox-data/`, found on first use (only `register quick` and `--card` need it).
+    func sandboxData() throws(UsageError) -> SandboxData {
+        if let loadedSandboxData { return loadedSandboxData }
+        let data = try SandboxData.locate(explicit: globals.sandboxData)
+        loadedSandboxData = data
+        return data
+    }
+
+    /// A line for people (nothing under `--json`: the JSON object says it all).
+    func say(_ line: String) {
+        if !json { Output.write(line) }
+    }
+
+    // MARK: - SDK set-up
+
+    /// `initialization(environment:)`: the host must answer as the region.
+    func initialize() async throws(TapOnMobileError) {
+        _ = try await sdk.initialization(environment: environment, appVersion: "tapsim").value()
+    }
+
+    /// Picks the test card the customer taps at the next card screen.
+    func useCard(named name: String) throws(UsageError) {
+        let data = try sandboxData()
+        let file = data.directory.appendingPathComponent("cards.json")
+        let catalogue: CardCatalogue
+        do {
+            catalogue = try CardCatalogue.load(from: file)
+        } catch {
+            throw UsageError("\(file.path): \(error)")
+        }
+        guard let card = catalogue.card(named: name) else {
+            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
+        }
+        self.card.set(card)
+    }
+
+    /// Names of test cards issued in the region's home country without PIN or flags (no DCC offer,
+    /// no decline), then `visa` and `mc`.
+    func domesticCards() throws(UsageError) -> [String] {
+        let file = try sandboxData().directory.appendingPathComponent("cards.json")
+        let catalogue = try? CardCatalogue.load(from: file)
+        let domestic = (catalogue?.cards ?? []).filter {
+            $0.country == environment.homeCountry && $0.cvm == .noCVM && $0.flags.isEmpty
+        }
+        var names = domestic.map(\.name)
+        for fallback in ["visa", "mc"] where !names.contains(fallback) { names.append(fallback) }
+        return names
+    }
+
+    // MARK: - What tapsim keeps between invocations
+
+    func updateState(_ change: (inout TapsimState) -> Void) {
+        change(&state)
+        try? state.save(to: deviceDirectory)
+    }
+
+    /// Remembers a fresh login: its terminal and when it ends (the SDK keeps the session itself).
+    func rememberLogin(terminalId: String, expiresAtUnix: Double) {
+        updateState {
+            $0.session = .init(terminalId: terminalId, expiresAtUnix: expiresAtUnix)
+            if $0.prepared?.terminalId != terminalId { $0.prepared = nil }
+        }
+    }
+
+    /// Forgets the session and the prepared reader (logout, registration, unregister).
+    func forgetSession() {
+        updateState {
+            $0.session = nil
+            $0.prepared = nil
+        }
+    }
+
+    /// Checks the session an earlier `tapsim login` left: the SDK took it up again at initialization
+    /// (it keeps its token in the device folder), and the host says whether it still lives.
+    ///
+    /// Without a remembered login this does nothing, and the SDK answers the command itself
+    /// (`session.sessionError`: not logged in).
+    ///
+    /// - Throws: `session.sessionExpired` once the host ended the session.
+    func resumeSession() async throws(TapOnMobileError) {
+        guard state.session != nil else { return }
+        switch await sdk.getSessionExpiration() {
+        case .success:
+            return
+        case .failure(let error):
+            forgetSession()
+            throw error
+        }
+    }
+
+    /// Prepares the reader again when `tapsim prepare` prepared it for this terminal before.
+    func resumeReader() async throws(TapOnMobileError) {
+        guard let prepared = state.prepared, prepared.terminalId == state.session?.terminalId else { return }
+        switch await sdk.prepareDeviceAndWait() {
+        case .success: break
+        case .failure(let error):
+            updateState { $0.prepared = nil }
+            throw error
+        }
+    }
+
+    /// The host's clock (`GET /_sandbox/clock`), which `POST /_sandbox/clock` may have moved ahead
+    /// of this machine's; nil when the host does not say.
+    func hostTime() async -> Double? {
+        var request = URLRequest(url: host.appendingPathComponent("/_sandbox/clock"), timeoutInterval: 5)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        guard let (data, response) = try? await URLSession.shared.data(for: request),
+            (response as? HTTPURLResponse)?.statusCode == 200,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let now = object["now"] as? String
+        else { return nil }
+        return Format.parseTime(now)
+    }
+
+    /// The terminal's currency, for commands given no `--currency`.
+    func terminalCurrency() async throws(TapOnMobileError) -> String {
+        try await sdk.getTerminalInfo().value().currency.code
+    }
+}
+
+/// The card the simulated customer taps, shared with the SDK's card script provider.
+final class CardChoice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var card: TestCard?
+
+    var current: TestCard? {
+        lock.lock()
+        defer { lock.unlock() }
+        return card
+    }
+
+    func set(_ card: TestCard) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.card = card
+    }
+}

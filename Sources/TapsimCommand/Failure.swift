@@ -1,0 +1,77 @@
+import Foundation
+import TapOnMobileSandbox
+
+/// Why a command did not answer: an SDK error (most of them), or something tapsim itself met.
+///
+/// The exit code is the SDK error category's (`TapOnMobileError.exitCode`: 10 initialization …
+/// 17 validation); errors of the back office that `register quick` and `register token` talk to
+/// are mapped into the same categories.
+struct Failure: Error {
+    var error: TapOnMobileError
+    /// Extra fields for the JSON object (the steps `demo` got through, …).
+    var context: [(String, JSONValue)] = []
+
+    init(_ error: TapOnMobileError, context: [(String, JSONValue)] = []) {
+        self.error = error
+        self.context = context
+    }
+
+    /// Any error a command threw.
+    init(any error: any Error) {
+        switch error {
+        case let failure as Failure: self = failure
+        case let sdk as TapOnMobileError: self.init(sdk, context: [])
+        case let backOffice as BackOffice.Failure: self.init(backOffice.sdkError, context: [])
+        default:
+            self.init(.network(NetworkError(.invalidResponse, code: "tapsim_failure", message: "\(error)")), context: [])
+        }
+    }
+
+    var exitCode: Int32 { error.exitCode }
+
+    var json: JSONValue {
+        [
+            "category": .string(error.category.rawValue), "kind": .string(error.kind), "code": .string(error.code),
+            "status": JSONValue(error.status), "field": JSONValue(error.field), "message": .string(error.message),
+            "exitCode": .int(Int(error.exitCode)),
+        ]
+    }
+
+    /// `session.sessionExpired [session_expired 401]: The session has expired.` and the exit code.
+    var line: String { "\(error) (exit \(error.exitCode))" }
+}
+
+extension BackOffice.Failure {
+    /// The back office's answer as the SDK would categorise the same code from the terminal API.
+    var sdkError: TapOnMobileError {
+        let message = "back office: " + self.message
+        guard let status else {
+            return .network(NetworkError(.unreachable, code: code, message: message))
+        }
+        func registration(_ kind: RegistrationError.Kind) -> TapOnMobileError {
+            .registration(RegistrationError(kind, code: code, message: message, status: status))
+        }
+        switch code {
+        case "challenge_not_found": return registration(.invalidCode)
+        case "challenge_expired": return registration(.codeExpired)
+        case "challenge_used": return registration(.codeUsed)
+        case "terminal_in_use": return registration(.terminalInUse)
+        case "no_free_terminal": return registration(.noFreeTerminal)
+        case "registration_method_not_allowed": return registration(.methodNotAllowed)
+        case "terminal_not_found", "merchant_not_found", "terminal_not_registered": return registration(.terminalNotFound)
+        case "invalid_request": return .validation(ValidationError(.invalidRequest, code: code, message: message, status: status))
+        case "invalid_json": return .validation(ValidationError(.invalidJSON, code: code, message: message, status: status))
+        default: return .network(NetworkError(.http, code: code, message: message, status: status))
+        }
+    }
+}
+
+/// `result.get()` with tapsim's error type.
+extension Result where Failure == TapOnMobileError {
+    func value() throws(TapOnMobileError) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
+    }
+}

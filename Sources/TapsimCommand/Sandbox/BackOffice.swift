@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The region's back-office API (docs/terminal-lifecycle.md), used the way the merchant portal
+/// uses it: `register quick` and `demo` confirm the device's challenge code here.
+///
+/// ```swift
+/// let backOffice = BackOffice(host: url, key: region.backOfficeKey)
+/// let confirmed = try await backOffice.confirm(challengeCode: "ABCD-EFGH", terminalId: "EU-T0101")
+/// ```
+struct BackOffice: Sendable {
+    /// An answer of the back office that is not a success, or no answer at all.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        /// HTTP status; nil when the host could not be reached.
+        var status: Int?
+        /// The error envelope's code (`terminal_in_use`, …), or `unreachable`.
+        var code: String
+        var message: String
+
+        var description: String {
+            "back office: \(code)\(status.map { " (HTTP \($0))" } ?? ""): \(message)"
+        }
+    }
+
+    struct Confirmation: Sendable {
+        var backofficeCode: String
+        var terminalId: String
+    }
+
+    struct MerchantTerminal: Sendable {
+        var terminalId: String
+        var registered: Bool
+    }
+
+    var host: URL
+    var key: String
+
+    /// `POST /backoffice/v1/challenges/confirm` for a terminal: the back-office code for the device.
+    func confirm(challengeCode: String, terminalId: String) async throws(Failure) -> Confirmation {
+        let body: [String: Any] = ["challengeCode": challengeCode, "terminalId": terminalId]
+        let answer = try await call("POST", "/backoffice/v1/challenges/confirm", body: body)
+        guard let code = answer["backofficeCode"] as? String, let terminal = answer["terminalId"] as? String else {
+            throw Failure(status: 200, code: "unexpected_answer", message: "no backofficeCode in the answer")
+        }
+        return Confirmation(backofficeCode: code, terminalId: terminal)
+    }
+
+    /// `GET /backoffice/v1/merchants`, flattened to terminals.
+    func terminals() async throws(Failure) -> [MerchantTerminal] {
+        let answer = try await call("GET", "/backoffice/v1/merchants", body: nil)
+        var terminals: [MerchantTerminal] = []
+        for merchant in answer["merchants"] as? [[String: Any]] ?? [] {
+            for terminal in merchant["terminals"] as? [[String: Any]] ?? [] {
+                guard let id = terminal["terminalId"] as? String else { continue }
+                terminals.append(
+                    MerchantTerminal(terminalId: id, registered: terminal["registered"] as? Bool ?? false))
+            }
+        }
+        return terminals
+    }
+
+    private func call(_ method: String, _ path: String, body: [String: Any]?) async throws(Failure) -> [String: Any] {
+        var request = URLRequest(url: host.appendingPathComponent(path), timeoutInterval: 15)
+        request.httpMethod = method
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try? JSONSerialization.data(withJSONObject: body)
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw Failure(status: nil, code: "unreachable", message: "\(host.absoluteString): \(error.localizedDescription)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let object = data.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        guard (200..<300).contains(status) else {
+            let envelope = object["error"] as? [String: Any]
+            throw Failure(
+                status: status, code: envelope?["code"] as? String ?? "http_\(status)",
+                message: envelope?["message"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
+        }
+        return object
+    }
+}

@@ -1,0 +1,60 @@
+import CommandLineSupport
+import Foundation
+
+/// What `tapsim` reads from `sandbox-data/`: the back-office key and terminals of a region
+/// (`merchants.json`); the test cards (`cards.json`) are read by `CardCatalogue`.
+///
+/// Found the way every executable finds it: `--sandbox-data`, `$TAPSANDBOX_HOME/sandbox-data`,
+/// `./sandbox-data`, or beside the executable (see `ResourceLocator`).
+struct SandboxData: Sendable {
+    struct Terminal: Sendable {
+        var id: String
+        var registerOptions: [String]
+        var refundAvailable: Bool
+        var reversalAvailable: Bool
+
+        func allows(_ method: String) -> Bool { registerOptions.contains(method) }
+    }
+
+    struct Region: Sendable {
+        var backOfficeKey: String
+        var terminals: [Terminal]
+    }
+
+    var directory: URL
+    var regions: [String: Region]
+
+    static func locate(explicit: String?) throws(UsageError) -> SandboxData {
+        let directory = try ResourceLocator.directory("sandbox-data", explicit: explicit)
+        let file = directory.appendingPathComponent("merchants.json")
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let regions = object["regions"] as? [String: [String: Any]]
+        else { throw UsageError("cannot read \(file.path)") }
+        var parsed: [String: Region] = [:]
+        for (id, region) in regions {
+            guard let key = region["backOfficeKey"] as? String else { continue }
+            var terminals: [Terminal] = []
+            for merchant in region["merchants"] as? [[String: Any]] ?? [] {
+                for terminal in merchant["terminals"] as? [[String: Any]] ?? [] {
+                    guard let terminalId = terminal["id"] as? String else { continue }
+                    terminals.append(
+                        Terminal(
+                            id: terminalId,
+                            registerOptions: terminal["registerOptions"] as? [String] ?? ["portal", "registrationCode"],
+                            refundAvailable: terminal["refundAvailable"] as? Bool ?? false,
+                            reversalAvailable: terminal["reversalAvailable"] as? Bool ?? false))
+                }
+            }
+            parsed[id] = Region(backOfficeKey: key, terminals: terminals)
+        }
+        return SandboxData(directory: directory, regions: parsed)
+    }
+
+    func region(_ id: String) throws(UsageError) -> Region {
+        guard let region = regions[id] else {
+            throw UsageError("\(directory.path)/merchants.json has no region \(id)")
+        }
+        return region
+    }
+}

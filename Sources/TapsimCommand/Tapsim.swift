@@ -1,0 +1,232 @@
+import CommandLineSupport
+import Foundation
+
+/// `tapsim [--env EU] [--flavour sandbox] [--device DIR] [--endpoints FILE] [--json] COMMAND …`:
+/// a device on the command line, driving the client SDK over the simulated reader.
+///
+/// Global options may come before or after the command. Every command answers with human lines,
+/// or with exactly one JSON object on standard output under `--json`. Exit codes: 0 for an answer
+/// (a declined payment is an answer), 2 for a usage error, and the SDK error category's code
+/// otherwise (docs/sdk.md).
+enum Tapsim {
+    static let globalOptions: [Option] = [
+        .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK).", default: "EU"),
+        .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
+        .value("device", "DIR", "The device's folder: registration, secret, terminal id and session persist there (default: .sandbox/devices/<env>)."),
+        .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
+        .value("sandbox-data", "DIR", "Folder with merchants.json and cards.json (default: found like every executable finds it)."),
+        .flag("json", "Print exactly one JSON object per command on standard output."),
+        .flag("real-time", "Let the reader wait as a phone does (prepare's checks, the customer's tap); by default its waits are skipped."),
+    ]
+
+    static let description = CommandDescription(
+        name: "tapsim",
+        summary: "A Tap to Pay device on the command line: the TapOnMobileSandbox SDK over the simulated card reader, against a running 'sandbox up'.",
+        options: globalOptions,
+        examples: [
+            "tapsim register quick --pin 2468",
+            "tapsim login --pin 2468 && tapsim prepare && tapsim pay --amount 1250 --currency EUR",
+            "tapsim --json history",
+            "tapsim --env MBANK demo",
+        ])
+
+    /// The tool's help: the summary, every command, the global options and examples.
+    static var usage: String {
+        var lines = description.help.components(separatedBy: "\n")
+        lines[0] = "USAGE: tapsim [options] COMMAND [command options]"
+        let commands = Commands.all
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
+        var listing = ["COMMANDS:"]
+        for command in commands {
+            listing.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+        }
+        listing.append("")
+        // Commands go between the summary and the options.
+        let options = lines.firstIndex(of: "OPTIONS:") ?? lines.count
+        lines.insert(contentsOf: listing, at: options)
+        lines += [
+            "",
+            "Run 'tapsim COMMAND --help' for a command's options; global options may also follow the command.",
+            "Exit codes: 0 an answer (a declined payment is one), 2 usage, 10 initialization, 11 card reader,",
+            "12 registration, 13 session, 14 transaction, 15 location, 16 network, 17 validation.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Parses, runs one command, prints its answer and exits with its code.
+    static func main(_ arguments: [String]) async -> Never {
+        let wantsJSON = arguments.contains("--json")
+        let invocation: Invocation
+        do {
+            guard let parsed = try Invocation.parse(arguments) else { exit(0) }
+            invocation = parsed
+        } catch {
+            Output.usageFailure(error.description, name: error.commandName ?? "tapsim", json: wantsJSON)
+        }
+        let context: Context
+        do {
+            context = try Context(globals: invocation.globals)
+        } catch {
+            Output.usageFailure("\(error)", name: "tapsim " + invocation.command.name, json: invocation.globals.json)
+        }
+        let output = Output(command: invocation.command.name, json: invocation.globals.json)
+        do {
+            let report = try await invocation.command.run(context, invocation.options)
+            output.success(report)
+            exit(0)
+        } catch let error as UsageError {
+            Output.usageFailure(error.description, name: "tapsim " + invocation.command.name, json: invocation.globals.json)
+        } catch {
+            output.failure(Failure(any: error))
+        }
+    }
+}
+
+/// A usage error that knows which command's help to point to.
+struct InvocationError: Error, CustomStringConvertible {
+    let description: String
+    let commandName: String?
+
+    init(_ description: String, commandName: String?) {
+        self.description = description
+        self.commandName = commandName
+    }
+}
+
+/// The options every command shares, read from before and after the command word.
+struct GlobalOptions: Sendable {
+    var region: String
+    var flavour: String
+    var device: String?
+    var endpoints: String?
+    var sandboxData: String?
+    var json: Bool
+    var realTime: Bool
+}
+
+/// One call of `tapsim`: its global options, the command and the command's own options.
+struct Invocation {
+    var globals: GlobalOptions
+    var command: Command
+    var options: ParsedArguments
+
+    /// Splits `arguments` into global options, the command (one or two words) and its options.
+    ///
+    /// - Returns: nil when help was printed.
+    /// - Throws: `InvocationError` for a wrong call.
+    static func parse(_ arguments: [String]) throws(InvocationError) -> Invocation? {
+        var globals: [String] = []
+        var index = 0
+        // Global options before the command word.
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let argument = arguments[index]
+            if argument == "--help" {
+                say(Tapsim.usage)
+                return nil
+            }
+            guard let option = globalOption(argument) else {
+                throw InvocationError("unknown option '\(argument.prefix { $0 != "=" })'", commandName: nil)
+            }
+            globals.append(argument)
+            index += 1
+            if option.placeholder != nil, !argument.contains("=") {
+                guard index < arguments.count else {
+                    throw InvocationError("--\(option.name) needs a value (\(option.placeholder!))", commandName: nil)
+                }
+                globals.append(arguments[index])
+                index += 1
+            }
+        }
+        guard index < arguments.count else {
+            FileHandle.standardError.write(Data((Tapsim.usage + "\n").utf8))
+            throw InvocationError("a command is required", commandName: nil)
+        }
+        let word = arguments[index]
+        index += 1
+        if word == "help" || word == "-h" {
+            say(Tapsim.usage)
+            return nil
+        }
+        let command: Command
+        if let group = Commands.groups[word] {
+            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                if index < arguments.count, arguments[index] == "--help" {
+                    say(group.usage)
+                    return nil
+                }
+                throw InvocationError(
+                    "'\(word)' needs one of: \(group.commands.map { $0.name.components(separatedBy: " ").last! }.joined(separator: ", "))",
+                    commandName: nil)
+            }
+            let sub = arguments[index]
+            index += 1
+            guard let found = group.commands.first(where: { $0.name == "\(word) \(sub)" }) else {
+                throw InvocationError("unknown command '\(word) \(sub)'", commandName: nil)
+            }
+            command = found
+        } else if let found = Commands.all.first(where: { $0.name == word }) {
+            command = found
+        } else {
+            throw InvocationError("unknown command '\(word)'", commandName: nil)
+        }
+
+        // Global options after the command word are taken out; the rest belongs to the command.
+        var own: [String] = []
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument.hasPrefix("--"), let option = globalOption(argument),
+                !command.description.options.contains(where: { $0.name == option.name })
+            {
+                globals.append(argument)
+                if option.placeholder != nil, !argument.contains("=") {
+                    guard index < arguments.count else {
+                        throw InvocationError(
+                            "--\(option.name) needs a value (\(option.placeholder!))", commandName: "tapsim " + command.name)
+                    }
+                    globals.append(arguments[index])
+                    index += 1
+                }
+            } else {
+                own.append(argument)
+            }
+        }
+        let options: ParsedArguments
+        do {
+            guard let parsed = try command.description.parse(own) else {
+                say(command.help)
+                return nil
+            }
+            options = parsed
+        } catch {
+            throw InvocationError(error.description, commandName: "tapsim " + command.name)
+        }
+        let global: ParsedArguments
+        do {
+            global = try Tapsim.description.parse(globals)!
+        } catch {
+            throw InvocationError(error.description, commandName: "tapsim " + command.name)
+        }
+        let flavour: String
+        do {
+            flavour = try global.choice("flavour", from: ["uat", "sandbox", "pre", "prod"]) ?? "sandbox"
+        } catch {
+            throw InvocationError(error.description, commandName: "tapsim " + command.name)
+        }
+        return Invocation(
+            globals: GlobalOptions(
+                region: global.string("env") ?? "EU", flavour: flavour, device: global.string("device"),
+                endpoints: global.string("endpoints"), sandboxData: global.string("sandbox-data"), json: global.flag("json"),
+                realTime: global.flag("real-time")),
+            command: command, options: options)
+    }
+
+    private static func globalOption(_ argument: String) -> Option? {
+        let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+        return Tapsim.globalOptions.first { $0.name == name }
+    }
+
+    private static func say(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

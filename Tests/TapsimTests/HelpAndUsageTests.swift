@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("tapsim: help and usage errors")
+struct HelpAndUsageTests {
+    /// Every command of docs/sdk.md's `tapsim` section.
+    static let commands = [
+        "register begin", "register end", "register token", "register quick", "login", "logout", "prepare", "pay",
+        "refund", "reverse", "dcc", "history", "count", "details", "stats", "receipt", "terminal-info", "reader-test",
+        "validate", "unregister", "status", "demo",
+    ]
+
+    let folder = TemporaryDirectory()
+
+    func tapsim(_ arguments: String...) throws -> Run {
+        try run(try tapsimExecutable(), arguments, in: folder.url)
+    }
+
+    @Test("--help lists every command of docs/sdk.md, the global options and the exit codes")
+    func toolHelp() throws {
+        let help = try tapsim("--help")
+        #expect(help.status == 0, "\(help)")
+        #expect(help.stdout.hasPrefix("USAGE: tapsim [options] COMMAND"))
+        for command in Self.commands {
+            #expect(help.stdout.contains("\n  \(command) "), "help does not list \(command)")
+        }
+        for option in ["--env", "--flavour", "--device", "--endpoints", "--json"] {
+            #expect(help.stdout.contains(option), "help does not name \(option)")
+        }
+        #expect(help.stdout.contains("13 session"))
+        #expect(try tapsim("help").stdout == help.stdout)
+    }
+
+    @Test("every command has --help", arguments: commands)
+    func commandHelp(command: String) throws {
+        let result = try run(try tapsimExecutable(), command.split(separator: " ").map(String.init) + ["--help"], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("USAGE: tapsim \(command) [options]"), "\(result)")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("register --help lists its four commands")
+    func groupHelp() throws {
+        let result = try tapsim("register", "--help")
+        #expect(result.status == 0)
+        for sub in ["begin", "end", "token", "quick"] { #expect(result.stdout.contains("register \(sub)")) }
+    }
+
+    @Test(
+        "usage errors exit 2 with CommandMain's message",
+        arguments: [
+            ([], "tapsim: a command is required\nRun 'tapsim --help' for usage."),
+            (["frobnicate"], "tapsim: unknown command 'frobnicate'\nRun 'tapsim --help' for usage."),
+            (["register", "sideways"], "tapsim: unknown command 'register sideways'\nRun 'tapsim --help' for usage."),
+            (["register"], "tapsim: 'register' needs one of: begin, end, token, quick\nRun 'tapsim --help' for usage."),
+            (["--bogus", "status"], "tapsim: unknown option '--bogus'\nRun 'tapsim --help' for usage."),
+            (["pay", "--bogus"], "tapsim pay: unknown option '--bogus'\nRun 'tapsim pay --help' for usage."),
+            (["pay", "--amount"], "tapsim pay: --amount needs a value (N)\nRun 'tapsim pay --help' for usage."),
+            (["pay", "1250"], "tapsim pay: unexpected argument '1250'\nRun 'tapsim pay --help' for usage."),
+            (["status", "--flavour", "nightly"],
+             "tapsim status: --flavour must be one of uat, sandbox, pre, prod, not 'nightly'\nRun 'tapsim status --help' for usage."),
+            (["status", "--endpoints", "/nonexistent/endpoints.json"],
+             "tapsim status: cannot read /nonexistent/endpoints.json\nRun 'tapsim status --help' for usage."),
+        ] as [([String], String)])
+    func usageError(arguments: [String], message: String) throws {
+        let result = try run(try tapsimExecutable(), arguments, in: folder.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasSuffix(message + "\n"), "\(result)")
+    }
+
+    @Test("a missing or bad value is a usage error before anything is sent, with --json too")
+    func valueErrors() throws {
+        // An endpoints file naming a host nobody listens on: a usage error must come before any request.
+        let endpoints = folder.file("endpoints.json")
+        try Data(#"{"environments":{"EU":"http://127.0.0.1:9"},"portal":"","wallet":""}"#.utf8).write(to: endpoints)
+        let cases: [([String], String)] = [
+            (["pay"], "--amount N is required"),
+            (["pay", "--amount", "0"], "--amount must be a whole number from 1"),
+            (["pay", "--amount", "12.50"], "--amount must be a whole number"),
+            (["pay", "--amount", "100", "--card", "no-such-card"], "--card must be one of visa, mc"),
+            (["dcc", "--transaction", "t1"], "give exactly one of --accept and --decline"),
+            (["receipt", "--transaction", "t1"], "give exactly one of --qr and --email ADDRESS"),
+            (["stats", "--type", "weekly"], "--type must be one of daily, brand"),
+            (["validate"], "--type PAYMENT|REFUND|REVERSAL is required"),
+            (["history", "--status", "PAID"], "--status takes"),
+            (["--env", "MARS", "status"], "--env must be one of"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(
+                try tapsimExecutable(), ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path] + arguments,
+                in: folder.url)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result)")
+        }
+        let json = try run(try tapsimExecutable(), ["--endpoints", endpoints.path, "--json", "pay"], in: folder.url)
+        #expect(json.status == 2)
+        let object = try #require(json.json, "\(json)")
+        #expect(object["command"] as? String == "pay")
+        #expect(object[path: "error", "category"] as? String == "usage")
+        #expect(object[path: "error", "exitCode"] as? Int == 2)
+    }
+
+    @Test("without endpoints.json tapsim says how to get one")
+    func noEndpoints() throws {
+        let result = try tapsim("status")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no .sandbox/endpoints.json here: start 'sandbox up' or pass --endpoints FILE"))
+    }
+}

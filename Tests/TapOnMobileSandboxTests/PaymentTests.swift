@@ -43,9 +43,9 @@ struct PaymentTests {
             let (_, offer) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 2000, reference: nil), "dcc")
             #expect(offer.transactionStatus == .DCC_REQUIRED && offer.dccStatus == .OFFERED, "\(offer)")
             #expect(offer.dccCurrency?.code == "USD" && (offer.dccAmount ?? 0) > 0 && offer.outcomeError == nil)
-            await reader.present(.tap(card("visa")))
+            // The host says busy when the SDK validates, before the card screen opens: no card is read.
             let busy = await collect(sdk.doPayment(currency: "EUR", requestedAmount: 500, reference: nil))
-            #expect(busy.last == .failure(.transaction(.busy)), "\(busy)")
+            #expect(busy == [.failure(.transaction(.busy))], "\(busy)")
             let finished = try value(await sdk.doMakeTransactionFinishDCC(transactionId: nil, dccOfferAccepted: true), "finish DCC")
             #expect(finished.transactionId == offer.transactionId)
             #expect(finished.transactionStatus == .CLEARED && finished.dccStatus == .ACCEPTED, "\(finished)")

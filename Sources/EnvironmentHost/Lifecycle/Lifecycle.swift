@@ -141,8 +141,16 @@ struct Lifecycle: Sendable {
         return RegistrationResult(terminalId: terminal, deviceSecret: secret, registeredAt: Wire.time(now))
     }
 
-    /// Marks a device unregistered, frees its terminal and ends its sessions.
+    /// Marks a device unregistered, frees its terminal and ends its sessions; a transaction it left
+    /// in flight ends as TIMEOUT, so the next device on the terminal is not kept busy by it.
     func unregister(_ db: Connection, device: String, reason: String, at now: Int64) throws {
+        try db.run(
+            """
+            UPDATE transactions SET status = 'TIMEOUT', pending_until = NULL, updated_at = ?,
+                   response_message = 'The device was unregistered'
+            WHERE pending_until IS NOT NULL
+              AND terminal_id = (SELECT terminal_id FROM devices WHERE id = ? AND state = 'registered')
+            """, [.integer(now), .text(device)])
         try db.run(
             "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
             [.text(reason), .text(device)])

@@ -306,7 +306,15 @@ extension Payments {
     /// validateTransaction: would this operation be accepted now?
     func validate(_ session: Lifecycle.CurrentSession, _ request: ValidateRequest) throws {
         let terminal = try terminalInfo(session)
-        if session.expiresAt - now() < 60_000 { throw HTTPError.sessionExpiring }
+        let now = now()
+        if session.expiresAt - now < 60_000 { throw HTTPError.sessionExpiring }
+        if request.transactionServiceType != "REVERSAL" {
+            let busy = try store.write { db in
+                try expireStale(db, terminal: terminal.terminalId, at: now)
+                return try inFlight(db, terminal: terminal.terminalId)
+            }
+            if busy { throw HTTPError.terminalBusy }
+        }
         try PaymentValidation.country(request.countryCode, terminal: terminal)
         try PaymentValidation.reference(request.reference, terminal: terminal)
         switch request.transactionServiceType {

@@ -196,8 +196,8 @@ struct Payments: Sendable {
             record.dccStatus = .offered
             record.dccAmount = quote.amount
             record.dccCurrency = quote.currency.code
-            record.dccRate = NSDecimalNumber(decimal: quote.exchangeRate).doubleValue
-            record.dccMarkup = NSDecimalNumber(decimal: quote.markupPercent).doubleValue
+            record.dccRate = quote.exchangeRateValue
+            record.dccMarkup = quote.markupPercentValue
             record.dccECB = quote.ecbIndicator
             record.pendingUntil = now + Self.dccWait
             return

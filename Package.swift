@@ -9,9 +9,11 @@ let package = Package(
         .executable(name: "wallet-sim", targets: ["WalletSimCommand"]),
         .executable(name: "sandbox", targets: ["SandboxCommand"]),
         .executable(name: "tapsim", targets: ["TapsimCommand"]),
+        .executable(name: "webhooks", targets: ["WebhooksCommand"]),
         .library(name: "TapOnMobileSandbox", targets: ["TapOnMobileSandbox"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
+        .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
     ],
     targets: [
         // C bindings: module maps over Debian's -dev packages, plus typed shims for variadic APIs.
@@ -33,19 +35,25 @@ let package = Package(
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
+        .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
         // Services.
         .target(
             name: "EnvironmentHost",
-            dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxCrypto", "QRCode", "CardPayload"]),
+            dependencies: [
+                "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
+                "WebhookSignature",
+            ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
+        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
         .target(
             name: "Launcher",
             dependencies: [
-                "EnvironmentHost", "PortalSimulator", "WalletSimulator", "CommandLineSupport", "SandboxHTTP", "CardPayload",
+                "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
+                "CardPayload",
             ]
         ),
 
@@ -55,6 +63,7 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport"]),
+        .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
@@ -71,6 +80,8 @@ let package = Package(
         .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "TestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "TestSupport"]),
+        .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "TestSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),

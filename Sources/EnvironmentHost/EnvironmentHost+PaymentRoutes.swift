@@ -34,7 +34,7 @@ extension EnvironmentHost {
         return Payments.IdempotencyKey(key: key, requestHash: hash)
     }
 
-    static func addPaymentRoutes(to router: inout Router, _ payments: Payments) {
+    static func addPaymentRoutes(to router: inout Router, _ payments: Payments, baseURL: @escaping @Sendable () -> String) {
         let lifecycle = payments.lifecycle
         @Sendable func session(_ request: Request) throws -> Lifecycle.CurrentSession {
             try lifecycle.session(bearer: bearer(request))
@@ -99,10 +99,12 @@ extension EnvironmentHost {
         }
         router.get("/terminal/v1/transactions/details") { request in
             let session = try session(request)
+            // An empty query value is no value (`?transactionId=&reference=R`).
+            func value(_ name: String) -> String? { request.query[name].flatMap { $0.isEmpty ? nil : $0 } }
             return .json(
                 try payments.details(
-                    session, id: try request.query["transactionId"].map { try Validate.identifier($0, field: "query.transactionId") },
-                    reference: request.query["reference"], terminalID: request.query["terminalId"]))
+                    session, id: try value("transactionId").map { try Validate.identifier($0, field: "query.transactionId") },
+                    reference: value("reference"), terminalID: value("terminalId")))
         }
         router.get("/terminal/v1/transactions/{transactionId}") { request in
             let session = try session(request)
@@ -131,11 +133,12 @@ extension EnvironmentHost {
         router.post("/terminal/v1/transactions/{transactionId}/receipt") { request in
             let session = try session(request)
             let body = try request.decode(PaymentBodies.Receipt.self)
-            let host = request.header("host") ?? "127.0.0.1"
+            // The host's own address, never the client's Host header (which would let a client put
+            // any site into a customer's receipt mail).
             return .json(
                 try payments.receipt(
                     session, transaction: try id(request), type: body.receiptType, email: try body.email.map { try Validate.email($0) },
-                    baseURL: "http://" + host))
+                    baseURL: baseURL()))
         }
         router.get("/receipts/{receiptId}") { request in
             let receipt = request.parameter("receiptId")

@@ -163,6 +163,47 @@ extension EnvironmentHost {
                     created_at     INTEGER NOT NULL
                 ) STRICT;
                 """),
+        Migration(
+            version: 4, name: "webhooks",
+            sql: """
+                CREATE TABLE webhook_endpoints (
+                    merchant_id     TEXT PRIMARY KEY,
+                    url             TEXT,                 -- null: the host's default (the sandbox inbox)
+                    scheme          TEXT NOT NULL CHECK (scheme IN ('monei', 'standard')),
+                    secret          TEXT NOT NULL,        -- whsec_… for Standard Webhooks; MONEI signs with the apiKey
+                    disabled_at     INTEGER,              -- a receiver that answered 410
+                    updated_at      INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE webhook_events (
+                    seq             INTEGER PRIMARY KEY,  -- creation order: per payment, deliveries follow it
+                    id              TEXT NOT NULL UNIQUE, -- the same on every attempt
+                    type            TEXT NOT NULL,
+                    merchant_id     TEXT NOT NULL,
+                    transaction_id  TEXT,
+                    url             TEXT NOT NULL,
+                    scheme          TEXT NOT NULL,
+                    body            BLOB NOT NULL,
+                    created_at      INTEGER NOT NULL,
+                    state           TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed', 'disabled')),
+                    attempts        INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at INTEGER,
+                    delivered_at    INTEGER
+                ) STRICT;
+                CREATE INDEX webhook_events_due ON webhook_events(next_attempt_at) WHERE state = 'pending';
+                CREATE INDEX webhook_events_by_transaction ON webhook_events(transaction_id, seq);
+                CREATE TABLE webhook_attempts (
+                    id               INTEGER PRIMARY KEY,
+                    event_id         TEXT NOT NULL,
+                    attempt          INTEGER NOT NULL,
+                    at               INTEGER NOT NULL,
+                    status           INTEGER,             -- null: no HTTP answer (connection failed, timeout)
+                    latency_ms       REAL NOT NULL,
+                    error            TEXT,
+                    response_excerpt TEXT
+                ) STRICT;
+                CREATE INDEX webhook_attempts_by_event ON webhook_attempts(event_id, id);
+                ALTER TABLE transactions ADD COLUMN callback_url TEXT;  -- MONEI's callbackUrl, given with the payment
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

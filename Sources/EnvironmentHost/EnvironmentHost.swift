@@ -30,18 +30,25 @@ public final class EnvironmentHost: RunningService, Responder {
         public var clock: SandboxClock
         /// Where codes, tokens and secrets get their randomness (tests pass a seeded source).
         public var random: any RandomSource
+        /// Where a merchant's webhooks go when it named no endpoint (`sandbox up`: its inbox).
+        public var webhookURL: (@Sendable (_ merchant: String) -> String?)?
+        /// Whether the host delivers webhooks by itself (tests turn it off to drive deliveries).
+        public var dispatchesWebhooks: Bool
 
         public init(
             region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
             dataDirectory: URL,
             openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(),
-            random: any RandomSource = LiveRandomSource()
+            random: any RandomSource = LiveRandomSource(), webhookURL: (@Sendable (String) -> String?)? = nil,
+            dispatchesWebhooks: Bool = true
         ) {
             self.region = region
             self.flavour = flavour
             self.fixtures = fixtures
             self.payments = payments
             self.random = random
+            self.webhookURL = webhookURL
+            self.dispatchesWebhooks = dispatchesWebhooks
             self.server = server
             self.dataDirectory = dataDirectory
             self.openAPIFile = openAPIFile
@@ -59,6 +66,8 @@ public final class EnvironmentHost: RunningService, Responder {
     public let server: Server
     let store: Store
     private let router: Router
+    /// Delivers the webhook outbox.
+    let dispatcher: Dispatcher
 
     public var name: String { configuration.region.id }
 
@@ -75,18 +84,43 @@ public final class EnvironmentHost: RunningService, Responder {
         try lifecycle.loadFixtures(configuration.fixtures)
         var router = try Self.routes(configuration, store)
         Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
+        let outbox = Outbox(defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random)
+        let directory = lifecycle.directory
+        dispatcher = Dispatcher(store: store, clock: configuration.clock, apiKey: { directory.merchants[$0]?.apiKey })
+        // Receipt links name the host's own address, known once it listens.
+        let address = Address(host: configuration.server.host)
         Self.addPaymentRoutes(
-            to: &router, Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random))
+            to: &router, Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox),
+            baseURL: { address.url })
+        Self.addWebhookRoutes(to: &router, lifecycle: lifecycle, outbox: outbox, key: configuration.fixtures.backOfficeKey)
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,
             accessLog: configuration.accessLog)
+        address.server = server
+    }
+
+    /// The base URL of a server that may not listen yet (port 0 is chosen at start).
+    final class Address: @unchecked Sendable {
+        let host: String
+        weak var server: Server?
+
+        init(host: String) { self.host = host == "0.0.0.0" ? "127.0.0.1" : host }
+
+        var url: String { "http://\(host):\(server?.port ?? 0)" }
+    }
+
+    /// Stops the webhook dispatcher, then the server.
+    public func stop() {
+        dispatcher.stop()
+        server.stop()
     }
 
     /// Builds the host and starts listening.
     public static func start(configuration: Configuration) throws -> EnvironmentHost {
         let host = try EnvironmentHost(configuration: configuration)
         try host.server.start()
+        if configuration.dispatchesWebhooks { host.dispatcher.start() }
         return host
     }
 

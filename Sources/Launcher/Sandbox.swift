@@ -4,11 +4,14 @@ import PortalSimulator
 import SandboxCore
 import SandboxHTTP
 import WalletSimulator
+import WebhookInbox
 
 /// The URLs `sandbox up` serves, written to `<data-dir>/endpoints.json` for tools to find.
 public struct Endpoints: Codable, Equatable, Sendable {
     public var portal: String
     public var wallet: String
+    /// The webhook inbox every fixture merchant's events go to.
+    public var webhooks: String
     /// Region id of the catalogue → base URL of its host.
     public var environments: [String: String]
 }
@@ -16,7 +19,8 @@ public struct Endpoints: Codable, Equatable, Sendable {
 /// Every environment host, the portal and the wallet in one process on consecutive ports.
 ///
 /// Region i of the catalogue listens on `basePort + i`, then the portal, then the wallet:
-/// with the default 8100 and nine regions, EU is 8100, MBANK 8108, the portal 8109, the wallet 8110.
+/// with the default 8100 and nine regions, EU is 8100, MBANK 8108, the portal 8109, the wallet 8110,
+/// the webhook inbox 8111.
 ///
 /// ```swift
 /// let sandbox = try Sandbox.start(configuration: .init(resources: resources, basePort: 8100, …))
@@ -45,7 +49,7 @@ public final class Sandbox: Sendable {
         }
 
         /// How many ports the layout takes from `basePort` on.
-        public var portCount: Int { resources.catalogue.regions.count + 2 }
+        public var portCount: Int { resources.catalogue.regions.count + 3 }
 
         func server(at offset: Int) -> ServerConfiguration {
             var server = server
@@ -59,6 +63,7 @@ public final class Sandbox: Sendable {
     public let hosts: [EnvironmentHost]
     public let portal: PortalSimulator
     public let wallet: WalletSimulator
+    public let inbox: WebhookInbox
     /// One clock per host, as the design asks; kept here so the sandbox can hand them out.
     public let clocks: [String: SandboxClock]
 
@@ -67,6 +72,18 @@ public final class Sandbox: Sendable {
         var started: [any RunningService] = []
         do {
             let resources = configuration.resources
+            let count = resources.catalogue.regions.count
+            // The inbox starts first: the hosts send every merchant's webhooks to it.
+            var signingKeys: [String: [String: String]] = [:]
+            for region in resources.catalogue.regions {
+                for merchant in resources.fixtures(region).merchants { signingKeys[region.id, default: [:]][merchant.id] = merchant.apiKey }
+            }
+            let inbox = try WebhookInbox.start(
+                configuration: .init(
+                    server: configuration.server(at: count + 2), webRoot: resources.web.appendingPathComponent("inbox"),
+                    openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"), signingKeys: signingKeys,
+                    accessLog: configuration.accessLog))
+            started.append(inbox)
             var hosts: [EnvironmentHost] = []
             var clocks: [String: SandboxClock] = [:]
             for (index, region) in resources.catalogue.regions.enumerated() {
@@ -78,11 +95,11 @@ public final class Sandbox: Sendable {
                         server: configuration.server(at: index),
                         dataDirectory: configuration.dataDirectory,
                         openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
-                        accessLog: configuration.accessLog, clock: clock))
+                        accessLog: configuration.accessLog, clock: clock,
+                        webhookURL: { [inbox, region = region.id] merchant in inbox.hookURL(region: region, merchant: merchant) }))
                 started.append(host)
                 hosts.append(host)
             }
-            let count = resources.catalogue.regions.count
             let portal = try PortalSimulator.start(
                 configuration: .init(
                     server: configuration.server(at: count), webRoot: resources.web.appendingPathComponent("portal"),
@@ -95,7 +112,8 @@ public final class Sandbox: Sendable {
                     server: configuration.server(at: count + 1), webRoot: resources.web.appendingPathComponent("wallet"),
                     openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
                     accessLog: configuration.accessLog))
-            return Sandbox(configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, clocks: clocks)
+            return Sandbox(
+                configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, inbox: inbox, clocks: clocks)
         } catch {
             for service in started { service.stop() }
             throw error
@@ -104,20 +122,21 @@ public final class Sandbox: Sendable {
 
     private init(
         configuration: Configuration, hosts: [EnvironmentHost], portal: PortalSimulator, wallet: WalletSimulator,
-        clocks: [String: SandboxClock]
+        inbox: WebhookInbox, clocks: [String: SandboxClock]
     ) {
         self.configuration = configuration
         self.hosts = hosts
         self.portal = portal
         self.wallet = wallet
+        self.inbox = inbox
         self.clocks = clocks
     }
 
-    public var services: [any RunningService] { hosts + [portal, wallet] }
+    public var services: [any RunningService] { hosts + [portal, wallet, inbox] }
 
     public var endpoints: Endpoints {
         Endpoints(
-            portal: portal.url, wallet: wallet.url,
+            portal: portal.url, wallet: wallet.url, webhooks: inbox.url,
             environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }))
     }
 
@@ -140,6 +159,7 @@ public final class Sandbox: Sendable {
         }
         rows.append(("portal", portal.url, "merchant portal: \(portal.url)/"))
         rows.append(("wallet", wallet.url, "APM/BLIK wallet: \(wallet.url)/"))
+        rows.append(("webhooks", inbox.url, "webhook inbox: \(inbox.url)/"))
         let first = rows.map(\.0.count).max()! + 2
         let second = rows.map(\.1.count).max()! + 2
         return rows.map { name, url, what in

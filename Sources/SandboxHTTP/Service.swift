@@ -5,6 +5,8 @@ public protocol RunningService: AnyObject, Sendable {
     /// Short name for tables and logs (`EU`, `portal`).
     var name: String { get }
     var server: Server { get }
+    /// Stops serving; a service with background work (a webhook dispatcher) stops that too.
+    func stop()
 }
 
 extension RunningService {

@@ -81,6 +81,17 @@ struct Fixtures {
         var autoLogin: Bool
         /// `portal` (challenge code) and/or `registrationCode` (token); both when the fixture says nothing.
         var registerOptions: Set<String>
+        var refundAvailable = false
+        var reversalAvailable = false
+        var tipsEnabled = false
+        var referencePattern: String? = nil
+        var permittedCountries: [String]? = nil
+
+        /// A terminal without special rules: refunds and reversals on, no tips, no reference
+        /// pattern, no country list. Generated sales meet only the rules every terminal has.
+        var isPlain: Bool {
+            refundAvailable && reversalAvailable && !tipsEnabled && referencePattern == nil && permittedCountries == nil
+        }
     }
 
     struct Merchant {
@@ -117,7 +128,12 @@ struct Fixtures {
                     }
                     return Terminal(
                         id: terminalID, merchantID: id, autoLogin: terminal["autoLogin"] as? Bool ?? false,
-                        registerOptions: Set(terminal["registerOptions"] as? [String] ?? ["portal", "registrationCode"]))
+                        registerOptions: Set(terminal["registerOptions"] as? [String] ?? ["portal", "registrationCode"]),
+                        refundAvailable: terminal["refundAvailable"] as? Bool ?? false,
+                        reversalAvailable: terminal["reversalAvailable"] as? Bool ?? false,
+                        tipsEnabled: (terminal["tips"] as? [String: Any])?["enabled"] as? Bool ?? false,
+                        referencePattern: (terminal["reference"] as? [String: Any])?["pattern"] as? String,
+                        permittedCountries: terminal["permittedCountries"] as? [String])
                 })
         }
         guard merchants.first?.terminals.isEmpty == false else {
@@ -170,8 +186,13 @@ extension HostUnderTest {
             throw HarnessError("merchants.json: no terminal of \(Self.region) takes portal registration")
         }
         let secret = try register(device: deviceID, terminal: terminal.id, pin: pin, fixtures)
+        return try login(device: deviceID, secret: secret, pin: pin)
+    }
+
+    /// A new session of a registered device (ending its older ones): the bearer token.
+    func login(device: String, secret: String, pin: String) throws -> String {
         let session = try expect(
-            201, "POST", "/terminal/v1/sessions", body: ["deviceId": deviceID, "deviceSecret": secret, "pin": pin])
+            201, "POST", "/terminal/v1/sessions", body: ["deviceId": device, "deviceSecret": secret, "pin": pin])
         guard let token = session["sessionToken"] as? String else {
             throw HarnessError("POST /terminal/v1/sessions gave no sessionToken: \(session)")
         }

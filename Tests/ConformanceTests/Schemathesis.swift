@@ -56,6 +56,8 @@ enum Schemathesis {
         var positiveStatuses: [String]? = nil
         /// Turns `positive_data_acceptance` off for these operations.
         var noPositiveCheck = false
+        /// Other checks that cannot hold for these operations (the reason says why).
+        var disabledChecks: [String] = []
     }
 
     /// Settings every run has: what a schema cannot say about a stateful sandbox.
@@ -109,12 +111,12 @@ enum Schemathesis {
     /// as `Authorization: Bearer …` on every request, `dictionaries` of live values bound by `settings`.
     static func run(
         against host: HostUnderTest, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
-        settings: [OperationSettings] = [], timeoutSeconds: Double = 150
+        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
     ) throws -> Outcome {
         let command = try command()
         let scratch = TemporaryDirectory()
         let config = scratch.file("schemathesis.toml")
-        let text = try configuration(dictionaries: dictionaries, settings: standingSettings + settings)
+        let text = try configuration(dictionaries: dictionaries, numbers: numbers, settings: standingSettings + settings)
         try text.write(to: config, atomically: true, encoding: .utf8)
         var arguments = ["--config-file", config.path, "run", host.base + "/openapi.yaml", "--url", host.base]
         arguments += filters
@@ -136,10 +138,15 @@ enum Schemathesis {
     }
 
     /// The config file of one run.
-    static func configuration(dictionaries: [String: [String]], settings: [OperationSettings]) throws -> String {
+    static func configuration(
+        dictionaries: [String: [String]], numbers: [String: [Int]] = [:], settings: [OperationSettings]
+    ) throws -> String {
         let operations = settings.flatMap(\.operations)
         guard Set(operations).count == operations.count else {
             throw HarnessError("an operation appears in two settings entries: \(operations.sorted())")
+        }
+        guard Set(dictionaries.keys).isDisjoint(with: numbers.keys) else {
+            throw HarnessError("a dictionary is both of strings and of numbers: \(Set(dictionaries.keys).intersection(numbers.keys))")
         }
         var text = """
             # Written by Tests/ConformanceTests for one schemathesis run.
@@ -153,6 +160,9 @@ enum Schemathesis {
         for (name, values) in dictionaries.sorted(by: { $0.key < $1.key }) where !values.isEmpty {
             text += "\n[dictionaries.\(name)]\nvalues = [\(values.map(quoted).joined(separator: ", "))]\n"
         }
+        for (name, values) in numbers.sorted(by: { $0.key < $1.key }) where !values.isEmpty {
+            text += "\n[dictionaries.\(name)]\nvalues = [\(values.map(String.init).joined(separator: ", "))]\n"
+        }
         for entry in settings {
             text += "\n" + entry.reason.split(separator: "\n").map { "# \($0)" }.joined(separator: "\n") + "\n"
             text += "[[operations]]\ninclude-operation-id-regex = \(quoted("^(" + entry.operations.joined(separator: "|") + ")$"))\n"
@@ -163,6 +173,7 @@ enum Schemathesis {
                 text += "checks.positive_data_acceptance.expected-statuses = [\(statuses.map(quoted).joined(separator: ", "))]\n"
             }
             if entry.noPositiveCheck { text += "checks.positive_data_acceptance.enabled = false\n" }
+            for check in entry.disabledChecks { text += "checks.\(check).enabled = false\n" }
         }
         return text
     }

@@ -81,7 +81,7 @@ struct SandboxTests {
         defer { if !stopped { sandbox.stop() } }
 
         #expect(sandbox.hosts.map(\.name) == catalogue.regions.map(\.id))
-        #expect(configuration.portCount == catalogue.regions.count + 2)
+        #expect(configuration.portCount == catalogue.regions.count + 3)
         let ports = sandbox.services.map(\.server.port)
         #expect(Set(ports).count == ports.count, "two services on one port: \(ports)")
         #expect(!ports.contains(0))
@@ -128,7 +128,7 @@ struct SandboxTests {
         // The table: a row per region with its URL and name, the portal and the wallet.
         let table = sandbox.table
         let rows = table.components(separatedBy: "\n")
-        #expect(rows.count == catalogue.regions.count + 3, "header, regions, portal, wallet:\n\(table)")
+        #expect(rows.count == catalogue.regions.count + 4, "header, regions, portal, wallet, webhooks:\n\(table)")
         for (host, region) in zip(sandbox.hosts, catalogue.regions) {
             #expect(
                 rows.contains { $0.contains(region.id) && $0.contains(host.url) && $0.contains(region.name) },
@@ -136,6 +136,7 @@ struct SandboxTests {
         }
         #expect(rows.contains { $0.contains("portal") && $0.contains(sandbox.portal.url) })
         #expect(rows.contains { $0.contains("wallet") && $0.contains(sandbox.wallet.url) })
+        #expect(rows.contains { $0.contains("webhooks") && $0.contains(sandbox.inbox.url) })
 
         sandbox.stop()
         stopped = true
@@ -160,6 +161,7 @@ struct SandboxTests {
         #expect(started.hosts.map { Int($0.server.port) } == Array(base..<(base + count)))
         #expect(Int(started.portal.server.port) == base + count)
         #expect(Int(started.wallet.server.port) == base + count + 1)
+        #expect(Int(started.inbox.server.port) == base + count + 2)
     }
 
     @Test("when one port is taken, start fails with that port and stops the services it had started")

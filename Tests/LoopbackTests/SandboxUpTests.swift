@@ -8,7 +8,7 @@ import Testing
 struct SandboxUpTests {
     /// Starts `sandbox up` on consecutive free ports; retries on another base if one was taken meanwhile.
     private func startSandbox(dataDirectory: URL) throws -> (child: Child, basePort: Int) {
-        let count = try loadCatalogue().regions.count + 2
+        let count = try loadCatalogue().regions.count + 3
         var lastFailure = ""
         for _ in 0..<3 {
             let base = try freeConsecutivePorts(count)
@@ -51,6 +51,7 @@ struct SandboxUpTests {
         let wallet = try #require(endpoints["wallet"] as? String)
         #expect(portal == "http://127.0.0.1:\(base + catalogue.regions.count)")
         #expect(wallet == "http://127.0.0.1:\(base + catalogue.regions.count + 1)")
+        #expect(endpoints["webhooks"] as? String == "http://127.0.0.1:\(base + catalogue.regions.count + 2)")
 
         // Every host answers as its own region.
         for region in catalogue.regions {
@@ -86,7 +87,7 @@ struct SandboxUpTests {
         child.signal(SIGTERM)
         let finished = child.finish(within: 8)
         #expect(finished.exited && finished.status == 0 && !finished.timedOut, "after SIGTERM: \(finished)")
-        for offset in 0..<(catalogue.regions.count + 2) {
+        for offset in 0..<(catalogue.regions.count + 3) {
             #expect(!isAccepting(base + offset), "port \(base + offset) still accepts after sandbox up stopped")
         }
         // What it wrote stays for the next start: one database per host and the access log.
@@ -98,7 +99,7 @@ struct SandboxUpTests {
 
     @Test("a port of its range already taken: a clear error and a non-zero exit")
     func upRefusesATakenPort() throws {
-        let count = try loadCatalogue().regions.count + 2
+        let count = try loadCatalogue().regions.count + 3
         let base = try freeConsecutivePorts(count)
         let blocked = try #require(Listener(port: base + 4), "port \(base + 4) was taken meanwhile")
         let data = TemporaryDirectory()

@@ -151,7 +151,7 @@ extension Lifecycle {
     /// POST /_sandbox/reset: every device, session, code, token and mail is forgotten.
     func reset(_ fixtures: RegionFixtures) throws {
         try store.write { db in
-            for table in ["receipts", "checkouts", "idempotency_keys", "card_reads", "transactions", "sessions", "support_numbers", "registration_tokens", "challenges", "devices", "mailbox", "terminals", "merchants"] {
+            for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads", "transactions", "sessions", "support_numbers", "registration_tokens", "challenges", "devices", "mailbox", "terminals", "merchants"] {
                 try db.run("DELETE FROM \(table)")
             }
         }

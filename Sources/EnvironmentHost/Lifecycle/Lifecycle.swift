@@ -195,7 +195,8 @@ enum Wire {
     /// A space where the offset's `+` belongs is read as `+`: in a query string an unencoded `+`
     /// arrives as a space.
     static func parse(_ text: String) -> Date? {
-        let text = text.replacingOccurrences(of: " ", with: "+")
+        // RFC 3339 allows a lower-case `t` and `z`.
+        let text = text.replacingOccurrences(of: " ", with: "+").uppercased()
         let whole = ISO8601DateFormatter()
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -16,6 +16,8 @@ extension Payments {
         let countryCode: String?
         let cardPayload: String?
         let readerOutcome: String?
+        /// MONEI's `callbackUrl`: where this payment's signed webhook goes.
+        let callbackUrl: String?
     }
 
     struct RefundRequest: Codable, Sendable {
@@ -47,6 +49,16 @@ extension Payments {
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
                 reference: request.reference, at: now)
             try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
+            // MONEI checks the callbackUrl after the card read; a refused one creates no payment, and
+            // the device cannot know whether the card was charged.
+            if let callback = request.callbackUrl {
+                if let reason = outbox.refusal(of: callback) {
+                    throw HTTPError(
+                        status: 422, code: "outcome_unknown",
+                        message: "No payment was created: \(reason). Do not retry with a new order.", field: "callbackUrl")
+                }
+                record.callbackURL = callback
+            }
             try record.save(db, at: now)
             if let checkout = request.checkoutId {
                 try db.run("UPDATE checkouts SET transaction_id = ? WHERE id = ?", [.text(record.id), .text(checkout)])
@@ -264,7 +276,8 @@ extension Payments {
             try PaymentValidation.sale(
                 SaleRequest(
                     currency: request.currency, requestedAmount: request.amount, tipAmount: request.tipAmount,
-                    reference: request.reference, checkoutId: nil, countryCode: nil, cardPayload: nil, readerOutcome: nil),
+                    reference: request.reference, checkoutId: nil, countryCode: nil, cardPayload: nil, readerOutcome: nil,
+                    callbackUrl: nil),
                 terminal: info, amountField: "amount")
             let id = "co_" + Hex.encode(random.bytes(count: 12))
             let expires = now + Self.checkoutLifetime
@@ -289,7 +302,8 @@ extension Payments {
         guard now < (try row["expires_at"] as Int64) else { throw HTTPError.checkoutExpired }
         guard (try row["amount"] as Int) == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
         guard (try row["currency"] as String) == request.currency else { throw HTTPError.checkoutMismatch("currency") }
-        guard (try row["tip_amount"] as Int?) == request.tipAmount else { throw HTTPError.checkoutMismatch("tipAmount") }
+        // A tip of 0 is no tip, on either side.
+        guard ((try row["tip_amount"] as Int?) ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
         guard (try row["reference"] as String?) == request.reference else { throw HTTPError.checkoutMismatch("reference") }
     }
 

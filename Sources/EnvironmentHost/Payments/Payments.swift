@@ -31,11 +31,16 @@ struct Payments: Sendable {
     let lifecycle: Lifecycle
     let data: PaymentData
     let random: any RandomSource
+    let outbox: Outbox
 
     var store: Store { lifecycle.store }
     var region: Region { lifecycle.region }
 
     static let payloadLifetime: Int64 = 120_000
+    /// How far ahead of the host a read may be dated: a device's clock runs on through the card
+    /// screen (a simulated reader's clock even jumps over the 40 s screen timeout) while the host's
+    /// stays where it was, so one payload lifetime; only reads dated beyond are refused as forged.
+    static let clockSkewAllowance: Int64 = 120_000
     static let cardWait: Int64 = 120_000
     static let pinWait: Int64 = 60_000
     static let authorisationWait: Int64 = 30_000
@@ -89,6 +94,8 @@ struct Payments: Sendable {
                 return replay
             }
             let record = try body(db)
+            // The webhook of a final outcome commits with the outcome itself.
+            try outbox.record(db, record, at: now)
             let response = Response.json(try detail(db, record, terminal: terminal, at: now), status: status)
             if let key {
                 try db.run(
@@ -105,12 +112,17 @@ struct Payments: Sendable {
     /// Moves transactions whose in-flight deadline passed to TIMEOUT (the card, PIN, DCC choice or
     /// issuer answer never came). Done lazily, whenever the terminal is touched.
     func expireStale(_ db: Connection, terminal: String, at now: Int64) throws {
-        try db.run(
-            """
-            UPDATE transactions SET status = 'TIMEOUT', pending_until = NULL, updated_at = ?,
-                   response_message = COALESCE(response_message, 'Timed out')
-            WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?
-            """, [.integer(now), .text(terminal), .integer(now)])
+        let stale = try db.query(
+            "SELECT * FROM transactions WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
+            [.text(terminal), .integer(now)])
+        for row in stale {
+            var record = try TransactionRecord(row)
+            record.status = .timeout
+            record.pendingUntil = nil
+            record.responseMessage = record.responseMessage ?? "Timed out"
+            try record.save(db, at: now)
+            try outbox.record(db, record, at: now)
+        }
     }
 
     func inFlight(_ db: Connection, terminal: String) throws -> Bool {
@@ -172,8 +184,16 @@ struct Payments: Sendable {
             throw HTTPError.invalidRequest("The card payload holds no card.", field: "cardPayload")
         }
         attach(card, to: &record)
+        // readAt comes from the device: compare without overflowing, and refuse a read dated too far
+        // ahead of the host's clock as a forged payload.
+        let (age, overflow) = now.subtractingReportingOverflow(payload.readAt)
+        guard overflow || age >= -Self.clockSkewAllowance else {
+            throw HTTPError(
+                status: 400, code: "card_payload_invalid", message: "The card read is dated in the future of the host's clock.",
+                field: "cardPayload")
+        }
         // A read older than the payload's 120 s reached the host too late.
-        guard now - payload.readAt <= Self.payloadLifetime else {
+        guard !overflow, age <= Self.payloadLifetime else {
             finish(&record, status: .timeout, code: nil, message: "Card read older than 120 s")
             return
         }

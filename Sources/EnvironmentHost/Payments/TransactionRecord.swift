@@ -44,6 +44,8 @@ struct TransactionRecord: Sendable {
     var dccMarkup: Double?
     var dccECB: Bool?
     var retries = 0
+    /// Where this payment's webhooks go (MONEI's `callbackUrl`); nil: the merchant's endpoint.
+    var callbackURL: String?
     /// Insertion order; 0 until saved.
     var seq: Int64 = 0
 
@@ -108,6 +110,7 @@ struct TransactionRecord: Sendable {
         dccMarkup = try row["dcc_markup"]
         dccECB = try row["dcc_ecb"]
         retries = try row["retries"]
+        callbackURL = try row["callback_url"]
     }
 
     private static let columns = [
@@ -115,7 +118,7 @@ struct TransactionRecord: Sendable {
         "reference", "created_at", "updated_at", "pending_until", "card_brand", "masked_pan", "pan_hash", "card_expiry",
         "card_country", "aid", "application_label", "cvm", "pin_verified", "auth_id", "rrn", "cid", "cryptogram", "response_code",
         "response_message", "original_id", "refunded_at", "refunded_masked_pan", "refund_amount", "dcc_status", "dcc_amount",
-        "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries",
+        "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries", "callback_url",
     ]
 
     private static let upsert =
@@ -136,7 +139,7 @@ struct TransactionRecord: Sendable {
             text(rrn), text(cid), text(cryptogram), text(responseCode), text(responseMessage), text(originalID),
             integer(refundedAt), text(refundedMaskedPAN), integer(refundAmount), text(dccStatus?.rawValue), integer(dccAmount),
             text(dccCurrency), real(dccRate), real(dccMarkup), dccECB.map { .integer($0 ? 1 : 0) } ?? .null,
-            .integer(Int64(retries)),
+            .integer(Int64(retries)), text(callbackURL),
         ]
     }
 

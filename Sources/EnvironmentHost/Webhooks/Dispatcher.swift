@@ -1,0 +1,193 @@
+import Foundation
+import SandboxCore
+import SandboxHTTPClient
+import SandboxStore
+import Synchronization
+import WebhookSignature
+
+/// Delivers the outbox's webhook events: signed, with bounded concurrency, retried on a schedule
+/// that follows the sandbox clock, in order per payment.
+///
+/// An event is marked delivered only after its receiver answered 2xx and that answer committed,
+/// so a host killed mid-delivery sends the event again after its restart (with the same id): a
+/// receiver sees every event at least once and removes repeats by id. 410 disables the merchant's
+/// endpoint; 429 and 503 wait as long as `Retry-After` asks.
+final class Dispatcher: Sendable {
+    /// Waits after the first, second, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
+    static let retrySchedule: [Int64] = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400].map { $0 * 1000 }
+    static let timeout: Duration = .seconds(15)
+
+    let store: Store
+    let clock: any Clock
+    let client: HTTPClient
+    /// The MONEI signing key of a merchant: its API key.
+    let apiKey: @Sendable (String) -> String?
+    let concurrency: Int
+    private let running = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(store: Store, clock: any Clock, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16) {
+        self.store = store
+        self.clock = clock
+        self.apiKey = apiKey
+        self.concurrency = concurrency
+        client = HTTPClient(
+            configuration: .init(
+                connectTimeout: .seconds(5), totalTimeout: Self.timeout, maxResponseBodySize: 64 * 1024,
+                userAgent: "TapSandbox-Webhooks/1.0", maxIdleHandles: concurrency))
+    }
+
+    func now() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// Starts the delivery thread: it works while events are due and looks again every 50 ms.
+    func start() {
+        guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let thread = Thread { [self] in
+            while running.load(ordering: .sequentiallyConsistent) {
+                let delivered = (try? deliverDue()) ?? 0
+                if delivered == 0 { _ = wake.wait(timeout: .now() + .milliseconds(50)) }
+            }
+            finished.signal()
+        }
+        thread.name = "webhook-dispatcher"
+        thread.start()
+    }
+
+    /// Stops after the deliveries in progress end.
+    func stop() {
+        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    struct Due: Sendable {
+        let id: String
+        let merchant: String
+        let url: String
+        let scheme: String
+        let body: [UInt8]
+        let attempts: Int
+        let secret: String
+    }
+
+    /// Sends every event due now (at most a batch), records the answers, and says how many it tried.
+    @discardableResult
+    func deliverDue(limit: Int = 256) throws -> Int {
+        let now = now()
+        let due: [Due] = try store.read { db in
+            // An event waits while an earlier event of the same payment is still pending: per payment,
+            // receivers get events in the order they happened.
+            try db.query(
+                """
+                SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret
+                FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
+                WHERE e.state = 'pending' AND e.next_attempt_at <= ?
+                  AND NOT EXISTS (
+                      SELECT 1 FROM webhook_events p
+                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+                ORDER BY e.next_attempt_at, e.seq LIMIT ?
+                """, [.integer(now), .integer(Int64(limit))]
+            ).map { row in
+                Due(
+                    id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
+                    body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "")
+            }
+        }
+        guard !due.isEmpty else { return 0 }
+        let results = Mutex<[(Due, Outcome)]>([])
+        let slots = DispatchSemaphore(value: concurrency)
+        let group = DispatchGroup()
+        for event in due {
+            slots.wait()
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                let outcome = attempt(event, at: now)
+                results.withLock { $0.append((event, outcome)) }
+                slots.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        try record(results.withLock { $0 }, at: now)
+        return due.count
+    }
+
+    struct Outcome: Sendable {
+        let status: Int?
+        let retryAfter: Int64?
+        let latency: Double
+        let error: String?
+        let excerpt: String?
+    }
+
+    private func attempt(_ event: Due, at now: Int64) -> Outcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000 }
+        let scheme = WebhookScheme(rawValue: event.scheme) ?? .monei
+        let secret = scheme == .monei ? (apiKey(event.merchant) ?? "") : event.secret
+        var headers: HTTPClientHeaders = ["Content-Type": "application/json"]
+        do {
+            for header in try WebhookSigner.headers(scheme: scheme, id: event.id, timestamp: Int(now / 1000), body: event.body, secret: secret) {
+                headers.add(name: header.name, value: header.value)
+            }
+        } catch {
+            return Outcome(status: nil, retryAfter: nil, latency: 0, error: "cannot sign: \(error)", excerpt: nil)
+        }
+        do {
+            let response = try client.send(HTTPClientRequest(method: .post, url: event.url, headers: headers, body: event.body))
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+            return Outcome(
+                status: response.status, retryAfter: retryAfter, latency: elapsed(), error: nil,
+                excerpt: String(response.bodyText.prefix(256)))
+        } catch {
+            return Outcome(status: nil, retryAfter: nil, latency: elapsed(), error: "\(error)", excerpt: nil)
+        }
+    }
+
+    private func record(_ results: [(Due, Outcome)], at now: Int64) throws {
+        try store.write { db in
+            for (event, outcome) in results {
+                let attempt = event.attempts + 1
+                try db.run(
+                    """
+                    INSERT INTO webhook_attempts (event_id, attempt, at, status, latency_ms, error, response_excerpt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(event.id), .integer(Int64(attempt)), .integer(now), outcome.status.map { .integer(Int64($0)) } ?? .null,
+                     .real(outcome.latency), outcome.error.map(DatabaseValue.text) ?? .null,
+                     outcome.excerpt.map(DatabaseValue.text) ?? .null])
+                switch outcome.status {
+                case let status? where (200..<300).contains(status):
+                    try db.run(
+                        "UPDATE webhook_events SET state = 'delivered', attempts = ?, delivered_at = ?, next_attempt_at = NULL WHERE id = ?",
+                        [.integer(Int64(attempt)), .integer(now), .text(event.id)])
+                case 410?:
+                    // The receiver says it is gone: stop sending to the merchant's endpoint.
+                    try db.run(
+                        "UPDATE webhook_events SET state = 'disabled', attempts = ?, next_attempt_at = NULL WHERE id = ?",
+                        [.integer(Int64(attempt)), .text(event.id)])
+                    try db.run(
+                        "UPDATE webhook_endpoints SET disabled_at = ?, updated_at = ? WHERE merchant_id = ? AND disabled_at IS NULL",
+                        [.integer(now), .integer(now), .text(event.merchant)])
+                    try db.run(
+                        "UPDATE webhook_events SET state = 'disabled', next_attempt_at = NULL WHERE merchant_id = ? AND state = 'pending' AND url = ?",
+                        [.text(event.merchant), .text(event.url)])
+                default:
+                    let asked = [429, 503].contains(outcome.status ?? 0) ? outcome.retryAfter : nil
+                    if attempt > Self.retrySchedule.count && asked == nil {
+                        try db.run(
+                            "UPDATE webhook_events SET state = 'failed', attempts = ?, next_attempt_at = NULL WHERE id = ?",
+                            [.integer(Int64(attempt)), .text(event.id)])
+                    } else {
+                        let wait = asked.map { min(max($0, 1), 86_400) * 1000 }
+                            ?? Self.retrySchedule[min(attempt, Self.retrySchedule.count) - 1]
+                        try db.run(
+                            "UPDATE webhook_events SET attempts = ?, next_attempt_at = ? WHERE id = ?",
+                            [.integer(Int64(attempt)), .integer(now + wait), .text(event.id)])
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import SandboxCore
+import SandboxCrypto
+import SandboxHTTP
+import SandboxStore
+
+/// Webhook events written in the same database transaction as the payment change they report.
+///
+/// A final payment, refund, reversal or DCC outcome adds one event to `webhook_events`; the
+/// dispatcher delivers it later. Because the event commits with the change, a host killed at any
+/// moment either has both or neither, and a pending event survives restarts.
+struct Outbox: Sendable {
+    /// Where a merchant's events go when neither the payment nor the merchant names an endpoint
+    /// (`sandbox up` points every merchant at its inbox); nil: nowhere.
+    let defaultURL: (@Sendable (_ merchant: String) -> String?)?
+    let flavour: Flavour
+    let random: any RandomSource
+
+    /// The JSON every event carries (documented in openapi/environment-host.yaml as a webhook).
+    struct Payload: Codable, Sendable {
+        struct Payment: Codable, Sendable {
+            let paymentId: String
+            let orderId: String?
+            let type: String
+            let status: String
+            let amount: Int
+            let tipAmount: Int?
+            let currency: String
+            let cardBrand: String?
+            let last4: String?
+            let responseCode: String?
+            let terminalId: String
+            let merchantId: String
+            let originalPaymentId: String?
+            let dccAmount: Int?
+            let dccCurrency: String?
+        }
+
+        let id: String
+        let type: String
+        /// Seconds since 1970 on the host's clock.
+        let created: Int64
+        let livemode: Bool
+        let data: Payment
+    }
+
+    /// The event type of a final state, or nil while the transaction is in flight.
+    static func eventType(_ record: TransactionRecord) -> String? {
+        guard !record.status.isInFlight else { return nil }
+        switch (record.type, record.status) {
+        case (.auth, .cleared), (.auth, .refunded): return "payment.succeeded"
+        case (.auth, .cancelled), (.auth, .userCancelled): return "payment.canceled"
+        case (.auth, _): return "payment.failed"
+        case (.refund, .cleared): return "refund.succeeded"
+        case (.refund, _): return "refund.failed"
+        }
+    }
+
+    /// Adds the event a transaction's new final state calls for (nothing while in flight, or when
+    /// the merchant has nowhere to receive webhooks).
+    func record(_ db: Connection, _ record: TransactionRecord, type: String? = nil, at now: Int64) throws {
+        guard let type = type ?? Self.eventType(record) else { return }
+        let id = "evt_" + Hex.encode(random.bytes(count: 12))
+        let payload = Payload(
+            id: id, type: type, created: now / 1000, livemode: false,
+            data: .init(
+                paymentId: record.id, orderId: record.reference, type: record.type.rawValue, status: record.status.rawValue,
+                amount: record.amount, tipAmount: record.tipAmount, currency: record.currency, cardBrand: record.cardBrand,
+                last4: record.maskedPAN.map { String($0.suffix(4)) }, responseCode: record.responseCode,
+                terminalId: record.terminalID, merchantId: record.merchantID, originalPaymentId: record.originalID,
+                dccAmount: record.dccStatus == .accepted ? record.dccAmount : nil,
+                dccCurrency: record.dccStatus == .accepted ? record.dccCurrency : nil))
+        try enqueue(db, id: id, type: type, merchant: record.merchantID, transaction: record.id, callbackURL: record.callbackURL,
+                    body: Array(try JSON.encode(payload)), at: now)
+    }
+
+    /// Writes one event for delivery (or as `disabled` when the merchant's receiver answered 410).
+    func enqueue(
+        _ db: Connection, id: String, type: String, merchant: String, transaction: String?, callbackURL: String?, body: [UInt8],
+        at now: Int64
+    ) throws {
+        let endpoint = try self.endpoint(db, merchant: merchant, at: now)
+        guard let url = callbackURL ?? endpoint.url ?? defaultURL?(merchant) else { return }
+        let disabled = callbackURL == nil && endpoint.disabled
+        try db.run(
+            """
+            INSERT INTO webhook_events (id, type, merchant_id, transaction_id, url, scheme, body, created_at, state, attempts,
+                                        next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+            """,
+            [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
+             .text(endpoint.scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
+             disabled ? .null : .integer(now)])
+    }
+
+    struct Endpoint: Codable, Sendable {
+        let url: String?
+        let scheme: String
+        /// The Standard Webhooks secret (`whsec_…`); MONEI signs with the merchant's apiKey instead.
+        let secret: String
+        let disabled: Bool
+    }
+
+    /// A merchant's webhook settings, created (MONEI, a fresh `whsec_` secret) on first use.
+    func endpoint(_ db: Connection, merchant: String, at now: Int64) throws -> Endpoint {
+        if let row = try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first {
+            return Endpoint(
+                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"],
+                disabled: (try row["disabled_at"] as Int64?) != nil)
+        }
+        let secret = "whsec_" + Base64.encode(random.bytes(count: 24))
+        try db.run(
+            "INSERT INTO webhook_endpoints (merchant_id, url, scheme, secret, updated_at) VALUES (?, NULL, 'monei', ?, ?)",
+            [.text(merchant), .text(secret), .integer(now)])
+        return Endpoint(url: nil, scheme: "monei", secret: secret, disabled: false)
+    }
+
+    // MARK: - Callback URL rules
+
+    /// MONEI's rules for a `callbackUrl`: https, at most 2048 characters, a host that is no private
+    /// or loopback address. The sandbox and uat flavours also accept http on loopback, so a
+    /// developer's local receiver works.
+    ///
+    /// - Returns: nil when acceptable, else why not.
+    func refusal(of text: String) -> String? {
+        guard text.utf8.count <= 2048 else { return "callbackUrl is longer than 2048 characters" }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            return "callbackUrl is not an absolute URL"
+        }
+        let loopback = Self.isLoopback(host)
+        let relaxed = flavour == .sandbox || flavour == .uat
+        if relaxed && loopback && (scheme == "http" || scheme == "https") { return nil }
+        guard scheme == "https" else { return "callbackUrl must use https" }
+        if loopback || Self.isPrivate(host) { return "callbackUrl must not point at a private or loopback address" }
+        return nil
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        return ipv4(host).map { $0[0] == 127 } ?? false
+    }
+
+    static func isPrivate(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if let octets = ipv4(host) {
+            switch (octets[0], octets[1]) {
+            case (10, _), (0, _), (127, _): return true
+            case (172, 16...31), (192, 168), (169, 254), (100, 64...127): return true
+            default: return false
+            }
+        }
+        // IPv6 unique-local (fc00::/7) and link-local (fe80::/10).
+        return host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("fe8") || host.hasPrefix("fe9")
+            || host.hasPrefix("fea") || host.hasPrefix("feb") || host == "::"
+    }
+
+    private static func ipv4(_ host: String) -> [Int]? {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        let octets = parts.compactMap { Int($0) }.filter { (0...255).contains($0) }
+        return octets.count == 4 ? octets : nil
+    }
+}

@@ -1,0 +1,90 @@
+import CommandLineSupport
+import Foundation
+import SandboxHTTP
+import SandboxHTTPClient
+
+/// `webhooks trigger --env EU --event NAME [--endpoints FILE]`: asks a running sandbox host to
+/// send a webhook now, through `POST /_sandbox/webhooks/trigger {"event": NAME}`.
+enum TriggerCommand {
+    static let description = CommandDescription(
+        name: "webhooks trigger",
+        summary: "Asks a sandbox host to send a webhook of an event type now; prints the event id.",
+        options: [
+            .value("env", "REGION", "Region id of the host (as in endpoints.json: EU, ANZ, MBANK …).", default: "EU"),
+            .value("event", "NAME", "The event type to send (payment.succeeded, refund.succeeded …)."),
+            .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
+            .value("url", "URL", "The host's base URL, instead of looking it up in endpoints.json."),
+        ],
+        examples: [
+            "webhooks trigger --event payment.succeeded",
+            "webhooks trigger --env MBANK --event payment.failed --endpoints /srv/sandbox/endpoints.json",
+        ])
+
+    static let command = Webhooks.Command(description: description) { arguments in
+        CommandMain.run(description, arguments: arguments) { options in
+            let event = try options.required("event", "NAME")
+            let base: String
+            if let url = options.string("url") {
+                base = url
+            } else {
+                base = try HostEndpoints.load(explicit: options.string("endpoints")).host(for: options.string("env") ?? "EU")
+            }
+            let url = base.hasSuffix("/") ? String(base.dropLast()) : base
+            let body = try JSON.encode(["event": event])
+            let answer: HTTPClientResponse
+            do throws(HTTPClientError) {
+                answer = try HTTPClient().send(
+                    HTTPClientRequest(
+                        method: .post, url: url + "/_sandbox/webhooks/trigger",
+                        headers: ["Content-Type": "application/json", "Accept": "application/json"], body: Array(body),
+                        timeout: .seconds(15)))
+            } catch {
+                throw TriggerFailure("cannot reach \(url): \(error.message.isEmpty ? error.description : error.message)")
+            }
+            let object = (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any]
+            guard (200..<300).contains(answer.status) else {
+                let envelope = object?["error"] as? [String: Any]
+                let detail = envelope.map { "\($0["code"] ?? "error"): \($0["message"] ?? "")" } ?? answer.bodyText
+                throw TriggerFailure("\(url) answered \(answer.status): \(detail)")
+            }
+            guard let eventID = object?["eventId"] as? String else {
+                throw TriggerFailure("\(url) answered \(answer.status) without an eventId: \(answer.bodyText)")
+            }
+            print(eventID)
+        }
+    }
+}
+
+/// A trigger the host refused or could not take: exit 1 with this text.
+struct TriggerFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The host URLs of a running `sandbox up`, from the `endpoints.json` it writes.
+struct HostEndpoints {
+    var file: URL
+    var environments: [String: String]
+
+    static func load(explicit: String?) throws(UsageError) -> HostEndpoints {
+        let file = URL(fileURLWithPath: explicit ?? ".sandbox/endpoints.json")
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            if explicit != nil { throw UsageError("cannot read \(file.path)") }
+            throw UsageError("no .sandbox/endpoints.json here: start 'sandbox up' or pass --endpoints FILE (or --url URL)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let environments = object["environments"] as? [String: String]
+        else {
+            throw UsageError("\(file.path) is not an endpoints file (written by 'sandbox up')")
+        }
+        return HostEndpoints(file: file, environments: environments)
+    }
+
+    func host(for region: String) throws(UsageError) -> String {
+        guard let match = environments.keys.first(where: { $0.caseInsensitiveCompare(region) == .orderedSame }) else {
+            throw UsageError(
+                "--env must be one of \(environments.keys.sorted().joined(separator: ", ")) (from \(file.path)), not '\(region)'")
+        }
+        return environments[match]!
+    }
+}

@@ -75,20 +75,20 @@ public final class Sandbox: Sendable {
             let count = resources.catalogue.regions.count
             // The inbox starts first: the hosts send every merchant's webhooks to it.
             var signingKeys: [String: [String: String]] = [:]
+            var clocks: [String: SandboxClock] = [:]
             for region in resources.catalogue.regions {
                 for merchant in resources.fixtures(region).merchants { signingKeys[region.id, default: [:]][merchant.id] = merchant.apiKey }
+                clocks[region.id] = SandboxClock()
             }
             let inbox = try WebhookInbox.start(
                 configuration: .init(
                     server: configuration.server(at: count + 2), webRoot: resources.web.appendingPathComponent("inbox"),
                     openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"), signingKeys: signingKeys,
-                    accessLog: configuration.accessLog))
+                    clocks: clocks, accessLog: configuration.accessLog))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
-            var clocks: [String: SandboxClock] = [:]
             for (index, region) in resources.catalogue.regions.enumerated() {
-                let clock = SandboxClock()
-                clocks[region.id] = clock
+                let clock = clocks[region.id]!
                 let host = try EnvironmentHost.start(
                     configuration: .init(
                         region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),

@@ -16,17 +16,21 @@ public final class WebhookInbox: RunningService, Responder {
         public var openAPIFile: URL
         /// Region id → merchant id → the key its MONEI signatures use (the merchant's API key).
         public var signingKeys: [String: [String: String]]
+        /// The clock of each region's host: a signature's timestamp is checked against its sender's
+        /// sandbox clock, which `POST /_sandbox/clock` may have moved ahead of real time.
+        public var clocks: [String: any Clock]
         public var clock: any Clock
         public var accessLog: AccessLog?
 
         public init(
             server: ServerConfiguration, webRoot: URL, openAPIFile: URL, signingKeys: [String: [String: String]],
-            clock: any Clock = SandboxClock(), accessLog: AccessLog? = nil
+            clocks: [String: any Clock] = [:], clock: any Clock = SandboxClock(), accessLog: AccessLog? = nil
         ) {
             self.server = server
             self.webRoot = webRoot
             self.openAPIFile = openAPIFile
             self.signingKeys = signingKeys
+            self.clocks = clocks
             self.clock = clock
             self.accessLog = accessLog
         }
@@ -56,6 +60,7 @@ public final class WebhookInbox: RunningService, Responder {
         var router = Router()
         let keys = configuration.signingKeys
         let clock = configuration.clock
+        let clocks = configuration.clocks
         // Filled in below once `self` exists; the closures reach the store through this box.
         let box = Box()
         router.get("/healthz") { _ in .json(["status": "ok", "service": "webhooks"]) }
@@ -70,7 +75,7 @@ public final class WebhookInbox: RunningService, Responder {
                 do {
                     try WebhookVerifier.verify(
                         scheme: .monei, headers: request.headers, body: request.body, secret: key, tolerance: 300,
-                        now: Int(clock.now().timeIntervalSince1970))
+                        now: Int((clocks[region] ?? clock).now().timeIntervalSince1970))
                     signature = "valid"
                 } catch {
                     signature = "\(error)"

@@ -127,3 +127,10 @@ public struct WebhookVerifier: Sendable {
             .verify(headers: headers, body: body)
     }
 }
+
+extension WebhookVerifier: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The scheme and tolerance only: a verifier logged or dumped never shows its key.
+    public var description: String { "WebhookVerifier(scheme: \(scheme.rawValue), tolerance: \(tolerance) s)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["scheme": scheme, "tolerance": tolerance]) }
+}

@@ -23,27 +23,25 @@ enum MACEncoding {
 
     /// Standard base64 (RFC 4648 §4) with `=` padding, as ASCII bytes.
     static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        base64Alphabet.withUnsafeBufferPointer { alphabet in
-            var index = 0
-            while index + 3 <= bytes.count {
-                let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-                output.append(alphabet[Int(value >> 18 & 63)])
-                output.append(alphabet[Int(value >> 12 & 63)])
-                output.append(alphabet[Int(value >> 6 & 63)])
-                output.append(alphabet[Int(value & 63)])
-                index += 3
+        let length = (bytes.count + 2) / 3 * 4
+        return [UInt8](unsafeUninitializedCapacity: length) { output, initialized in
+            base64Alphabet.withUnsafeBufferPointer { alphabet in
+                bytes.withUnsafeBufferPointer { input in
+                    var index = 0, written = 0
+                    while index < input.count {
+                        let rest = input.count - index
+                        let value = UInt32(input[index]) << 16 | (rest > 1 ? UInt32(input[index + 1]) << 8 : 0)
+                            | (rest > 2 ? UInt32(input[index + 2]) : 0)
+                        output[written] = alphabet[Int(value >> 18 & 63)]
+                        output[written + 1] = alphabet[Int(value >> 12 & 63)]
+                        output[written + 2] = rest > 1 ? alphabet[Int(value >> 6 & 63)] : UInt8(ascii: "=")
+                        output[written + 3] = rest > 2 ? alphabet[Int(value & 63)] : UInt8(ascii: "=")
+                        index += 3
+                        written += 4
+                    }
+                }
             }
-            let rest = bytes.count - index
-            if rest > 0 {
-                let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-                output.append(alphabet[Int(value >> 18 & 63)])
-                output.append(alphabet[Int(value >> 12 & 63)])
-                output.append(rest == 2 ? alphabet[Int(value >> 6 & 63)] : UInt8(ascii: "="))
-                output.append(UInt8(ascii: "="))
-            }
+            initialized = length
         }
-        return output
     }
 }

@@ -1,0 +1,1 @@
+../../docs/webhooks/verify.swift

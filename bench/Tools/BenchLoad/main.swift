@@ -1,25 +1,36 @@
 // bench-load: the load generator and seeding tool behind bench/sale.sh and bench/history.sh.
 //
-//   bench-load setup      --url U --region EU --backoffice-key K --terminals T1,T2,… --out STATE
+//   bench-load setup      --url U --region EU --backoffice-key K --terminals T1,T2,… --out STATE [--pin 1234]
 //                         registers one device per terminal over HTTP (portal activation), logs it in,
 //                         fetches the reader key; writes what the load needs to STATE (JSON).
 //   bench-load sale       --state STATE --url U [--expect-status 201] [--expect-contains S]
 //                         [--card-file sandbox-data/cards.json] [--card visa] [--amount 1000] [--currency EUR]
-//                         [--warmup 2] [--duration 10] [--save-body FILE] [--label NAME]
-//                         one thread and one keep-alive connection per terminal of STATE, each sealing a
-//                         fresh card payload and POSTing a sale, back to back, for the duration.
+//                         [--save-body FILE]
+//                         one thread and one keep-alive connection per device of STATE, each sealing a
+//                         fresh card payload and POSTing a sale, back to back.
 //   bench-load get        --url U --token T --path P [--path P2 …] [--pages 1-50] [--connections 2]
-//                         GETs the paths in turn (`{page}` becomes a random page of --pages).
-//   bench-load raw-sqlite --schema-from HOSTDB --db NEW --terminals T1,… [--threads 32]
+//                         [--expect-contains S] [--warmup-requests N]
+//                         GETs the paths in turn (`{page}` becomes a random page); with --warmup-requests,
+//                         each connection warms up with N requests, then records for --duration.
+//   bench-load raw-sqlite --schema-from HOSTDB --db NEW --terminals T1,… --merchant M [--threads 32]
+//                         [--group-commit 1]
 //                         one committed INSERT of a transaction row per transaction, WAL + synchronous=FULL,
-//                         the schema copied from the host's database; threads share one connection under a lock.
-//   bench-load raw-query  --db HOSTDB --query NAME --terminal T [--now-ms MS] [--days 90]
-//                         the SQL of one history endpoint run in-process on a read-only connection.
+//                         the schema copied from the host's database; threads share one connection under
+//                         a lock, as the host's Store shares its writer. With --group-commit 1, rows that
+//                         wait meanwhile are committed together (one sync each batch), each caller
+//                         returning once its row is durable.
+//   bench-load raw-query  --db HOSTDB --terminal T --query history|count|stats-daily|stats-brand|latest-sale
+//                         [--from-ms MS] [--to-ms MS] [--pages 1-50] [--connections 1] [--warmup-requests N]
+//                         the SQL of one history endpoint, run in-process on read-only connections.
+//   bench-load explain    --db HOSTDB --terminal T [--from-ms MS] [--to-ms MS]
+//                         EXPLAIN QUERY PLAN of every statement raw-query runs.
 //   bench-load seed       --db HOSTDB --terminal T --merchant M --rows N --now-ms MS [--days 90] [--currency EUR]
 //                         bulk-inserts N realistic transactions of one terminal, spread over the last days.
 //
-// Every measuring command prints one JSON object on standard output: requests, seconds, rps, p50_ms,
-// p90_ms, p99_ms, max_ms, mean_ms, failures, failure_samples. Timings are for reading, never asserted.
+// Measuring commands take [--warmup S] [--duration S] [--label NAME] [--latencies FILE] and print one
+// JSON object: requests, seconds, rps, p50_ms, p90_ms, p99_ms, max_ms, mean_ms, failures,
+// failure_samples, warmup_requests. Requests are recorded by start time after the warm-up.
+// Timings are for reading, never asserted.
 import CardPayload
 import Foundation
 import SandboxCrypto
@@ -106,10 +117,12 @@ struct ThreadStats: Sendable {
 }
 
 /// Runs `connections` threads, each calling its worker back to back: `warmup` seconds unrecorded,
-/// then `duration` seconds recorded (by request start time). Prints the JSON summary.
+/// then `duration` seconds recorded (by request start time). With `warmupRequests`, each thread
+/// instead makes that many unrecorded requests first and then records for `duration` seconds of its
+/// own, so an endpoint slower than the warm-up still gets measured. Prints the JSON summary.
 func runLoad(
-    label: String, connections: Int, warmup: Double, duration: Double, latenciesFile: String? = nil,
-    makeWorker: (Int) -> @Sendable () -> Outcome
+    label: String, connections: Int, warmup: Double, duration: Double, warmupRequests: Int? = nil,
+    latenciesFile: String? = nil, makeWorker: (Int) -> @Sendable () -> Outcome
 ) {
     let workers = (0..<connections).map(makeWorker)
     let collected = Mutex<[ThreadStats]>([])
@@ -123,12 +136,19 @@ func runLoad(
             var stats = ThreadStats()
             stats.latenciesNanos.reserveCapacity(65_536)
             while monotonicNanos() < start {}
+            var (recordFrom, recordUntil) = (warmupEnd, end)
+            if let warmupRequests {
+                for _ in 0..<warmupRequests { _ = worker() }
+                stats.warmupRequests = warmupRequests
+                recordFrom = monotonicNanos()
+                recordUntil = recordFrom + UInt64(duration * 1e9)
+            }
             while true {
                 let began = monotonicNanos()
-                if began >= end { break }
+                if began >= recordUntil { break }
                 let outcome = worker()
                 let finished = monotonicNanos()
-                guard began >= warmupEnd else {
+                guard began >= recordFrom else {
                     stats.warmupRequests += 1
                     continue
                 }
@@ -156,7 +176,7 @@ func runLoad(
     let mean = latencies.isEmpty ? 0 : Double(latencies.reduce(0, +)) / Double(latencies.count) / 1e6
     var samples: [String] = []
     for sample in all.flatMap(\.samples) where !samples.contains(sample) && samples.count < 5 { samples.append(sample) }
-    var summary: [String: Any] = [
+    let summary: [String: Any] = [
         "label": label, "connections": connections, "seconds": duration, "requests": latencies.count,
         "warmup_requests": all.map(\.warmupRequests).reduce(0, +),
         "rps": Double(latencies.count) / duration, "p50_ms": percentile(50), "p90_ms": percentile(90),
@@ -332,7 +352,9 @@ func get(_ arguments: Arguments) {
     let expectContains = arguments.string("expect-contains")
     runLoad(
         label: arguments.string("label") ?? "get", connections: arguments.int("connections", default: 2),
-        warmup: arguments.double("warmup", default: 1), duration: arguments.double("duration", default: 5), latenciesFile: arguments.string("latencies")
+        warmup: arguments.double("warmup", default: 1), duration: arguments.double("duration", default: 5),
+        warmupRequests: arguments.string("warmup-requests") == nil ? nil : arguments.int("warmup-requests", default: 1),
+        latenciesFile: arguments.string("latencies")
     ) { index in
         let client = HTTPClient(configuration: .init(maxIdleHandles: 1))
         let headers: HTTPClientHeaders = ["Authorization": "Bearer " + token]
@@ -355,18 +377,43 @@ func get(_ arguments: Arguments) {
 
 // MARK: - Transaction rows (seed and raw-sqlite)
 
+/// What seeded and raw rows are made of.
 enum Rows {
-/// The columns a seeded or raw row fills: those of migration 3's `transactions` table but `seq`.
-static let transactionColumns = [
-    "id", "terminal_id", "merchant_id", "type", "status", "payment_method", "amount", "tip_amount", "currency",
-    "reference", "created_at", "updated_at", "pending_until", "card_brand", "masked_pan", "pan_hash", "card_expiry",
-    "card_country", "aid", "application_label", "cvm", "pin_verified", "auth_id", "rrn", "cid", "cryptogram", "response_code",
-    "response_message", "original_id", "refunded_at", "refunded_masked_pan", "refund_amount", "dcc_status", "dcc_amount",
-    "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries",
-]
-static let insertTransaction =
-    "INSERT INTO transactions (" + transactionColumns.joined(separator: ", ") + ") VALUES ("
-    + Array(repeating: "?", count: transactionColumns.count).joined(separator: ", ") + ")"
+    /// The columns a seeded or raw row fills: those of migration 3's `transactions` table but `seq`.
+    static let transactionColumns = [
+        "id", "terminal_id", "merchant_id", "type", "status", "payment_method", "amount", "tip_amount", "currency",
+        "reference", "created_at", "updated_at", "pending_until", "card_brand", "masked_pan", "pan_hash", "card_expiry",
+        "card_country", "aid", "application_label", "cvm", "pin_verified", "auth_id", "rrn", "cid", "cryptogram", "response_code",
+        "response_message", "original_id", "refunded_at", "refunded_masked_pan", "refund_amount", "dcc_status", "dcc_amount",
+        "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries",
+    ]
+    static let insertTransaction =
+        "INSERT INTO transactions (" + transactionColumns.joined(separator: ", ") + ") VALUES ("
+        + Array(repeating: "?", count: transactionColumns.count).joined(separator: ", ") + ")"
+
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    static let seedCards: [(weight: Int, card: SeedCard)] = [
+        (45, SeedCard(brand: "VISA", masked: "476173******0011", panHash: String(repeating: "a1", count: 32), expiry: "2812", country: "BE", aid: "A0000000031010", label: "VISA DEBIT")),
+        (33, SeedCard(brand: "MASTERCARD", masked: "555555******0004", panHash: String(repeating: "b2", count: 32), expiry: "3012", country: "BE", aid: "A0000000041010", label: "MASTERCARD")),
+        (12, SeedCard(brand: "MAESTRO", masked: "675964******8453", panHash: String(repeating: "c3", count: 32), expiry: "3012", country: "BE", aid: "A0000000043060", label: "MAESTRO")),
+        (6, SeedCard(brand: "AMEX", masked: "374245*****1001", panHash: String(repeating: "d4", count: 32), expiry: "3012", country: "US", aid: "A00000002501", label: "AMERICAN EXPRESS")),
+        (4, SeedCard(brand: "DISCOVER", masked: "601100******0004", panHash: String(repeating: "e5", count: 32), expiry: "3012", country: "US", aid: "A0000001523010", label: "DISCOVER")),
+    ]
+
+    /// (weight, type, status, response code, message)
+    static let seedOutcomes: [(Int, String, String, String?, String)] = [
+        (840, "AUTH", "CLEARED", "00", "Approved"),
+        (30, "AUTH", "REFUNDED", "00", "Approved"),
+        (30, "REFUND", "CLEARED", "00", "Approved"),
+        (25, "AUTH", "DECLINED", "51", "Insufficient funds"),
+        (20, "AUTH", "DECLINED", "05", "Do not honour"),
+        (20, "AUTH", "TIMEOUT", nil, "Timed out"),
+        (15, "AUTH", "USER_CANCELLED", nil, "Reader: cancelled"),
+        (10, "AUTH", "CANCELLED", nil, "Cancelled"),
+        (5, "AUTH", "TERMINAL_DECLINED", nil, "Card expired (declined by the reader kernel)"),
+        (5, "AUTH", "ERROR", "96", "System malfunction"),
+    ]
 }
 
 /// A fast deterministic generator for seeding (SplitMix64).
@@ -379,10 +426,6 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-extension Rows {
-static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 func uuid(_ random: inout some RandomNumberGenerator) -> String {
@@ -408,30 +451,6 @@ func upperHex(_ count: Int, _ random: inout some RandomNumberGenerator) -> Strin
 
 struct SeedCard {
     let brand: String, masked: String, panHash: String, expiry: String, country: String, aid: String, label: String
-}
-
-extension Rows {
-static let seedCards: [(weight: Int, card: SeedCard)] = [
-    (45, SeedCard(brand: "VISA", masked: "476173******0011", panHash: String(repeating: "a1", count: 32), expiry: "2812", country: "BE", aid: "A0000000031010", label: "VISA DEBIT")),
-    (33, SeedCard(brand: "MASTERCARD", masked: "555555******0004", panHash: String(repeating: "b2", count: 32), expiry: "3012", country: "BE", aid: "A0000000041010", label: "MASTERCARD")),
-    (12, SeedCard(brand: "MAESTRO", masked: "675964******8453", panHash: String(repeating: "c3", count: 32), expiry: "3012", country: "BE", aid: "A0000000043060", label: "MAESTRO")),
-    (6, SeedCard(brand: "AMEX", masked: "374245*****1001", panHash: String(repeating: "d4", count: 32), expiry: "3012", country: "US", aid: "A00000002501", label: "AMERICAN EXPRESS")),
-    (4, SeedCard(brand: "DISCOVER", masked: "601100******0004", panHash: String(repeating: "e5", count: 32), expiry: "3012", country: "US", aid: "A0000001523010", label: "DISCOVER")),
-]
-
-/// (weight, type, status, response code, message)
-static let seedOutcomes: [(Int, String, String, String?, String)] = [
-    (840, "AUTH", "CLEARED", "00", "Approved"),
-    (30, "AUTH", "REFUNDED", "00", "Approved"),
-    (30, "REFUND", "CLEARED", "00", "Approved"),
-    (25, "AUTH", "DECLINED", "51", "Insufficient funds"),
-    (20, "AUTH", "DECLINED", "05", "Do not honour"),
-    (20, "AUTH", "TIMEOUT", nil, "Timed out"),
-    (15, "AUTH", "USER_CANCELLED", nil, "Reader: cancelled"),
-    (10, "AUTH", "CANCELLED", nil, "Cancelled"),
-    (5, "AUTH", "TERMINAL_DECLINED", nil, "Card expired (declined by the reader kernel)"),
-    (5, "AUTH", "ERROR", "96", "System malfunction"),
-]
 }
 
 func pick<T>(_ list: [(Int, T)], _ random: inout some RandomNumberGenerator) -> T {
@@ -516,8 +535,14 @@ func seed(_ arguments: Arguments) {
 
 // MARK: - raw-sqlite: the storage bound of a durable sale
 
-/// One connection shared by every thread, one transaction at a time, as the host's Store shares its writer.
-final class SharedWriter: @unchecked Sendable {
+/// Commits transaction rows for many threads.
+protocol RowWriter: Sendable {
+    func commit(_ values: [DatabaseValue]) throws
+}
+
+/// One connection shared by every thread, one transaction (and one WAL sync) per row, as the
+/// host's Store shares its writer.
+final class SharedWriter: RowWriter, @unchecked Sendable {
     private let lock = NSLock()
     private let db: SandboxStore.Connection
     init(_ db: SandboxStore.Connection) { self.db = db }
@@ -535,13 +560,66 @@ final class SharedWriter: @unchecked Sendable {
     }
 }
 
+/// Group commit: callers queue their rows; whoever finds no commit running takes every queued row
+/// into one transaction, commits once (one WAL sync), and wakes the callers. Each caller returns
+/// only after its row is durable, so the guarantee is the same as one commit per row.
+final class GroupWriter: RowWriter, @unchecked Sendable {
+    private final class Pending {
+        let values: [DatabaseValue]
+        var error: (any Error)?
+        var done = false
+        init(_ values: [DatabaseValue]) { self.values = values }
+    }
+    private let condition = NSCondition()
+    private var queue: [Pending] = []
+    private var committing = false
+    private let db: SandboxStore.Connection
+    init(_ db: SandboxStore.Connection) { self.db = db }
+
+    func commit(_ values: [DatabaseValue]) throws {
+        let mine = Pending(values)
+        condition.lock()
+        queue.append(mine)
+        while !mine.done {
+            if committing {
+                condition.wait()
+                continue
+            }
+            // Lead one batch: everything queued so far, ours included.
+            let batch = queue
+            queue = []
+            committing = true
+            condition.unlock()
+            var failure: (any Error)?
+            do {
+                try db.execute("BEGIN IMMEDIATE")
+                for pending in batch { try db.run(Rows.insertTransaction, pending.values) }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                failure = error
+            }
+            condition.lock()
+            for pending in batch {
+                pending.error = failure
+                pending.done = true
+            }
+            committing = false
+            condition.broadcast()
+        }
+        condition.unlock()
+        if let error = mine.error { throw error }
+    }
+}
+
 func rawSQLite(_ arguments: Arguments) {
     let source = arguments.required("schema-from")
     let path = arguments.required("db")
     let terminals = arguments.required("terminals").split(separator: ",").map(String.init)
     let merchant = arguments.required("merchant")
     let currency = arguments.string("currency") ?? "EUR"
-    let writer: SharedWriter
+    let grouped = arguments.string("group-commit") == "1"
+    let writer: any RowWriter
     do {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         try FileManager.default.createDirectory(
@@ -563,13 +641,13 @@ func rawSQLite(_ arguments: Arguments) {
         try db.execute("INSERT INTO main.merchants SELECT * FROM src.merchants")
         try db.execute("INSERT INTO main.terminals SELECT * FROM src.terminals")
         try db.execute("DETACH DATABASE src")
-        writer = SharedWriter(db)
+        writer = grouped ? GroupWriter(db) : SharedWriter(db)
     } catch {
         fail("raw-sqlite: \(error)")
     }
     let threads = arguments.int("threads", default: terminals.count)
     runLoad(
-        label: "raw-sqlite", connections: threads, warmup: arguments.double("warmup", default: 1),
+        label: grouped ? "raw-sqlite-group-commit" : "raw-sqlite", connections: threads, warmup: arguments.double("warmup", default: 1),
         duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies")
     ) { index in
         let terminal = terminals[index % terminals.count]
@@ -589,52 +667,67 @@ func rawSQLite(_ arguments: Arguments) {
     }
 }
 
-// MARK: - raw-query: the SQL of the history endpoints, in-process
+// MARK: - raw-query and explain: the SQL of the history endpoints, in-process
 
-func rawQuery(_ arguments: Arguments) {
-    let path = arguments.required("db")
-    let terminal = arguments.required("terminal")
-    let name = arguments.required("query")
-    let now = Int64(arguments.string("now-ms") ?? "") ?? wallMillis()
-    let from = now - Int64(arguments.int("days", default: 90)) * 86_400_000
-    let pages: ClosedRange<Int> = {
-        let parts = (arguments.string("pages") ?? "1-1").split(separator: "-").compactMap { Int($0) }
-        return parts.count == 2 ? parts[0]...parts[1] : 1...1
-    }()
-    // The statements of Payments+Reads.swift (history and count with no filter, statistics over [from, now]).
+/// The statements one history endpoint runs, as Payments+Reads.swift writes them (no filters but
+/// the terminal; statistics over [from, to]), with their values for a page.
+func endpointStatements(_ name: String, terminal: String, from: Int64, to: Int64) -> [(String, @Sendable (Int) -> [DatabaseValue])] {
     let scope = "terminal_id = ? AND created_at >= ? AND created_at <= ?"
-    let stats = "FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED') AND created_at >= ? AND created_at <= ?"
-    let statements: [(String, @Sendable (Int) -> [DatabaseValue])]
     let all: [DatabaseValue] = [.text(terminal), .integer(0), .integer(Int64.max)]
+    let stats =
+        "FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED') AND created_at >= ? AND created_at <= ?"
+    let window: [DatabaseValue] = [.text(terminal), .integer(from), .integer(to)]
     switch name {
     case "history":
-        statements = [
+        return [
             ("SELECT COUNT(*) AS n FROM transactions WHERE " + scope, { _ in all }),
             ("SELECT * FROM transactions WHERE " + scope + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
              { page in all + [.integer(20), .integer(Int64((page - 1) * 20))] }),
         ]
     case "count":
-        statements = [("SELECT COUNT(*) AS n FROM transactions WHERE " + scope, { _ in all })]
+        return [("SELECT COUNT(*) AS n FROM transactions WHERE " + scope, { _ in all })]
     case "stats-daily":
-        statements = [
+        return [
             ("SELECT created_at / 86400000 AS day, SUM(amount) AS amount, COUNT(*) AS n " + stats + " GROUP BY day ORDER BY day",
-             { _ in [.text(terminal), .integer(from), .integer(now)] })
+             { _ in window })
         ]
     case "stats-brand":
-        statements = [
-            ("SELECT COALESCE(card_brand, 'UNKNOWN') AS brand, SUM(amount) AS amount, COUNT(*) AS n " + stats + " GROUP BY brand ORDER BY brand",
-             { _ in [.text(terminal), .integer(from), .integer(now)] })
+        return [
+            ("SELECT COALESCE(card_brand, 'UNKNOWN') AS brand, SUM(amount) AS amount, COUNT(*) AS n " + stats
+                + " GROUP BY brand ORDER BY brand", { _ in window })
         ]
+    case "latest-sale":
+        // Payments.isCancellable, run by detail() for every cleared sale younger than 30 minutes.
+        return [("SELECT id FROM transactions WHERE terminal_id = ? AND type = 'AUTH' ORDER BY seq DESC LIMIT 1", { _ in [.text(terminal)] })]
     default:
-        fail("--query must be history, count, stats-daily or stats-brand")
+        fail("--query must be history, count, stats-daily, stats-brand or latest-sale")
     }
+}
+
+func window(_ arguments: Arguments) -> (from: Int64, to: Int64) {
+    let to = Int64(arguments.string("to-ms") ?? "") ?? wallMillis()
+    let from = Int64(arguments.string("from-ms") ?? "") ?? to - 90 * 86_400_000
+    return (from, to)
+}
+
+func rawQuery(_ arguments: Arguments) {
+    let path = arguments.required("db")
+    let name = arguments.required("query")
+    let (from, to) = window(arguments)
+    let statements = endpointStatements(name, terminal: arguments.required("terminal"), from: from, to: to)
+    let pages: ClosedRange<Int> = {
+        let parts = (arguments.string("pages") ?? "1-1").split(separator: "-").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0]...parts[1] : 1...1
+    }()
     let connections = arguments.int("connections", default: 1)
     let handles: [SharedQuery] = (0..<connections).map { _ in
         do { return SharedQuery(try SandboxStore.Connection(path: path, access: .readOnly)) } catch { fail("raw-query: \(error)") }
     }
     runLoad(
         label: "raw-" + name, connections: connections, warmup: arguments.double("warmup", default: 1),
-        duration: arguments.double("duration", default: 3), latenciesFile: arguments.string("latencies")
+        duration: arguments.double("duration", default: 3),
+        warmupRequests: arguments.string("warmup-requests") == nil ? nil : arguments.int("warmup-requests", default: 1),
+        latenciesFile: arguments.string("latencies")
     ) { index in
         let handle = handles[index]
         return {
@@ -646,6 +739,25 @@ func rawQuery(_ arguments: Arguments) {
                 return .failed("\(error)")
             }
         }
+    }
+}
+
+/// Prints `EXPLAIN QUERY PLAN` of every statement of the history endpoints.
+func explain(_ arguments: Arguments) {
+    let (from, to) = window(arguments)
+    let terminal = arguments.required("terminal")
+    do {
+        let db = try SandboxStore.Connection(path: arguments.required("db"), access: .readOnly)
+        for name in ["history", "count", "stats-daily", "stats-brand", "latest-sale"] {
+            for (sql, values) in endpointStatements(name, terminal: terminal, from: from, to: to) {
+                print("\(name): \(sql)")
+                for row in try db.query("EXPLAIN QUERY PLAN " + sql, values(1)) {
+                    print("    " + (try row["detail"] as String))
+                }
+            }
+        }
+    } catch {
+        fail("explain: \(error)")
     }
 }
 
@@ -670,6 +782,7 @@ case "get": get(arguments)
 case "seed": seed(arguments)
 case "raw-sqlite": rawSQLite(arguments)
 case "raw-query": rawQuery(arguments)
+case "explain": explain(arguments)
 default:
-    fail("usage: bench-load setup|sale|get|seed|raw-sqlite|raw-query [--option value …] (see bench/Tools/BenchLoad/main.swift)")
+    fail("usage: bench-load setup|sale|get|seed|raw-sqlite|raw-query|explain [--option value …] (see bench/Tools/BenchLoad/main.swift)")
 }

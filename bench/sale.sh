@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Card sales per second through the terminal API, with durable commits (WAL + synchronous=FULL),
+# against two references measured in the same invocation on this machine:
+#   - nginx answering the same POSTs (same generator, connections and request bytes) with the
+#     very bytes of a sale answer, two workers (the host has two threads);
+#   - raw SQLite: one committed INSERT of an equivalent transaction row per transaction, same
+#     pragmas, same schema (copied from the host's database), same number of threads; and the same
+#     with group commit (rows that arrive during a commit share the next one, each caller still
+#     waiting for its own durable commit), the bound a host that batched its commits could reach.
+# Each load connection is a device registered over HTTP on its own terminal (a terminal takes one
+# transaction at a time) that seals a fresh card payload for every sale of 10.00 (approved).
+# Ends with `name: value` lines. Timings are for reading, never asserted.
+#
+#   bench/sale.sh                                  # 32 connections, 2 rounds of 10 s per side after 2 s warm-up (~2 min)
+#   CONNECTIONS=64 DURATION=20 bench/sale.sh
+#   TERMINALS_PER_MERCHANT=1 bench/sale.sh         # one merchant per terminal instead of one chain of 32
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-2}
+CONNECTIONS=${CONNECTIONS:-32}
+TERMINALS_PER_MERCHANT=${TERMINALS_PER_MERCHANT:-$CONNECTIONS}
+SCRATCH=${SCRATCH:-.build}
+work=$(mktemp -d)
+chmod 755 "$work" # nginx workers run as another user and must read the files
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
+
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  swift build -c release --scratch-path "$SCRATCH" --product sandbox-host >/dev/null
+  swift build -c release --scratch-path "$SCRATCH" --product bench-load >/dev/null
+fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+host_binary="$SCRATCH/release/sandbox-host"
+load="$SCRATCH/release/bench-load"
+
+# A copy of sandbox-data with the bench merchant(s) as a local overlay (your own local/*.json stay out).
+cp -R sandbox-data "$work/sandbox-data"
+rm -f "$work/sandbox-data/local/"*.json
+python3 - "$work/sandbox-data/local/bench.json" "$CONNECTIONS" "$TERMINALS_PER_MERCHANT" <<'PY'
+import json, sys
+path, count, per = sys.argv[1], int(sys.argv[2]), max(1, int(sys.argv[3]))
+def terminal(i):
+    return {"id": f"EU-BENCH-T{i:03d}", "profileId": "prf_bench", "refundAvailable": True, "reversalAvailable": True,
+            "limitAmount": 100000, "permittedCountries": None,
+            "tips": {"enabled": False, "rates": [], "maxAmount": None, "maxPercentage": None},
+            "reference": {"enabled": False, "pattern": None}, "autoLogin": True,
+            "registerOptions": ["portal", "registrationCode"], "apm": {"enabled": False, "brands": []}}
+merchants = []
+for m, first in enumerate(range(1, count + 1, per), start=1):
+    merchants.append({"id": f"EU-BENCH{m:02d}", "name": f"Bench Shop {m}", "address1": "Benchstraat 1",
+                      "address2": "1000 Brussel", "apiKey": f"sk_test_eu_bench_{m:012d}",
+                      "terminals": [terminal(i) for i in range(first, min(first + per, count + 1))]})
+json.dump({"regions": {"EU": {"merchants": merchants}}}, open(path, "w"), indent=1)
+PY
+terminals=$(python3 -c "print(','.join(f'EU-BENCH-T{i:03d}' for i in range(1, $CONNECTIONS + 1)))")
+backoffice_key=$(python3 -c 'import json; print(json.load(open("sandbox-data/merchants.json"))["regions"]["EU"]["backOfficeKey"])')
+
+host_port=$(free_port)
+"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --threads 2 --access-log off \
+  --sandbox-data "$work/sandbox-data" >/dev/null &
+host_pid=$!
+pids+=($host_pid)
+host="http://127.0.0.1:$host_port"
+wait_for "$host/v1/environment"
+
+# One device per terminal, registered by portal activation, logged in, reader key fetched.
+"$load" setup --url "$host" --region EU --backoffice-key "$backoffice_key" --terminals "$terminals" --out "$work/state.json" 2>/dev/null
+cleared='"transactionStatus":"CLEARED"'
+# Warm the host up and keep one answer: nginx will serve those bytes.
+"$load" sale --state "$work/state.json" --url "$host" --expect-contains "$cleared" --warmup 0 --duration "$WARMUP" \
+  --save-body "$work/answer.json" --label host-warmup >"$work/host-warmup.json"
+[ -s "$work/answer.json" ] || { echo "the host answered no cleared sale:" >&2; cat "$work/host-warmup.json" >&2; exit 1; }
+
+nginx_port=$(free_port)
+python3 - "$work" "$nginx_port" <<'PY'
+import sys
+work, port = sys.argv[1], sys.argv[2]
+body = open(f"{work}/answer.json").read()
+assert "$" not in body, "nginx would read $ as a variable"
+quoted = body.replace("\\", "\\\\").replace("'", "\\'")
+open(f"{work}/nginx.conf", "w").write(f"""worker_processes 2;
+pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+  default_type application/json;
+  keepalive_requests 1000000;
+  access_log off;
+  server {{ listen 127.0.0.1:{port}; location / {{ return 200 '{quoted}'; }} }}
+}}
+""")
+PY
+nginx -c "$work/nginx.conf" -p "$work" -g 'daemon off;' &
+pids+=($!)
+nginx="http://127.0.0.1:$nginx_port"
+wait_for "$nginx/"
+
+# nginx gets the same generator: same sealed payload per request, same headers, same path.
+# Rounds alternate the order, so drift on a shared machine hits every side alike; figures merge the rounds.
+run_nginx() {
+  "$load" sale --state "$work/state.json" --url "$nginx" --expect-status 200 --warmup "$WARMUP" --duration "$DURATION" \
+    --label nginx --latencies "$work/nginx-$1.lat" >"$work/nginx-$1.json"
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+run_host() {
+  local before
+  before=$(cpu_ticks "$host_pid")
+  "$load" sale --state "$work/state.json" --url "$host" --expect-contains "$cleared" --warmup "$WARMUP" --duration "$DURATION" \
+    --label host --latencies "$work/host-$1.lat" >"$work/host-$1.json"
+  echo $(($(cpu_ticks "$host_pid") - before)) >"$work/host-$1.cpu"
+}
+run_raw() { # $1 round, $2 raw or group (group commit: rows that arrive during a commit share the next one)
+  "$load" raw-sqlite --schema-from "$work/data/eu.sqlite" --db "$work/raw/$2-$1.sqlite" --terminals "$terminals" \
+    --merchant EU-BENCH01 --threads "$CONNECTIONS" --warmup "$WARMUP" --duration "$DURATION" \
+    --group-commit "$([ "$2" = group ] && echo 1 || echo 0)" --latencies "$work/$2-$1.lat" >"$work/$2-$1.json"
+}
+for round in $(seq "$ROUNDS"); do
+  if [ $((round % 2)) = 1 ]; then run_nginx "$round"; run_host "$round"; run_raw "$round" raw; run_raw "$round" group
+  else run_raw "$round" group; run_raw "$round" raw; run_host "$round"; run_nginx "$round"; fi
+done
+
+filesystem=$(findmnt -n -o FSTYPE -T "$work" 2>/dev/null || stat -f -c %T "$work")
+python3 - "$work" "$filesystem" "$(nproc)" "$TERMINALS_PER_MERCHANT" "$ROUNDS" "$(getconf CLK_TCK)" "$load_before" <<'PY'
+import json, os, sys
+work, filesystem, cores, per, rounds, tick, load_before = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), int(sys.argv[6]), sys.argv[7]
+def merged(name):
+    parts = [json.load(open(f"{work}/{name}-{r}.json")) for r in range(1, rounds + 1)]
+    latencies = sorted(int(line) for r in range(1, rounds + 1) for line in open(f"{work}/{name}-{r}.lat") if line.strip())
+    def pct(p):
+        if not latencies: return 0.0
+        return latencies[min(len(latencies) - 1, max(0, -(-len(latencies) * p // 100) - 1))] / 1e6
+    seconds = sum(p["seconds"] for p in parts)
+    samples = [s for p in parts for s in p["failure_samples"]]
+    return {"rps": len(latencies) / seconds, "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99), "max_ms": pct(100),
+            "failures": sum(p["failures"] for p in parts), "failure_samples": list(dict.fromkeys(samples))[:5],
+            "connections": parts[0]["connections"], "seconds": seconds, "rounds": [round(p["rps"]) for p in parts]}
+runs = {name: merged(name) for name in ("nginx", "host", "raw", "group")}
+names = {"nginx": "nginx (same bytes)", "host": "sandbox-host sale", "raw": "raw SQLite insert", "group": "raw, group commit"}
+print(f"{'run':<20} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'failures':>9}  req/s per round")
+for key in ("nginx", "host", "raw", "group"):
+    r = runs[key]
+    print(f"{names[key]:<20} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p90_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.2f} {r['failures']:>9}  "
+          + ", ".join(map(str, r["rounds"])))
+for key in ("nginx", "host", "raw", "group"):
+    for sample in runs[key]["failure_samples"]:
+        print(f"  {key} failure: {sample}")
+host, nginx, raw = runs["host"], runs["nginx"], runs["raw"]
+request = os.path.getsize(f"{work}/answer.json.request")
+answer = os.path.getsize(f"{work}/answer.json")
+print(f"({host['connections']} connections, {per} terminals per merchant, {rounds} rounds of {host['seconds'] / rounds:.0f} s per side, request body {request} B, "
+      f"answer {answer} B, database on {filesystem}, {cores} cores, load average before: {load_before})")
+print(f"sale_rps: {host['rps']:.0f}")
+print(f"nginx_rps: {nginx['rps']:.0f}")
+print(f"sale_vs_nginx: {host['rps'] / nginx['rps']:.3f}")
+print(f"sale_p50_ms: {host['p50_ms']:.2f}")
+print(f"sale_p99_ms: {host['p99_ms']:.2f}")
+print(f"nginx_p99_ms: {nginx['p99_ms']:.2f}")
+print(f"raw_sqlite_rps: {raw['rps']:.0f}")
+print(f"raw_sqlite_p99_ms: {raw['p99_ms']:.2f}")
+print(f"sale_vs_raw_sqlite: {host['rps'] / raw['rps']:.3f}")
+print(f"raw_sqlite_group_commit_rps: {runs['group']['rps']:.0f}")
+print(f"raw_sqlite_group_commit_p99_ms: {runs['group']['p99_ms']:.2f}")
+# CPU the host spent per sale it served (warm-up included): steadier than rates on a busy machine.
+served = sum(json.load(open(f"{work}/host-{r}.json"))["requests"] + json.load(open(f"{work}/host-{r}.json"))["warmup_requests"]
+             for r in range(1, rounds + 1))
+cpu_seconds = sum(int(open(f"{work}/host-{r}.cpu").read()) for r in range(1, rounds + 1)) / tick
+print(f"sale_host_cpu_ms_per_sale: {cpu_seconds * 1000 / served:.2f}")
+print(f"sale_failures: {host['failures']}")
+PY

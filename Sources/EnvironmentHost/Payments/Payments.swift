@@ -113,7 +113,8 @@ struct Payments: Sendable {
     /// issuer answer never came). Done lazily, whenever the terminal is touched.
     func expireStale(_ db: Connection, terminal: String, at now: Int64) throws {
         let stale = try db.query(
-            "SELECT * FROM transactions WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
+            // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
+            "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
             [.text(terminal), .integer(now)])
         for row in stale {
             var record = try TransactionRecord(row)
@@ -126,7 +127,10 @@ struct Payments: Sendable {
     }
 
     func inFlight(_ db: Connection, terminal: String) throws -> Bool {
-        try !db.query("SELECT 1 FROM transactions WHERE terminal_id = ? AND pending_until IS NOT NULL", [.text(terminal)]).isEmpty
+        try !db.query(
+            "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL",
+            [.text(terminal)]
+        ).isEmpty
     }
 
     func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {

@@ -76,15 +76,15 @@ public final class EnvironmentHost: RunningService, Responder {
         self.configuration = configuration
         store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
         try Self.claim(store, for: configuration.region.id)
+        let outbox = Outbox(defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random)
         let lifecycle = Lifecycle(
             store: store, clock: configuration.clock,
             credentials: Credentials(region: configuration.region.id, random: configuration.random),
             region: configuration.region, flavour: configuration.flavour,
-            directory: Lifecycle.Directory(configuration.fixtures, region: configuration.region))
+            directory: Lifecycle.Directory(configuration.fixtures, region: configuration.region), outbox: outbox)
         try lifecycle.loadFixtures(configuration.fixtures)
         var router = try Self.routes(configuration, store)
         Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
-        let outbox = Outbox(defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random)
         let directory = lifecycle.directory
         dispatcher = Dispatcher(store: store, clock: configuration.clock, apiKey: { directory.merchants[$0]?.apiKey })
         // Receipt links name the host's own address, known once it listens.

@@ -15,6 +15,8 @@ struct Lifecycle: Sendable {
     let flavour: Flavour
     /// The fixtures decoded once: merchants, terminal profiles and their TerminalInfo by id.
     let directory: Directory
+    /// Where a transaction ended by an unregistration reports its outcome.
+    let outbox: Outbox
 
     /// Fixtures never change while a host runs, so every request reads them from memory instead of
     /// decoding the JSON kept in the database (which is there for joins and history).
@@ -144,13 +146,20 @@ struct Lifecycle: Sendable {
     /// Marks a device unregistered, frees its terminal and ends its sessions; a transaction it left
     /// in flight ends as TIMEOUT, so the next device on the terminal is not kept busy by it.
     func unregister(_ db: Connection, device: String, reason: String, at now: Int64) throws {
-        try db.run(
+        let abandoned = try db.query(
             """
-            UPDATE transactions SET status = 'TIMEOUT', pending_until = NULL, updated_at = ?,
-                   response_message = 'The device was unregistered'
+            SELECT * FROM transactions INDEXED BY transactions_in_flight
             WHERE pending_until IS NOT NULL
               AND terminal_id = (SELECT terminal_id FROM devices WHERE id = ? AND state = 'registered')
-            """, [.integer(now), .text(device)])
+            """, [.text(device)])
+        for row in abandoned {
+            var record = try TransactionRecord(row)
+            record.status = .timeout
+            record.pendingUntil = nil
+            record.responseMessage = "The device was unregistered"
+            try record.save(db, at: now)
+            try outbox.record(db, record, at: now)
+        }
         try db.run(
             "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
             [.text(reason), .text(device)])

@@ -174,6 +174,7 @@ extension Payments {
             let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
             guard record.status == .dccRequired || cancellable else { throw HTTPError.notCancellable }
             record.status = byUser ? .userCancelled : .cancelled
+            record.eventType = "payment.canceled"
             record.pendingUntil = nil
             record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
             try record.save(db, at: now)

@@ -46,6 +46,9 @@ struct TransactionRecord: Sendable {
     var retries = 0
     /// Where this payment's webhooks go (MONEI's `callbackUrl`); nil: the merchant's endpoint.
     var callbackURL: String?
+    /// The webhook event type this change calls for when its status alone does not tell (a
+    /// reversal by the user); not stored.
+    var eventType: String?
     /// Insertion order; 0 until saved.
     var seq: Int64 = 0
 

@@ -40,13 +40,17 @@ final class Dispatcher: Sendable {
 
     func now() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    /// Starts the delivery thread: it works while events are due and looks again every 50 ms.
+    /// Events being delivered right now: a slow receiver holds its own slots, not the others'.
+    private let inFlight = Mutex<Set<String>>([])
+
+    /// Starts the delivery thread: it starts due deliveries while slots are free and looks again
+    /// every 50 ms, or as soon as a delivery ends.
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
             while running.load(ordering: .sequentiallyConsistent) {
-                let delivered = (try? deliverDue()) ?? 0
-                if delivered == 0 { _ = wake.wait(timeout: .now() + .milliseconds(50)) }
+                let started = (try? startDue()) ?? 0
+                if started == 0 { _ = wake.wait(timeout: .now() + .milliseconds(50)) }
             }
             finished.signal()
         }
@@ -54,11 +58,13 @@ final class Dispatcher: Sendable {
         thread.start()
     }
 
-    /// Stops after the deliveries in progress end.
+    /// Stops starting deliveries, then waits (at most the delivery timeout) for those under way.
     func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
         wake.signal()
         finished.wait()
+        let deadline = Date().addingTimeInterval(16)
+        while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(10_000) }
     }
 
     struct Due: Sendable {
@@ -71,11 +77,16 @@ final class Dispatcher: Sendable {
         let secret: String
     }
 
-    /// Sends every event due now (at most a batch), records the answers, and says how many it tried.
+    /// Starts the deliveries due now, as many as free slots allow; each records its own answer.
+    ///
+    /// - Returns: how many it started.
     @discardableResult
-    func deliverDue(limit: Int = 256) throws -> Int {
+    func startDue() throws -> Int {
+        let free = concurrency - inFlight.withLock { $0.count }
+        guard free > 0 else { return 0 }
         let now = now()
-        let due: [Due] = try store.read { db in
+        let busy = inFlight.withLock { $0 }
+        let candidates: [Due] = try store.read { db in
             // An event waits while an earlier event of the same payment is still pending: per payment,
             // receivers get events in the order they happened.
             try db.query(
@@ -87,29 +98,25 @@ final class Dispatcher: Sendable {
                       SELECT 1 FROM webhook_events p
                       WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
                 ORDER BY e.next_attempt_at, e.seq LIMIT ?
-                """, [.integer(now), .integer(Int64(limit))]
+                """, [.integer(now), .integer(Int64(free + busy.count))]
             ).map { row in
                 Due(
                     id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
                     body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "")
             }
         }
-        guard !due.isEmpty else { return 0 }
-        let results = Mutex<[(Due, Outcome)]>([])
-        let slots = DispatchSemaphore(value: concurrency)
-        let group = DispatchGroup()
+        let due = candidates.filter { !busy.contains($0.id) }.prefix(free)
         for event in due {
-            slots.wait()
-            group.enter()
-            DispatchQueue.global().async { [self] in
+            inFlight.withLock { _ = $0.insert(event.id) }
+            // A thread of its own: a delivery blocks on the network for up to 15 s, and the global
+            // queue would not run more of them at once than there are cores.
+            Thread { [self] in
                 let outcome = attempt(event, at: now)
-                results.withLock { $0.append((event, outcome)) }
-                slots.signal()
-                group.leave()
-            }
+                try? record([(event, outcome)], at: self.now())
+                inFlight.withLock { _ = $0.remove(event.id) }
+                wake.signal()
+            }.start()
         }
-        group.wait()
-        try record(results.withLock { $0 }, at: now)
         return due.count
     }
 
@@ -163,10 +170,18 @@ final class Dispatcher: Sendable {
                         "UPDATE webhook_events SET state = 'delivered', attempts = ?, delivered_at = ?, next_attempt_at = NULL WHERE id = ?",
                         [.integer(Int64(attempt)), .integer(now), .text(event.id)])
                 case 410?:
-                    // The receiver says it is gone: stop sending to the merchant's endpoint.
+                    // The receiver says it is gone: stop sending there. A payment's own callbackUrl
+                    // answering 410 says nothing of the merchant's endpoint, which stays on.
                     try db.run(
                         "UPDATE webhook_events SET state = 'disabled', attempts = ?, next_attempt_at = NULL WHERE id = ?",
                         [.integer(Int64(attempt)), .text(event.id)])
+                    let viaCallback = try !db.query(
+                        """
+                        SELECT 1 FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
+                        WHERE e.id = ? AND t.callback_url = e.url
+                        """, [.text(event.id)]
+                    ).isEmpty
+                    guard !viaCallback else { continue }
                     try db.run(
                         "UPDATE webhook_endpoints SET disabled_at = ?, updated_at = ? WHERE merchant_id = ? AND disabled_at IS NULL",
                         [.integer(now), .integer(now), .text(event.merchant)])

@@ -34,6 +34,26 @@ struct Outbox: Sendable {
             let originalPaymentId: String?
             let dccAmount: Int?
             let dccCurrency: String?
+
+            /// Every field is written, absent values as `null`, as the documented payload shows.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(paymentId, forKey: .paymentId)
+                try container.encode(orderId, forKey: .orderId)
+                try container.encode(type, forKey: .type)
+                try container.encode(status, forKey: .status)
+                try container.encode(amount, forKey: .amount)
+                try container.encode(tipAmount, forKey: .tipAmount)
+                try container.encode(currency, forKey: .currency)
+                try container.encode(cardBrand, forKey: .cardBrand)
+                try container.encode(last4, forKey: .last4)
+                try container.encode(responseCode, forKey: .responseCode)
+                try container.encode(terminalId, forKey: .terminalId)
+                try container.encode(merchantId, forKey: .merchantId)
+                try container.encode(originalPaymentId, forKey: .originalPaymentId)
+                try container.encode(dccAmount, forKey: .dccAmount)
+                try container.encode(dccCurrency, forKey: .dccCurrency)
+            }
         }
 
         let id: String
@@ -49,7 +69,9 @@ struct Outbox: Sendable {
         guard !record.status.isInFlight else { return nil }
         switch (record.type, record.status) {
         case (.auth, .cleared), (.auth, .refunded): return "payment.succeeded"
-        case (.auth, .cancelled), (.auth, .userCancelled): return "payment.canceled"
+        // A reversal names its own type (`payment.canceled`); a card screen cancelled at the reader
+        // (USER_CANCELLED without one) is a failed payment.
+        case (.auth, .cancelled): return "payment.canceled"
         case (.auth, _): return "payment.failed"
         case (.refund, .cleared): return "refund.succeeded"
         case (.refund, _): return "refund.failed"
@@ -59,7 +81,7 @@ struct Outbox: Sendable {
     /// Adds the event a transaction's new final state calls for (nothing while in flight, or when
     /// the merchant has nowhere to receive webhooks).
     func record(_ db: Connection, _ record: TransactionRecord, type: String? = nil, at now: Int64) throws {
-        guard let type = type ?? Self.eventType(record) else { return }
+        guard let type = type ?? record.eventType ?? Self.eventType(record) else { return }
         let id = "evt_" + Hex.encode(random.bytes(count: 12))
         let payload = Payload(
             id: id, type: type, created: now / 1000, livemode: false,
@@ -135,30 +157,53 @@ struct Outbox: Sendable {
         return nil
     }
 
+    /// The address a host names, however it is spelt (`127.1`, `2130706433`, `0x7f000001`,
+    /// `[::ffff:127.0.0.1]`): inet_aton and inet_pton read it as the system would connect to it.
+    private enum Address {
+        case v4([UInt8])
+        case v6([UInt8])
+    }
+
+    private static func address(_ host: String) -> Address? {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.contains(":") {
+            var v6 = in6_addr()
+            guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+            let bytes = withUnsafeBytes(of: v6) { Array($0) }
+            // An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 address.
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return .v4(Array(bytes[12...])) }
+            return .v6(bytes)
+        }
+        var v4 = in_addr()
+        guard inet_aton(host, &v4) != 0 else { return nil }
+        return .v4(withUnsafeBytes(of: v4) { Array($0) })
+    }
+
     static func isLoopback(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
-        return ipv4(host).map { $0[0] == 127 } ?? false
+        var name = host.lowercased()
+        while name.hasSuffix(".") { name.removeLast() }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        switch address(name) {
+        case .v4(let octets)?: return octets[0] == 127
+        case .v6(let bytes)?: return bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+        case nil: return false
+        }
     }
 
     static func isPrivate(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if let octets = ipv4(host) {
+        switch address(host) {
+        case .v4(let octets)?:
             switch (octets[0], octets[1]) {
             case (10, _), (0, _), (127, _): return true
             case (172, 16...31), (192, 168), (169, 254), (100, 64...127): return true
             default: return false
             }
+        case .v6(let bytes)?:
+            // Unspecified (::), unique-local (fc00::/7) and link-local (fe80::/10).
+            return bytes.allSatisfy { $0 == 0 } || bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
+        case nil:
+            return false
         }
-        // IPv6 unique-local (fc00::/7) and link-local (fe80::/10).
-        return host.hasPrefix("fc") || host.hasPrefix("fd") || host.hasPrefix("fe8") || host.hasPrefix("fe9")
-            || host.hasPrefix("fea") || host.hasPrefix("feb") || host == "::"
-    }
-
-    private static func ipv4(_ host: String) -> [Int]? {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        let octets = parts.compactMap { Int($0) }.filter { (0...255).contains($0) }
-        return octets.count == 4 ? octets : nil
     }
 }

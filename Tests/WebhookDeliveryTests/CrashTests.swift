@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// A real `sandbox-host` process (as LoopbackTests runs the executables), output to files.
+final class HostProcess: @unchecked Sendable {
+    let process = Process()
+    let folder = TemporaryDirectory()
+    let port: UInt16
+    var api: API { API(baseURL: "http://127.0.0.1:\(port)") }
+
+    init(dataDirectory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let executable = try #require(
+            Paths.executable("sandbox-host"), "sandbox-host is not built in \(Paths.products.path); run `swift build --build-tests` first",
+            sourceLocation: sourceLocation)
+        port = freePort()
+        process.executableURL = executable
+        process.arguments = [
+            "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off", "--threads", "4",
+            "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
+        ]
+        let output = folder.file("stdout"), errors = folder.file("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        process.currentDirectoryURL = folder.url
+        try process.run()
+    }
+
+    deinit { kill() }
+
+    var stderr: String { (try? String(contentsOf: folder.file("stderr"), encoding: .utf8)) ?? "" }
+
+    /// Waits until `/healthz` answers 200.
+    func waitUntilReady(seconds: Double = 20) async -> Bool {
+        await eventually(seconds) {
+            guard process.isRunning else { return false }
+            return await api.call("GET", "/healthz").status == 200
+        }
+    }
+
+    /// SIGKILL, and waits for the process to be gone.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+@Suite("SIGKILL of the host mid-dispatch loses no webhook")
+struct CrashTests {
+    @Test("sales over HTTP, SIGKILL while deliveries are in flight (receiver answers in 50 ms), restart on the same data: every committed sale's event arrives, ids stable")
+    func sigkillMidDispatch() async throws {
+        let data = TemporaryDirectory()
+        let receiver = try Receiver(answering: 200, threads: 2)
+        receiver.answer(200, delay: .milliseconds(50))
+        let backOfficeKey = try EU.fixture().backOfficeKey
+
+        let first = try HostProcess(dataDirectory: data.url)
+        #expect(await first.waitUntilReady(), "sandbox-host did not start: \(first.stderr)")
+        expectReply(
+            await first.api.call(
+                "PUT", "/backoffice/v1/merchants/\(EU.merchant1)/webhook", bearer: backOfficeKey,
+                body: ["url": receiver.hookURL, "scheme": "monei"]), 200, nil, "point EU-M01 at the receiver")
+        let device = try await Device.open(first.api, backOfficeKey: backOfficeKey, terminal: EU.terminal1)
+
+        // Sales back to back in the background; the kill comes while they and the deliveries run.
+        let run = SalesRun()
+        let sales = Task {
+            for index in 0..<1_000 where !run.stop.load(ordering: .relaxed) {
+                // Whole euros: no magic amount (a PIN step or a late issuer would leave the sale in flight).
+                guard let reply = try? await device.sale(1000 + 100 * (index % 50), quietly: true) else { break }
+                guard reply.status == 201, reply.string("transactionStatus") == "CLEARED", let id = reply.string("transactionId") else { break }
+                run.committed.withLock { $0.append(id) }
+            }
+        }
+        // Kill while the receiver is answering (a delivery in flight, not yet recorded by the host).
+        let inFlight = await eventually(30) { receiver.received.count >= 15 && run.count >= 25 && receiver.inFlight > 0 }
+        #expect(inFlight, "deliveries did not start: \(receiver.received.count) received, \(run.count) sales")
+        first.kill()
+        run.stop.store(true, ordering: .relaxed)
+        _ = await sales.value
+        let sold = run.committed.withLock { $0 }
+        let arrivedBeforeKill = receiver.received.count
+        #expect(arrivedBeforeKill < sold.count, "every event arrived before the kill (\(arrivedBeforeKill) of \(sold.count)): nothing was in flight")
+
+        // The same data directory, a new process: the outbox resumes.
+        let second = try HostProcess(dataDirectory: data.url)
+        defer { second.kill() }
+        #expect(await second.waitUntilReady(), "sandbox-host did not restart: \(second.stderr)")
+        let allArrived = await eventually(40) {
+            let delivered = Set(receiver.received.filter { $0.delivered && $0.type == "payment.succeeded" }.compactMap(\.paymentId))
+            return delivered.isSuperset(of: sold)
+        }
+        let deliveredPayments = Set(receiver.received.filter(\.delivered).compactMap(\.paymentId))
+        #expect(allArrived, "lost: \(Set(sold).subtracting(deliveredPayments).count) of \(sold.count) committed sales never got their event")
+
+        // One event id per payment, kept across attempts and the restart; repeats are the same bytes.
+        var idsByPayment: [String: Set<String>] = [:]
+        var bodiesById: [String: Set<[UInt8]>] = [:]
+        for request in receiver.received {
+            guard let id = request.eventId, let payment = request.paymentId else {
+                Issue.record("a delivery without event id or paymentId: \(String(decoding: request.body, as: UTF8.self))")
+                continue
+            }
+            idsByPayment[payment, default: []].insert(id)
+            bodiesById[id, default: []].insert(request.body)
+        }
+        for (payment, ids) in idsByPayment where ids.count != 1 {
+            Issue.record("payment \(payment) arrived under \(ids.count) event ids: \(ids.sorted())")
+        }
+        for (id, bodies) in bodiesById where bodies.count != 1 {
+            Issue.record("event \(id) arrived with \(bodies.count) different bodies")
+        }
+        // The log of the restarted host agrees: every event of the merchant delivered.
+        let logged = expectReply(
+            await second.api.call("GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey), 200, nil,
+            "the delivery log after the restart"
+        ).array("events")
+        let settled = await eventually(10) {
+            let events = await second.api.call(
+                "GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey
+            ).array("events")
+            return events.allSatisfy { $0["state"] as? String == "delivered" }
+        }
+        #expect(settled, "not every event is delivered in the log: \(logged.filter { $0["state"] as? String != "delivered" })")
+        let loggedPayments = Set(logged.compactMap { $0["transactionId"] as? String })
+        #expect(loggedPayments.isSuperset(of: sold), "committed sales without an event in the outbox: \(Set(sold).subtracting(loggedPayments))")
+        let repeats = receiver.received.count - Set(receiver.received.compactMap(\.eventId)).count
+        print("webhook SIGKILL test: \(sold.count) committed sales, \(arrivedBeforeKill) requests before the kill, \(repeats) repeated deliveries after it")
+    }
+}
+
+/// The sales of the background task: the ids answered 201, and a stop switch.
+final class SalesRun: Sendable {
+    let committed = Mutex<[String]>([])
+    let stop = Atomic<Bool>(false)
+    var count: Int { committed.withLock { $0.count } }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Launcher
+import SandboxHTTP
+import TestSupport
+import Testing
+
+@Suite("sandbox up: the webhook inbox")
+struct InboxTests {
+    @Test("the inbox gets every merchant's events by default and finds the MONEI signature valid, also after the host's clock moved")
+    func inboxAfterClockMove() async throws {
+        let directory = TemporaryDirectory()
+        let options = try #require(
+            try HostCommand.description.parse([
+                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
+            ]))
+        let sandbox = try Sandbox.start(
+            configuration: Sandbox.Configuration(
+                resources: try Resources.locate(options), basePort: 0, server: ServerConfiguration(drainSeconds: 0.1),
+                dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil))
+        defer { sandbox.stop() }
+        let eu = try #require(sandbox.hosts.first { $0.name == EU.region })
+        let host = API(baseURL: eu.url)
+        let inbox = API(baseURL: sandbox.inbox.url)
+
+        func delivery(_ eventId: String) async -> [String: Any]? {
+            var found: [String: Any]?
+            _ = await eventually(10) {
+                found = await inbox.call("GET", "/api/events").array("events").first { $0["eventId"] as? String == eventId }
+                return found != nil
+            }
+            return found
+        }
+        let before = try #require(
+            expectReply(
+                await host.call("POST", "/_sandbox/webhooks/trigger", body: ["event": "payment.succeeded", "merchantId": EU.merchant1]), 202,
+                nil, "trigger"
+            ).string("eventId"))
+        let first = await delivery(before)
+        #expect(first?["signature"] as? String == "valid", "the inbox's verdict: \(first ?? [:])")
+
+        expectReply(await host.call("POST", "/_sandbox/clock", body: ["advanceSeconds": 3_600]), 200, nil, "move EU's clock an hour")
+        let after = try #require(
+            expectReply(
+                await host.call("POST", "/_sandbox/webhooks/trigger", body: ["event": "payment.succeeded", "merchantId": EU.merchant1]), 202,
+                nil, "trigger after the clock moved"
+            ).string("eventId"))
+        let second = await delivery(after)
+        #expect(second != nil, "the event did not reach the inbox")
+        #expect(
+            second?["signature"] as? String == "valid",
+            "after POST /_sandbox/clock on EU the inbox judges EU's signature by its own clock: \(second?["signature"] ?? "none")")
+    }
+}

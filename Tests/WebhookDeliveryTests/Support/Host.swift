@@ -1,0 +1,195 @@
+import EnvironmentHost
+import Foundation
+import Launcher
+import SandboxCore
+import SandboxHTTP
+import TestSupport
+import Testing
+
+// One environment host (EU) started in this process on a port the system picks, with its
+// database in a temporary folder, no default webhook receiver (each test points the merchant at
+// its own), and the back-office and sandbox-control calls the webhook tests use.
+
+/// `sandbox-data/merchants.json`, the parts the webhook tests use.
+struct MerchantsFile: Decodable {
+    struct Region: Decodable {
+        var backOfficeKey: String
+        var merchants: [Merchant]
+    }
+
+    struct Merchant: Decodable {
+        var id: String
+        var apiKey: String
+        var terminals: [Terminal]
+    }
+
+    struct Terminal: Decodable {
+        var id: String
+        var autoLogin: Bool
+    }
+
+    var regions: [String: Region]
+
+    static let shared: MerchantsFile? = {
+        guard let data = try? Data(contentsOf: Paths.sandboxData.appendingPathComponent("merchants.json")) else { return nil }
+        return try? JSONDecoder().decode(MerchantsFile.self, from: data)
+    }()
+}
+
+/// The loaded `sandbox-data`, `web` and `openapi` folders, once for the suite.
+let sharedResources: Result<Resources, any Error> = Result {
+    try Resources.load(sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI)
+}
+
+/// The fixture merchants and terminals the tests use (EU).
+enum EU {
+    static let region = "EU"
+    /// EU-M01: EU-T0101 (auto-login, refunds, reversals).
+    static let merchant1 = "EU-M01"
+    static let terminal1 = "EU-T0101"
+    /// EU-M02: EU-T0203 (PIN login, refunds, reversals, no reference rules).
+    static let merchant2 = "EU-M02"
+    static let terminal2 = "EU-T0203"
+
+    static func fixture(sourceLocation: SourceLocation = #_sourceLocation) throws -> MerchantsFile.Region {
+        let file = try #require(MerchantsFile.shared, "sandbox-data/merchants.json does not load", sourceLocation: sourceLocation)
+        return try #require(file.regions[region], "merchants.json has no EU", sourceLocation: sourceLocation)
+    }
+
+    static func apiKey(_ merchant: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let found = try fixture(sourceLocation: sourceLocation).merchants.first { $0.id == merchant }?.apiKey
+        return try #require(found, "merchants.json has no \(merchant)", sourceLocation: sourceLocation)
+    }
+
+    static func autoLogin(_ terminal: String) -> Bool {
+        (try? fixture())?.merchants.flatMap(\.terminals).first { $0.id == terminal }?.autoLogin ?? false
+    }
+}
+
+/// An EU host in this process.
+final class TestHost: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let host: EnvironmentHost
+    let clock: SandboxClock
+    let api: API
+    let backOfficeKey: String
+
+    /// Starts a host on `directory` (a fresh one by default; pass the previous host's to restart).
+    init(
+        flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let resources = try sharedResources.get()
+        let region = try #require(resources.catalogue.region(EU.region), "no EU in environments.json", sourceLocation: sourceLocation)
+        self.directory = directory
+        clock = SandboxClock()
+        host = try EnvironmentHost.start(
+            configuration: .init(
+                region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
+                server: ServerConfiguration(threads: 4, drainSeconds: 0.1), dataDirectory: directory.file("state"),
+                openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
+                webhookURL: nil, dispatchesWebhooks: dispatches))
+        api = API(baseURL: host.url)
+        backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
+    }
+
+    func stop() { host.stop() }
+
+    // MARK: Back office: webhook settings, log, replay
+
+    @discardableResult
+    func setWebhook(
+        _ merchant: String, url: String?, scheme: String = "monei", expect status: Int = 200,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Reply {
+        var body: [String: Any] = ["scheme": scheme]
+        body["url"] = url ?? NSNull()
+        return expectReply(
+            await api.call("PUT", "/backoffice/v1/merchants/\(merchant)/webhook", bearer: backOfficeKey, body: body), status, nil,
+            "PUT the webhook settings of \(merchant) (\(url ?? "null"), \(scheme))", sourceLocation: sourceLocation)
+    }
+
+    func webhookSettings(_ merchant: String) async -> Reply {
+        await api.call("GET", "/backoffice/v1/merchants/\(merchant)/webhook", bearer: backOfficeKey)
+    }
+
+    /// The delivery log's list (newest first), optionally of one merchant.
+    func events(merchant: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async -> [[String: Any]] {
+        let query = "?limit=500" + (merchant.map { "&merchantId=\($0)" } ?? "")
+        let reply = expectReply(
+            await api.call("GET", "/backoffice/v1/webhooks/events" + query, bearer: backOfficeKey), 200, nil,
+            "GET the delivery log", sourceLocation: sourceLocation)
+        return reply.array("events")
+    }
+
+    /// One event with its payload and attempts.
+    func event(_ id: String) async -> Reply {
+        await api.call("GET", "/backoffice/v1/webhooks/events/\(id)", bearer: backOfficeKey)
+    }
+
+    func replay(_ id: String) async -> Reply {
+        await api.call("POST", "/backoffice/v1/webhooks/events/\(id)/replay", bearer: backOfficeKey)
+    }
+
+    /// `POST /_sandbox/webhooks/trigger`: the sample event's id.
+    func trigger(
+        _ type: String, merchant: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
+        let reply = expectReply(
+            await api.call("POST", "/_sandbox/webhooks/trigger", body: ["event": type, "merchantId": merchant]), 202, nil,
+            "trigger \(type) for \(merchant)", sourceLocation: sourceLocation)
+        return try #require(reply.string("eventId"), "trigger: no eventId: \(reply)", sourceLocation: sourceLocation)
+    }
+
+    /// Moves the host clock forward over HTTP.
+    func advance(_ seconds: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        expectReply(
+            await api.call("POST", "/_sandbox/clock", body: ["advanceSeconds": seconds]), 200, nil, "move the clock +\(seconds) s",
+            sourceLocation: sourceLocation)
+    }
+
+    /// The state of an event in the log (`pending`, `delivered`, …) and its attempts.
+    func state(of id: String) async -> (state: String?, attempts: Int) {
+        let reply = await event(id)
+        return (reply.string("state"), reply.int("attempts") ?? -1)
+    }
+
+    /// Waits until event `id` has at least `attempts` attempts in the log; its detail.
+    @discardableResult
+    func waitForAttempts(
+        _ id: String, _ attempts: Int, seconds: Double = 10, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Reply {
+        var last = Reply(request: "", status: 0, text: "", json: nil)
+        let reached = await eventually(seconds) {
+            last = await event(id)
+            return (last.int("attempts") ?? 0) >= attempts
+        }
+        if !reached {
+            Issue.record("\(step): event \(id) did not reach \(attempts) attempt(s) within \(seconds) s: \(last)", sourceLocation: sourceLocation)
+        }
+        return last
+    }
+
+    /// Waits until event `id` is in `state`; its detail.
+    @discardableResult
+    func waitForState(
+        _ id: String, _ state: String, seconds: Double = 10, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Reply {
+        var last = Reply(request: "", status: 0, text: "", json: nil)
+        let reached = await eventually(seconds) {
+            last = await event(id)
+            return last.string("state") == state
+        }
+        if !reached {
+            Issue.record("\(step): event \(id) is not \(state) within \(seconds) s: \(last)", sourceLocation: sourceLocation)
+        }
+        return last
+    }
+}
+
+/// The attempts of an event detail: `(attempt, at, status)` in order.
+func attemptLog(_ detail: Reply) -> [(attempt: Int, at: Date?, status: Int?, entry: [String: Any])] {
+    detail.array("log").map { entry in
+        ((entry["attempt"] as? NSNumber)?.intValue ?? -1, parseTime(entry["at"]), (entry["status"] as? NSNumber)?.intValue, entry)
+    }
+}

@@ -25,6 +25,7 @@ bench: release
 	SKIP_BUILD=1 bench/sale.sh
 	SKIP_BUILD=1 bench/history.sh
 	bench/webhooks.sh
+	SKIP_BUILD=1 bench/webhook-delivery.sh
 
 clean:
 	rm -rf .build .sandbox

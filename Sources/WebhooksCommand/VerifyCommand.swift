@@ -23,32 +23,40 @@ enum VerifyCommand {
         ])
 
     static let command = Webhooks.Command(description: description) { arguments in
-        let split: HeaderArguments
+        let split = headerArguments(arguments)
+        CommandMain.run(description, arguments: split.remaining) { options in try verify(options, split) }
+    }
+
+    /// The `--header` values taken out of the arguments (the parser keeps only one value per option).
+    /// A separate function rather than a do/catch inside the closure: the release compiler of
+    /// Swift 6.3.1 crashes on that shape ("Found ownership error").
+    private static func headerArguments(_ arguments: [String]) -> HeaderArguments {
         do throws(UsageError) {
-            split = try HeaderArguments(arguments, description: description)
+            return try HeaderArguments(arguments, description: description)
         } catch {
             CommandMain.fail(description.name, error)
         }
-        CommandMain.run(description, arguments: split.remaining) { options in
-            var headers = split
-            if let file = options.string("headers-file") { try headers.addFile(file) }
-            let scheme = try options.scheme()
-            let secret = try options.secret()
-            guard !headers.headers.isEmpty else {
-                throw UsageError("give the received headers with --header 'Name: value' or --headers-file FILE")
-            }
-            let tolerance = try options.integer("tolerance", in: 0...Int(Int32.max)) ?? WebhookVerifier.defaultTolerance
-            let now = try options.unixTime("now") ?? WebhookVerifier.systemClock()
-            let body = readStandardInput()
-            let verifier: WebhookVerifier
-            do throws(WebhookVerificationError) {
-                verifier = try WebhookVerifier(scheme: scheme, secret: secret, tolerance: tolerance, clock: { now })
-            } catch {
-                throw UsageError("--secret: \(error.message)")
-            }
-            // A refusal propagates to CommandMain, which prints "webhooks verify: <reason>: <message>" and exits 1.
-            let verified = try verifier.verify(headers: headers.headers, body: body)
-            print("valid: \(Describe.verified(verified)), \(body.count) bytes")
+    }
+
+    private static func verify(_ options: ParsedArguments, _ split: HeaderArguments) throws {
+        var headers = split
+        if let file = options.string("headers-file") { try headers.addFile(file) }
+        let scheme = try options.scheme()
+        let secret = try options.secret()
+        guard !headers.headers.isEmpty else {
+            throw UsageError("give the received headers with --header 'Name: value' or --headers-file FILE")
         }
+        let tolerance = try options.integer("tolerance", in: 0...Int(Int32.max)) ?? WebhookVerifier.defaultTolerance
+        let now = try options.unixTime("now") ?? WebhookVerifier.systemClock()
+        let body = readStandardInput()
+        let verifier: WebhookVerifier
+        do throws(WebhookVerificationError) {
+            verifier = try WebhookVerifier(scheme: scheme, secret: secret, tolerance: tolerance, clock: { now })
+        } catch {
+            throw UsageError("--secret: \(error.message)")
+        }
+        // A refusal propagates to CommandMain, which prints "webhooks verify: <reason>: <message>" and exits 1.
+        let verified = try verifier.verify(headers: headers.headers, body: body)
+        print("valid: \(Describe.verified(verified)), \(body.count) bytes")
     }
 }

@@ -22,6 +22,14 @@ extension EnvironmentHost {
         struct Clock: Decodable { let advanceSeconds: Double?; let set: String? }
     }
 
+    /// A check that a request carries the region's back-office key, compared in constant time.
+    static func backOfficeAuthorization(key: String) -> @Sendable (Request) throws -> Void {
+        let expected = Array(key.utf8)
+        return { request in
+            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw HTTPError.unauthorized }
+        }
+    }
+
     /// The token of `Authorization: Bearer <token>`.
     static func bearer(_ request: Request) -> String? {
         guard let header = request.header("authorization") else { return nil }
@@ -145,10 +153,7 @@ extension EnvironmentHost {
     // MARK: - Back-office API
 
     private static func addBackOfficeRoutes(to router: inout Router, _ lifecycle: Lifecycle, key: String) {
-        let expected = Array(key.utf8)
-        @Sendable func authorize(_ request: Request) throws {
-            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw HTTPError.unauthorized }
-        }
+        let authorize = backOfficeAuthorization(key: key)
         router.get("/backoffice/v1/merchants") { request in
             try authorize(request)
             return .json(["merchants": try lifecycle.merchants()])

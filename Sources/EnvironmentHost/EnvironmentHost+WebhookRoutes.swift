@@ -44,10 +44,7 @@ extension EnvironmentHost {
 
     static func addWebhookRoutes(to router: inout Router, lifecycle: Lifecycle, outbox: Outbox, key: String) {
         let store = lifecycle.store
-        let expected = Array(key.utf8)
-        @Sendable func authorize(_ request: Request) throws {
-            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw HTTPError.unauthorized }
-        }
+        let authorize = backOfficeAuthorization(key: key)
         @Sendable func event(_ row: Row, withLog log: [WebhookEvent.Attempt]?) throws -> WebhookEvent {
             WebhookEvent(
                 id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],

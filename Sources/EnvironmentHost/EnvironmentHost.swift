@@ -136,7 +136,7 @@ public final class EnvironmentHost: RunningService, Responder {
             let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
             let status: [String: String] = [
                 "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
-                "database": database ? "ok" : "unavailable", "time": ISO8601DateFormatter().string(from: clock.now()),
+                "database": database ? "ok" : "unavailable", "time": Wire.time(Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))),
             ]
             return .json(status, status: database ? 200 : 503)
         }

@@ -152,14 +152,7 @@ struct Lifecycle: Sendable {
             WHERE pending_until IS NOT NULL
               AND terminal_id = (SELECT terminal_id FROM devices WHERE id = ? AND state = 'registered')
             """, [.text(device)])
-        for row in abandoned {
-            var record = try TransactionRecord(row)
-            record.status = .timeout
-            record.pendingUntil = nil
-            record.responseMessage = "The device was unregistered"
-            try record.save(db, at: now)
-            try outbox.record(db, record, at: now)
-        }
+        try outbox.timeOut(db, abandoned, message: "The device was unregistered", at: now)
         try db.run(
             "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
             [.text(reason), .text(device)])

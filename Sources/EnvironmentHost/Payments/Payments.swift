@@ -116,14 +116,7 @@ struct Payments: Sendable {
             // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
             "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
             [.text(terminal), .integer(now)])
-        for row in stale {
-            var record = try TransactionRecord(row)
-            record.status = .timeout
-            record.pendingUntil = nil
-            record.responseMessage = record.responseMessage ?? "Timed out"
-            try record.save(db, at: now)
-            try outbox.record(db, record, at: now)
-        }
+        try outbox.timeOut(db, stale, message: nil, at: now)
     }
 
     func inFlight(_ db: Connection, terminal: String) throws -> Bool {

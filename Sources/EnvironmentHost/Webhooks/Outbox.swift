@@ -96,6 +96,19 @@ struct Outbox: Sendable {
                     body: Array(try JSON.encode(payload)), at: now)
     }
 
+    /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and
+    /// reports each one's outcome.
+    func timeOut(_ db: Connection, _ rows: [Row], message: String?, at now: Int64) throws {
+        for row in rows {
+            var record = try TransactionRecord(row)
+            record.status = .timeout
+            record.pendingUntil = nil
+            record.responseMessage = message ?? record.responseMessage ?? "Timed out"
+            try record.save(db, at: now)
+            try self.record(db, record, at: now)
+        }
+    }
+
     /// Writes one event for delivery (or as `disabled` when the merchant's receiver answered 410).
     func enqueue(
         _ db: Connection, id: String, type: String, merchant: String, transaction: String?, callbackURL: String?, body: [UInt8],

@@ -53,7 +53,7 @@ final class HostProcess: @unchecked Sendable {
 
 @Suite("SIGKILL of the host mid-dispatch loses no webhook")
 struct CrashTests {
-    @Test("sales over HTTP, SIGKILL while deliveries are in flight (receiver answers in 50 ms), restart on the same data: every committed sale's event arrives, ids stable")
+    @Test("sales over HTTP, SIGKILL while a delivery waits for its answer, restart on the same data: every committed sale's event arrives, the unanswered one is sent again, ids stable")
     func sigkillMidDispatch() async throws {
         let data = TemporaryDirectory()
         let receiver = try Receiver(answering: 200, threads: 2)
@@ -78,15 +78,22 @@ struct CrashTests {
                 run.committed.withLock { $0.append(id) }
             }
         }
-        // Kill while the receiver is answering (a delivery in flight, not yet recorded by the host).
-        let inFlight = await eventually(30) { receiver.received.count >= 15 && run.count >= 25 && receiver.inFlight > 0 }
-        #expect(inFlight, "deliveries did not start: \(receiver.received.count) received, \(run.count) sales")
+        // Let deliveries flow, then make the receiver hold its next answers for 3 s and kill the host
+        // while it waits for one: that event was sent but never acknowledged to the host.
+        let flowing = await eventually(30) { receiver.received.count >= 15 && run.count >= 25 }
+        #expect(flowing, "deliveries did not start: \(receiver.received.count) received, \(run.count) sales")
+        receiver.answer(200, delay: .seconds(3))
+        let before = receiver.received.count  // every request after this one is held
+        let holding = await eventually(20) { receiver.received.count > before && receiver.inFlight > 0 }
+        #expect(holding, "no delivery arrived after the receiver began holding its answers")
+        let unacknowledged = Set(receiver.received.dropFirst(before).compactMap(\.eventId))
         first.kill()
+        receiver.answer(200, delay: .milliseconds(50))
         run.stop.store(true, ordering: .relaxed)
         _ = await sales.value
         let sold = run.committed.withLock { $0 }
         let arrivedBeforeKill = receiver.received.count
-        #expect(arrivedBeforeKill < sold.count, "every event arrived before the kill (\(arrivedBeforeKill) of \(sold.count)): nothing was in flight")
+        #expect(!unacknowledged.isEmpty, "no event was in flight at the kill")
 
         // The same data directory, a new process: the outbox resumes.
         let second = try HostProcess(dataDirectory: data.url)
@@ -130,6 +137,11 @@ struct CrashTests {
         #expect(settled, "not every event is delivered in the log: \(logged.filter { $0["state"] as? String != "delivered" })")
         let loggedPayments = Set(logged.compactMap { $0["transactionId"] as? String })
         #expect(loggedPayments.isSuperset(of: sold), "committed sales without an event in the outbox: \(Set(sold).subtracting(loggedPayments))")
+        // An event in flight at the kill was never acknowledged to the host: it is sent again.
+        let attempts = Dictionary(grouping: receiver.received.compactMap(\.eventId), by: { $0 }).mapValues(\.count)
+        for id in unacknowledged {
+            #expect((attempts[id] ?? 0) >= 2, "event \(id) was in flight at the kill and was not sent again after the restart")
+        }
         let repeats = receiver.received.count - Set(receiver.received.compactMap(\.eventId)).count
         print("webhook SIGKILL test: \(sold.count) committed sales, \(arrivedBeforeKill) requests before the kill, \(repeats) repeated deliveries after it")
     }

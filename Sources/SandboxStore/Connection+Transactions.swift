@@ -28,4 +28,23 @@ extension Connection {
             throw error
         }
     }
+
+    /// Runs `body` inside a savepoint of the open transaction: when it throws, what it did is
+    /// undone and the rest of the transaction (other writers of the same commit) stays.
+    func inSavepoint<T>(_ body: (Connection) throws -> T) throws -> T {
+        try run("SAVEPOINT store_write")
+        do {
+            let value = try body(self)
+            try run("RELEASE store_write")
+            return value
+        } catch {
+            // A failing statement may have ended the whole transaction (an I/O error, a full
+            // disk): then there is no savepoint left to roll back to, and the caller sees that.
+            if isInTransaction {
+                try? run("ROLLBACK TO store_write")
+                try? run("RELEASE store_write")
+            }
+            throw error
+        }
+    }
 }

@@ -9,9 +9,14 @@ extension Store {
         /// process, or a WAL checkpoint) before failing with ``DatabaseError/busy``.
         public var busyTimeout: Duration
 
-        public init(maximumIdleReaders: Int = 4, busyTimeout: Duration = .seconds(5)) {
+        /// At most this many writes share one commit (see ``Store/write(_:)``); 1 commits
+        /// every write on its own.
+        public var maximumWritesPerCommit: Int
+
+        public init(maximumIdleReaders: Int = 32, busyTimeout: Duration = .seconds(5), maximumWritesPerCommit: Int = 64) {
             self.maximumIdleReaders = maximumIdleReaders
             self.busyTimeout = busyTimeout
+            self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
         }
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The file runs in WAL mode with `synchronous=FULL`, so a committed write survives a crash
 /// of the process or the machine, and readers keep reading while a write is in progress.
-/// Writes are serialized by a lock in the process and wrapped in `BEGIN IMMEDIATE … COMMIT`;
+/// Writes are serialized by a lock in the process and run in `BEGIN IMMEDIATE … COMMIT`,
+/// writes that queue up meanwhile sharing one commit (see ``write(_:)``);
 /// each read runs in its own transaction on a read-only connection and sees one snapshot.
 ///
 /// ```swift
@@ -32,11 +33,51 @@ public final class Store: Sendable {
         init(_ connection: Connection) { self.connection = connection }
     }
 
+    /// The writer connection and the transaction that queued writes share.
+    private struct Writer: @unchecked Sendable {
+        let connection: Connection
+        /// A transaction is open, with writes in it that wait for its commit.
+        var isOpen = false
+        /// The number of the open (or last) shared commit.
+        var commit: UInt64 = 0
+        /// Writes in the open transaction.
+        var writes = 0
+    }
+
+    /// Where writers wait for the commit that makes their write durable.
+    private final class Commits: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var settled: UInt64 = 0
+        private var failures: [UInt64: any Error] = [:]
+
+        /// Commit number `commit` is over: durable, or failed with `failure`.
+        func settle(_ commit: UInt64, failure: (any Error)?) {
+            condition.lock()
+            defer { condition.unlock() }
+            settled = commit
+            if let failure { failures[commit] = failure }
+            // A failure is read by writers woken just now; keep a generous window, drop the rest.
+            if failures.count > 256 { failures = failures.filter { $0.key + 256 > commit } }
+            condition.broadcast()
+        }
+
+        /// Waits until commit `commit` is over; its failure, if it failed.
+        func wait(for commit: UInt64) -> (any Error)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while settled < commit { condition.wait() }
+            return failures[commit]
+        }
+    }
+
     /// The path of the database file.
     public let path: String
 
     private let configuration: Configuration
-    private let writer: Mutex<ConnectionBox>
+    private let writer: Mutex<Writer>
+    /// Writers waiting for the writer lock: while there are some, a write leaves the commit to them.
+    private let queuedWriters = Atomic<Int>(0)
+    private let commits = Commits()
     private let idleReaders = Mutex<[ConnectionBox]>([])
 
     /// The directory ``temporary(migrations:configuration:)`` created, removed with the store.
@@ -56,7 +97,7 @@ public final class Store: Sendable {
         try migrator.migrate(connection)
         self.path = path
         self.configuration = configuration
-        self.writer = Mutex(ConnectionBox(connection))
+        self.writer = Mutex(Writer(connection: connection))
         self.temporaryDirectory = temporaryDirectory
     }
 
@@ -113,9 +154,14 @@ public final class Store: Sendable {
         )
     }
 
-    /// Runs `body` in a write transaction and commits it; rolls back if `body` throws.
+    /// Runs `body` in a write transaction and returns once what it wrote is durable; if `body`
+    /// throws, nothing it did is kept.
     ///
     /// One write runs at a time; other callers wait for the lock. Readers are not blocked.
+    /// Writes that queue up while another one runs share its commit (group commit): each runs
+    /// in its own savepoint of one transaction, the last one in the queue commits (one sync of
+    /// the WAL for all of them), and every caller returns only after that commit. A body that
+    /// throws is rolled back to its savepoint alone; a commit that fails fails every write of it.
     ///
     /// ```swift
     /// try store.write { db in
@@ -130,11 +176,56 @@ public final class Store: Sendable {
         // The result goes through a local rather than out of withLock, whose `sending`
         // result would demand a disconnected value that a generic T cannot promise.
         var result: Result<T, any Error>?
-        writer.withLock { box in
-            result = Result { try box.connection.inTransaction(.immediate, body) }
+        var awaitedCommit: UInt64?
+        queuedWriters.add(1, ordering: .sequentiallyConsistent)
+        writer.withLock { writer in
+            queuedWriters.subtract(1, ordering: .sequentiallyConsistent)
+            let db = writer.connection
+            if !writer.isOpen {
+                do { try db.execute("BEGIN IMMEDIATE") } catch {
+                    result = .failure(error)
+                    return
+                }
+                writer.isOpen = true
+                writer.commit += 1
+                writer.writes = 0
+            }
+            let commit = writer.commit
+            result = Result { try db.inSavepoint(body) }
+            writer.writes += 1
+            if !db.isInTransaction {
+                // SQLite ended the whole transaction (I/O error, disk full): the writes queued
+                // in it are lost with this one.
+                writer.isOpen = false
+                commits.settle(commit, failure: DatabaseError.sqlite.with(message: "the transaction was rolled back by SQLite"))
+                return
+            }
+            if queuedWriters.load(ordering: .sequentiallyConsistent) == 0 || writer.writes >= configuration.maximumWritesPerCommit {
+                // Nobody is waiting to join: commit this write and the ones before it.
+                var failure: (any Error)?
+                do { try db.execute("COMMIT") } catch {
+                    failure = error
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                }
+                writer.isOpen = false
+                commits.settle(commit, failure: failure)
+                if let failure, case .success = result { result = .failure(failure) }
+            } else if case .success = result {
+                // A queued writer joins this transaction; whoever comes last commits.
+                awaitedCommit = commit
+            }
+        }
+        if let awaitedCommit, let failure = commits.wait(for: awaitedCommit) {
+            throw failure
         }
         return try result!.get()
     }
+
+    /// Writes waiting for the writer lock right now (they will share the next commit).
+    public var queuedWriteCount: Int { queuedWriters.load(ordering: .relaxed) }
+
+    /// Commits made by ``write(_:)`` since the store was opened (fewer than writes when they share).
+    public var commitCount: UInt64 { writer.withLock { $0.commit } }
 
     /// Runs `body` in a read transaction on a reader connection.
     ///

@@ -10,6 +10,8 @@ Endpoints:
   /status/<n>            replies with status n and a short body
   /redirect?to=<path>    302 with a Location header
   /slow?seconds=<x>      sleeps x seconds, then replies
+  /gather?n=<N>&name=<G> waits until N requests of group G are waiting together, then all reply
+                         200 "gathered"; 504 when they are not all there within 20 s
   /bytes?n=<N>[&chunked=1]  N bytes of body, with Content-Length or chunked
   /headers               repeated X-Multi headers and a mixed-case header
   /early-hints           a 103 with a Link header, then 200 with X-Final
@@ -22,6 +24,11 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+
+# Requests of /gather, by group name: how many arrived, and the condition they wait on.
+gathering = {}
+gathering_lock = threading.Condition()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -75,6 +82,16 @@ class Handler(BaseHTTPRequestHandler):
             elif url.path == "/slow":
                 time.sleep(float(query.get("seconds", ["1"])[0]))
                 self._reply(200, b"slept")
+            elif url.path == "/gather":
+                wanted, name = int(query.get("n", ["2"])[0]), query.get("name", ["default"])[0]
+                with gathering_lock:
+                    gathering[name] = gathering.get(name, 0) + 1
+                    gathering_lock.notify_all()
+                    all_there = gathering_lock.wait_for(lambda: gathering[name] >= wanted, timeout=20)
+                if all_there:
+                    self._reply(200, b"gathered")
+                else:
+                    self._reply(504, b"only %d of %d requests were in flight together" % (gathering[name], wanted))
             elif url.path == "/bytes":
                 count = int(query.get("n", ["0"])[0])
                 chunked = query.get("chunked", ["0"])[0] == "1"

@@ -48,13 +48,6 @@ private func closedLoopbackPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-private func elapsed(_ body: () throws -> Void) rethrows -> Duration {
-    let clock = ContinuousClock()
-    let start = clock.now
-    try body()
-    return clock.now - start
-}
-
 @Suite(.fixtureServer)
 struct HTTPClientTests {
     @Test func postRoundTripsBinaryBodyAndHeaders() throws {
@@ -173,22 +166,18 @@ struct HTTPClientTests {
 
     @Test func totalTimeoutAbortsASlowResponseQuickly() throws {
         let client = HTTPClient(configuration: .init(totalTimeout: .milliseconds(300)))
+        // The server answers after 5 s: without the timeout this would succeed.
         let url = try server().url("/slow?seconds=5")
-        let time = elapsed {
-            #expect(throws: HTTPClientError.timedOut) { try client.send(HTTPClientRequest(url: url)) }
-        }
-        #expect(time < .seconds(2))
+        #expect(throws: HTTPClientError.timedOut) { try client.send(HTTPClientRequest(url: url)) }
     }
 
     @Test func requestTimeoutOverridesTheClients() throws {
         let client = HTTPClient(configuration: .init(totalTimeout: .seconds(30)))
+        // The server answers after 5 s, well within the client's 30 s: only the request's own 300 ms times out.
         let url = try server().url("/slow?seconds=5")
-        let time = elapsed {
-            #expect(throws: HTTPClientError.timedOut) {
-                try client.send(HTTPClientRequest(url: url, timeout: .milliseconds(300)))
-            }
+        #expect(throws: HTTPClientError.timedOut) {
+            try client.send(HTTPClientRequest(url: url, timeout: .milliseconds(300)))
         }
-        #expect(time < .seconds(2))
     }
 
     @Test(arguments: [false, true])
@@ -252,25 +241,22 @@ struct HTTPClientTests {
 
     @Test func asyncRequestsRunInParallelOffTheCooperativePool() async throws {
         let client = HTTPClient()
-        let url = try server().url("/slow?seconds=0.5")
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Each request is answered only once all 20 wait at the server together (504 after 20 s
+        // otherwise): one after another, or a few at a time on the cooperative pool, never gets there.
+        let url = try server().url("/gather?n=20&name=\(UUID().uuidString)")
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<20 {
                 group.addTask { try await client.send(HTTPClientRequest(url: url)).status }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(statuses == Array(repeating: 200, count: 20))
-        // One after another takes 10 s; on the cooperative pool or a core-capped queue, 3 to 5 s.
-        #expect(clock.now - start < .seconds(2))
+        #expect(statuses == Array(repeating: 200, count: 20), "not all 20 requests were in flight at once")
     }
 
     @Test func cancellingTheTaskAbortsTheRequest() async throws {
         let client = HTTPClient(configuration: .init(totalTimeout: .seconds(30)))
+        // The server answers after 10 s: without cancellation the request would succeed.
         let url = try server().url("/slow?seconds=10")
-        let clock = ContinuousClock()
-        let start = clock.now
         let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
             try await client.send(HTTPClientRequest(url: url))
         }
@@ -278,7 +264,6 @@ struct HTTPClientTests {
         task.cancel()
         let result = await task.result
         #expect(throws: HTTPClientError.cancelled) { try result.get() }
-        #expect(clock.now - start < .seconds(4))
     }
 
     @Test(arguments: [

@@ -111,6 +111,50 @@ struct StoreConcurrencyTests {
         #expect(events == writers * writesEach * 2)
     }
 
+    @Test("writes that queue up share one commit; each returns only once its row is committed; a throwing one is undone alone")
+    func groupCommit() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let commitsBefore = store.commitCount
+        let first = BackgroundThread {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES ('first')")
+                inside.signal()
+                _ = release.wait(timeout: .now() + .seconds(10))
+            }
+        }
+        #expect(inside.wait(timeout: .now() + .seconds(10)) == .success)
+        // Four writers queue behind the first; one of them throws after inserting.
+        let queued = (0..<4).map { index in
+            BackgroundThread { () -> Int in
+                do {
+                    try store.write { db in
+                        try db.run("INSERT INTO items(name) VALUES (?)", [.text("queued \(index)")])
+                        if index == 2 { throw TestFailure("refused") }
+                    }
+                } catch is TestFailure {
+                    return -1
+                }
+                // Returned: a new reader must see the row (it was committed, not just written).
+                return try store.read { try $0.query("SELECT count(*) FROM items WHERE name = ?", [.text("queued \(index)")])[0][0] }
+            }
+        }
+        let allQueued = (0..<1_000).contains { _ in
+            if store.queuedWriteCount == 4 { return true }
+            usleep(5_000)
+            return false
+        }
+        #expect(allQueued, "the writers did not queue: \(store.queuedWriteCount)")
+        release.signal()
+        try first.join(timeout: 10)
+        let seen = try queued.map { try $0.join(timeout: 10) }
+        #expect(seen.sorted() == [-1, 1, 1, 1])
+        let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
+        #expect(names == ["first", "queued 0", "queued 1", "queued 3"])
+        #expect(store.commitCount - commitsBefore == 1, "five writes that queued up made \(store.commitCount - commitsBefore) commits")
+    }
+
     @Test("a store can be shared across tasks")
     func sharedAcrossTasks() async throws {
         let store = try Store.temporary(migrations: [Schemas.items])

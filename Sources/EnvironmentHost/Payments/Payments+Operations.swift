@@ -38,6 +38,8 @@ extension Payments {
     func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?) throws -> Response {
         let terminal = try terminalInfo(session)
         try PaymentValidation.sale(request, terminal: terminal)
+        let input = try ReaderInput(
+            cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
         return try transact(terminal, key: key, status: 201, at: now) { db in
             if let checkout = request.checkoutId {
@@ -48,7 +50,7 @@ extension Payments {
                 id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
                 reference: request.reference, at: now)
-            try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
+            try take(db, &record, input, at: now)
             // MONEI checks the callbackUrl after the card read; a refused one creates no payment, and
             // the device cannot know whether the card was charged.
             if let callback = request.callbackUrl {
@@ -67,21 +69,35 @@ extension Payments {
         }
     }
 
+    /// What the reader sent with a request: a card read (opened and checked, not yet spent), what it
+    /// saw instead of a card, or nothing yet. Opened before the write, so the decryption does not
+    /// hold the writer lock.
+    enum ReaderInput {
+        case card(CardPayload)
+        case outcome(TransactionStatus, String)
+        case nothing
+
+        init(cardPayload: String?, readerOutcome: String?, payments: Payments, terminal: String) throws {
+            switch (cardPayload, readerOutcome) {
+            case (let sealed?, nil): self = .card(try payments.openCard(sealed: sealed, terminal: terminal))
+            case (nil, let outcome?): self = .outcome(try Payments.status(of: outcome), outcome)
+            case (nil, nil): self = .nothing
+            case (_?, _?): throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
+            }
+        }
+    }
+
     /// The card (or what the reader saw instead) for a NEW transaction, or for one being created.
-    private func take(_ db: Connection, _ record: inout TransactionRecord, cardPayload: String?, readerOutcome: String?, at now: Int64)
-        throws
-    {
-        switch (cardPayload, readerOutcome) {
-        case (let sealed?, nil):
-            let payload = try openCard(db, sealed: sealed, terminal: record.terminalID, at: now)
+    private func take(_ db: Connection, _ record: inout TransactionRecord, _ input: ReaderInput, at now: Int64) throws {
+        switch input {
+        case .card(let payload):
+            try spendRead(db, payload, at: now)
             try process(db, &record, payload: payload, at: now)
-        case (nil, let outcome?):
-            finish(&record, status: try Self.status(of: outcome), code: nil, message: "Reader: \(outcome)")
-        case (nil, nil):
+        case .outcome(let status, let outcome):
+            finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
+        case .nothing:
             record.status = .new
             record.pendingUntil = now + Self.cardWait
-        case (_?, _?):
-            throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
         }
     }
 
@@ -90,14 +106,15 @@ extension Payments {
         _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?
     ) throws -> Response {
         let terminal = try terminalInfo(session)
+        let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
         return try transact(terminal, key: key, status: 200, at: now) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
-            guard cardPayload != nil || readerOutcome != nil else {
+            if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
-            try take(db, &record, cardPayload: cardPayload, readerOutcome: readerOutcome, at: now)
+            try take(db, &record, input, at: now)
             try settle(db, record, at: now)
             try record.save(db, at: now)
             return record
@@ -109,6 +126,8 @@ extension Payments {
         let terminal = try terminalInfo(session)
         guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
         try PaymentValidation.refund(request, terminal: terminal)
+        let input = try ReaderInput(
+            cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
         return try transact(terminal, key: key, status: 201, at: now) { db in
             let original = try record(db, id: request.transactionId, terminal: terminal.terminalId)
@@ -134,7 +153,7 @@ extension Payments {
                 id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
             record.originalID = original.id
-            try take(db, &record, cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, at: now)
+            try take(db, &record, input, at: now)
             try settle(db, record, at: now)
             try record.save(db, at: now)
             return record

@@ -79,11 +79,19 @@ struct Payments: Sendable {
     /// (same request) or 409 (another request). Only successful answers are stored, in the same
     /// database transaction as the change, so a retry after an error runs again and a retry after
     /// success never charges twice.
+    /// What a change answers: a detail to encode, or an answer already encoded (and kept).
+    private enum Answer {
+        case fresh(TransactionDetail)
+        case stored(Response)
+    }
+
     func transact(
         _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64,
         _ body: (Connection) throws -> TransactionRecord
     ) throws -> Response {
-        try store.write { db in
+        // The answer is encoded after the commit, off the writer lock, unless it must be kept for a
+        // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
+        let answer = try store.write { db -> Answer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
             if let key, let row = try db.query(
                 "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
@@ -91,19 +99,23 @@ struct Payments: Sendable {
                 guard (try row["request_hash"] as String) == key.requestHash else { throw HTTPError.idempotencyKeyReused }
                 var replay = Response.json(bytes: try row["body"], status: Int(try row["status"] as Int64))
                 replay.headers.append(("Idempotent-Replayed", "true"))
-                return replay
+                return .stored(replay)
             }
             let record = try body(db)
             // The webhook of a final outcome commits with the outcome itself.
             try outbox.record(db, record, at: now)
-            let response = Response.json(try detail(db, record, terminal: terminal, at: now), status: status)
-            if let key {
-                try db.run(
-                    "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
-                     .blob(response.body), .integer(now)])
-            }
-            return response
+            let detail = try detail(db, record, terminal: terminal, at: now)
+            guard let key else { return .fresh(detail) }
+            let response = Response.json(detail, status: status)
+            try db.run(
+                "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
+                 .blob(response.body), .integer(now)])
+            return .stored(response)
+        }
+        switch answer {
+        case .stored(let response): return response
+        case .fresh(let detail): return Response.json(detail, status: status)
         }
     }
 
@@ -134,19 +146,21 @@ struct Payments: Sendable {
 
     // MARK: - Cards
 
-    /// Opens a sealed card payload for this terminal and spends its read id.
-    func openCard(_ db: Connection, sealed: String, terminal: String, at now: Int64) throws -> CardPayload {
-        let payload: CardPayload
+    /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:_:at:)``).
+    func openCard(sealed: String, terminal: String) throws -> CardPayload {
         do {
-            payload = try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
+            return try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
         } catch {
             throw HTTPError.cardPayloadInvalid
         }
+    }
+
+    /// Spends the read id of an opened card payload: a second use is a replay.
+    func spendRead(_ db: Connection, _ payload: CardPayload, at now: Int64) throws {
         guard try db.query("SELECT 1 FROM card_reads WHERE read_id = ?", [.text(payload.readId)]).isEmpty else {
             throw HTTPError.cardPayloadReplayed
         }
         try db.run("INSERT INTO card_reads (read_id, used_at) VALUES (?, ?)", [.text(payload.readId), .integer(now)])
-        return payload
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.

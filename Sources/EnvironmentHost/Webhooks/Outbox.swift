@@ -82,6 +82,8 @@ struct Outbox: Sendable {
     /// the merchant has nowhere to receive webhooks).
     func record(_ db: Connection, _ record: TransactionRecord, type: String? = nil, at now: Int64) throws {
         guard let type = type ?? record.eventType ?? Self.eventType(record) else { return }
+        let endpoint = try self.endpoint(db, merchant: record.merchantID, at: now)
+        guard let url = record.callbackURL ?? endpoint.url ?? defaultURL?(record.merchantID) else { return }
         let id = "evt_" + Hex.encode(random.bytes(count: 12))
         let payload = Payload(
             id: id, type: type, created: now / 1000, livemode: false,
@@ -92,8 +94,10 @@ struct Outbox: Sendable {
                 terminalId: record.terminalID, merchantId: record.merchantID, originalPaymentId: record.originalID,
                 dccAmount: record.dccStatus == .accepted ? record.dccAmount : nil,
                 dccCurrency: record.dccStatus == .accepted ? record.dccCurrency : nil))
-        try enqueue(db, id: id, type: type, merchant: record.merchantID, transaction: record.id, callbackURL: record.callbackURL,
-                    body: Array(try JSON.encode(payload)), at: now)
+        let disabled = record.callbackURL == nil && endpoint.disabled
+        try enqueue(
+            db, id: id, type: type, merchant: record.merchantID, transaction: record.id, url: url, scheme: endpoint.scheme,
+            disabled: disabled, body: Array(try JSON.encode(payload)), at: now)
     }
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and
@@ -111,12 +115,9 @@ struct Outbox: Sendable {
 
     /// Writes one event for delivery (or as `disabled` when the merchant's receiver answered 410).
     func enqueue(
-        _ db: Connection, id: String, type: String, merchant: String, transaction: String?, callbackURL: String?, body: [UInt8],
-        at now: Int64
+        _ db: Connection, id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String,
+        disabled: Bool, body: [UInt8], at now: Int64
     ) throws {
-        let endpoint = try self.endpoint(db, merchant: merchant, at: now)
-        guard let url = callbackURL ?? endpoint.url ?? defaultURL?(merchant) else { return }
-        let disabled = callbackURL == nil && endpoint.disabled
         try db.run(
             """
             INSERT INTO webhook_events (id, type, merchant_id, transaction_id, url, scheme, body, created_at, state, attempts,
@@ -124,7 +125,7 @@ struct Outbox: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
             """,
             [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
-             .text(endpoint.scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
+             .text(scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
              disabled ? .null : .integer(now)])
     }
 

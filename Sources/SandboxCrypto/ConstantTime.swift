@@ -31,5 +31,22 @@ public enum ConstantTime {
             }
         }
     }
+
+    /// Whether two buffers hold the same bytes; the same check without going through
+    /// `DataProtocol`, for callers that compare on every request.
+    ///
+    /// ```swift
+    /// expected.withUnsafeBytes { ConstantTime.equals($0, UnsafeRawBufferPointer(received)) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - lhs: One byte string.
+    ///   - rhs: The other byte string.
+    /// - Returns: `true` when both have the same length and the same bytes.
+    public static func equals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return CRYPTO_memcmp(left, right, lhs.count) == 0
+    }
 }
 #endif

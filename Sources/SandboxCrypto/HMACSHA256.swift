@@ -7,6 +7,7 @@ import Foundation
 /// This is the primitive behind both webhook signature schemes: MONEI-style
 /// `v1=<hex HMAC(key, t + "." + body)>` and Standard Webhooks' base64 `v1,<signature>`.
 /// Compare a received signature with ``ConstantTime/equals(_:_:)``, never with `==`.
+/// To compute many MACs under one key (a webhook verifier), set the key up once with ``Key``.
 ///
 /// ```swift
 /// let mac = HMACSHA256.authenticate(key: Array("secret".utf8), message: Array("1700000000.{}".utf8))

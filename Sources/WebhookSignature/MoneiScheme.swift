@@ -11,57 +11,105 @@ enum MoneiScheme {
     static let lookupName = "monei-signature"
 
     static func headerValue(timestamp: Int, body: [UInt8], key: [UInt8]) -> String {
-        let mac = HMACSHA256.authenticate(key: key, message: SignedMessage.monei(timestamp: timestamp, body: body))
-        return "t=\(timestamp),v1=" + Hex.encode(mac)
+        let mac = body.withUnsafeBufferPointer { body in
+            HMACSHA256.Key(key).authenticate { message in SignedMessage.monei(timestamp: timestamp, body: body, into: &message) }
+        }
+        return "t=\(timestamp),v1=" + Hex.encode(mac.bytes)
     }
 
     /// Checks the header against the body; returns the signed timestamp for the tolerance check.
     static func verify(
-        headers: [String: String], body: some Collection<UInt8>, key: HMACKey
+        headers: [String: String], body: UnsafeBufferPointer<UInt8>, key: HMACSHA256.Key
     ) throws(WebhookVerificationError) -> Int {
         guard let header = try HeaderLookup.value(lookupName, in: headers) else { throw .missing(headerName) }
+        return try header.withUTF8Bytes { (bytes) throws(WebhookVerificationError) -> Int in
+            try verify(header: HeaderLookup.trim(bytes), body: body, key: key)
+        }
+    }
+
+    private static func verify(
+        header: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>, key: HMACSHA256.Key
+    ) throws(WebhookVerificationError) -> Int {
+        // First pass: the whole header must be well formed before any MAC is computed.
         var timestamp: Int?
-        var candidates: [ArraySlice<UInt8>] = []
-        var otherSchemes: [String] = []
-        for item in header.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let entry = HeaderLookup.trim(item)
-            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")), equals != entry.startIndex else {
-                throw .malformed(headerName, "'\(entry.text())' is not key=value")
-            }
-            let name = entry[..<equals]
-            let value = entry[(equals + 1)...]
-            if name.elementsEqual("t".utf8) {
+        var candidates = 0
+        var otherSchemes = false
+        try entries(header) { (entry, equals) throws(WebhookVerificationError) in
+            guard let equals else { throw .malformed(headerName, "'\(entry.text())' is not key=value") }
+            let name = entry.prefix(before: equals)
+            if name.spells("t") {
                 guard timestamp == nil else { throw .malformed(headerName, "t= is given twice") }
-                guard let parsed = UnixTimestamp.parse(value) else {
+                guard let parsed = UnixTimestamp.parse(entry.suffix(after: equals)) else {
                     throw .malformed(headerName, "t= must be whole Unix seconds")
                 }
                 timestamp = parsed
-            } else if name.elementsEqual("v1".utf8) {
-                candidates.append(value)
+            } else if name.spells("v1") {
+                candidates += 1
             } else {
-                let scheme = name.text() + "="
-                if !otherSchemes.contains(scheme) { otherSchemes.append(scheme) }
+                otherSchemes = true
             }
         }
         guard let timestamp else { throw .malformed(headerName, "there is no t= timestamp") }
-        if candidates.isEmpty {
-            if otherSchemes.isEmpty { throw .malformed(headerName, "there is no signature") }
-            throw .downgrade(headerName, offered: otherSchemes)
+        if candidates == 0 {
+            if !otherSchemes { throw .malformed(headerName, "there is no signature") }
+            throw .downgrade(headerName, offered: schemes(in: header))
         }
-        let expected = key.authenticate { block in SignedMessage.monei(timestamp: timestamp, body: body, after: block) }
+
+        let expected = key.authenticate { message in SignedMessage.monei(timestamp: timestamp, body: body, into: &message) }
+        guard matches(expected, header) else { throw .noMatch(headerName) }
+        return timestamp
+    }
+
+    /// The trimmed entries of the header, and where their `=` is (nil when there is none or it comes first).
+    private static func entries<Failure: Error>(
+        _ header: UnsafeBufferPointer<UInt8>, _ body: (_ entry: UnsafeBufferPointer<UInt8>, _ equals: Int?) throws(Failure) -> Void
+    ) throws(Failure) {
+        var entries = HeaderEntries(header, separatedBy: .comma)
+        while let item = entries.next() {
+            let entry = HeaderLookup.trim(item)
+            let equals = entry.firstIndex(of: UInt8(ascii: "="))
+            try body(entry, equals == 0 ? nil : equals)
+        }
+    }
+
+    /// Whether any `v1=` entry of a well-formed header is `expected`.
+    private static func matches(_ expected: HMACSHA256.AuthenticationCode, _ header: UnsafeBufferPointer<UInt8>) -> Bool {
         // Every candidate is compared, so the time taken does not tell which one matched.
-        var matched = false
-        let expectedHex = MACEncoding.hex(expected)
-        for candidate in candidates where ConstantTime.equals(expectedHex, candidate) { matched = true }
+        var matched = MACEncoding.withHex(expected) { expectedHex in
+            var matched = false
+            entries(header) { entry, equals in
+                if let equals, entry.prefix(before: equals).spells("v1"),
+                    ConstantTime.equals(expectedHex, UnsafeRawBufferPointer(entry.suffix(after: equals)))
+                {
+                    matched = true
+                }
+            }
+            return matched
+        }
         if !matched {
             // Hex in uppercase (or mixed case) still spells the same MAC.
-            for candidate in candidates {
-                if let received = try? Hex.decode(candidate.text(limit: 128)), ConstantTime.equals(expected, received) {
+            entries(header) { entry, equals in
+                if let equals, entry.prefix(before: equals).spells("v1"),
+                    let received = try? Hex.decode(entry.suffix(after: equals).text(limit: 128)),
+                    expected.withUnsafeBytes({ ConstantTime.equals($0, received) })
+                {
                     matched = true
                 }
             }
         }
-        guard matched else { throw .noMatch(headerName) }
-        return timestamp
+        return matched
+    }
+
+    /// For the downgrade message: the other schemes offered (`v0=`), each once, in order.
+    private static func schemes(in header: UnsafeBufferPointer<UInt8>) -> [String] {
+        var schemes: [String] = []
+        entries(header) { entry, equals in
+            guard let equals else { return }
+            let name = entry.prefix(before: equals)
+            guard !name.spells("t"), !name.spells("v1") else { return }
+            let scheme = name.text() + "="
+            if !schemes.contains(scheme) { schemes.append(scheme) }
+        }
+        return schemes
     }
 }

@@ -22,13 +22,19 @@ enum StandardScheme {
     }
 
     static func signatureValue(id: String, timestamp: Int, body: [UInt8], key: [UInt8]) -> String {
-        let message = SignedMessage.standard(id: Array(id.utf8), timestamp: timestamp, body: body)
-        return "v1," + Base64.encode(HMACSHA256.authenticate(key: key, message: message))
+        let mac = id.withUTF8Bytes { id in
+            body.withUnsafeBufferPointer { body in
+                HMACSHA256.Key(key).authenticate { message in
+                    SignedMessage.standard(id: id, timestamp: timestamp, body: body, into: &message)
+                }
+            }
+        }
+        return "v1," + Base64.encode(mac.bytes)
     }
 
     /// Checks the three headers against the body; returns the message id and the signed timestamp.
     static func verify(
-        headers: [String: String], body: some Collection<UInt8>, key: HMACKey
+        headers: [String: String], body: UnsafeBufferPointer<UInt8>, key: HMACSHA256.Key
     ) throws(WebhookVerificationError) -> (id: String, timestamp: Int) {
         guard let id = try HeaderLookup.value(idHeader, in: headers) else { throw .missing(idHeader) }
         guard let timestampText = try HeaderLookup.value(timestampHeader, in: headers) else {
@@ -37,40 +43,78 @@ enum StandardScheme {
         guard let signatures = try HeaderLookup.value(signatureHeader, in: headers) else {
             throw .missing(signatureHeader)
         }
-        guard let timestamp = UnixTimestamp.parse(timestampText) else {
-            throw .malformed(timestampHeader, "it must be whole Unix seconds")
+        let timestamp = try timestampText.withUTF8Bytes { (bytes) throws(WebhookVerificationError) -> Int in
+            guard let timestamp = UnixTimestamp.parse(HeaderLookup.trim(bytes)) else {
+                throw .malformed(timestampHeader, "it must be whole Unix seconds")
+            }
+            return timestamp
         }
-        var candidates: [ArraySlice<UInt8>] = []
+        try signatures.withUTF8Bytes { (bytes) throws(WebhookVerificationError) in
+            let signatures = HeaderLookup.trim(bytes)
+            try checkVersions(signatures)
+            let expected = id.withUTF8Bytes { id in
+                key.authenticate { message in
+                    SignedMessage.standard(id: HeaderLookup.trim(id), timestamp: timestamp, body: body, into: &message)
+                }
+            }
+            guard matches(expected, signatures) else { throw .noMatch(signatureHeader) }
+        }
+        return (HeaderLookup.trim(id), timestamp)
+    }
+
+    /// The entries of the list, and where their `,` is (nil when there is none or it comes first).
+    private static func entries<Failure: Error>(
+        _ signatures: UnsafeBufferPointer<UInt8>, _ body: (_ entry: UnsafeBufferPointer<UInt8>, _ comma: Int?) throws(Failure) -> Void
+    ) throws(Failure) {
+        var entries = HeaderEntries(signatures, separatedBy: .blanks)
+        while let entry = entries.next() {
+            let comma = entry.firstIndex(of: UInt8(ascii: ","))
+            try body(entry, comma == 0 ? nil : comma)
+        }
+    }
+
+    /// Refuses a malformed list, and one without a `v1` entry (a downgrade), before any MAC is computed.
+    private static func checkVersions(_ signatures: UnsafeBufferPointer<UInt8>) throws(WebhookVerificationError) {
+        var candidates = 0
+        try entries(signatures) { (entry, comma) throws(WebhookVerificationError) in
+            guard let comma else { throw .malformed(signatureHeader, "'\(entry.text())' is not <version>,<signature>") }
+            if entry.prefix(before: comma).spells("v1") { candidates += 1 }
+        }
+        guard candidates == 0 else { return }
         var otherVersions: [String] = []
-        for entry in signatures.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
-            guard let comma = entry.firstIndex(of: UInt8(ascii: ",")), comma != entry.startIndex else {
-                throw .malformed(signatureHeader, "'\(entry.text())' is not <version>,<signature>")
-            }
-            let version = entry[..<comma]
-            if version.elementsEqual("v1".utf8) {
-                candidates.append(entry[(comma + 1)...])
-            } else {
-                let name = version.text() + ","
-                if !otherVersions.contains(name) { otherVersions.append(name) }
-            }
+        entries(signatures) { entry, comma in
+            guard let comma else { return }
+            let name = entry.prefix(before: comma).text() + ","
+            if !otherVersions.contains(name) { otherVersions.append(name) }
         }
-        if candidates.isEmpty { throw .downgrade(signatureHeader, offered: otherVersions) }
-        let expected = key.authenticate { block in
-            SignedMessage.standard(id: id, timestamp: timestamp, body: body, after: block)
-        }
+        throw .downgrade(signatureHeader, offered: otherVersions)
+    }
+
+    /// Whether any `v1` entry of a well-formed list is `expected`.
+    private static func matches(_ expected: HMACSHA256.AuthenticationCode, _ signatures: UnsafeBufferPointer<UInt8>) -> Bool {
         // Every candidate is compared, so the time taken does not tell which one matched.
-        var matched = false
-        let expectedBase64 = MACEncoding.base64(expected)
-        for candidate in candidates where ConstantTime.equals(expectedBase64, candidate) { matched = true }
+        var matched = MACEncoding.withBase64(expected) { expectedBase64 in
+            var matched = false
+            entries(signatures) { entry, comma in
+                if let comma, entry.prefix(before: comma).spells("v1"),
+                    ConstantTime.equals(expectedBase64, UnsafeRawBufferPointer(entry.suffix(after: comma)))
+                {
+                    matched = true
+                }
+            }
+            return matched
+        }
         if !matched {
             // Unpadded or URL-safe base64 still spells the same MAC.
-            for candidate in candidates {
-                if let received = try? Base64.decode(candidate.text(limit: 128)), ConstantTime.equals(expected, received) {
+            entries(signatures) { entry, comma in
+                if let comma, entry.prefix(before: comma).spells("v1"),
+                    let received = try? Base64.decode(entry.suffix(after: comma).text(limit: 128)),
+                    expected.withUnsafeBytes({ ConstantTime.equals($0, received) })
+                {
                     matched = true
                 }
             }
         }
-        guard matched else { throw .noMatch(signatureHeader) }
-        return (String(decoding: id, as: UTF8.self), timestamp)
+        return matched
     }
 }

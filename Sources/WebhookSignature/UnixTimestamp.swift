@@ -1,6 +1,6 @@
 /// A Unix timestamp as senders write it: 1 to 18 ASCII digits, no sign, no fraction.
 enum UnixTimestamp {
-    static func parse(_ text: ArraySlice<UInt8>) -> Int? {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
         guard (1...18).contains(text.count) else { return nil }
         var value = 0
         for byte in text {
@@ -8,12 +8,5 @@ enum UnixTimestamp {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-}
-
-extension ArraySlice<UInt8> {
-    /// For messages: the bytes as text, cut to `limit` characters.
-    func text(limit: Int = 20) -> String {
-        String(decoding: prefix(limit), as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxCrypto
 
 /// Verifies received webhooks: signature first, then the timestamp against a tolerance.
 ///
@@ -27,7 +28,8 @@ public struct WebhookVerifier: Sendable {
     public let scheme: WebhookScheme
     /// How far, in seconds, the signed timestamp may be from now, in either direction.
     public let tolerance: Int
-    private let key: HMACKey
+    /// Keyed once here; each verification runs on a context of its own, so one verifier serves many threads.
+    private let key: HMACSHA256.Key
     private let clock: @Sendable () -> Int
 
     /// A verifier for one scheme and secret.
@@ -48,10 +50,10 @@ public struct WebhookVerifier: Sendable {
         self.clock = clock
         switch scheme {
         case .monei:
-            key = HMACKey(Array(secret.utf8))
+            key = HMACSHA256.Key(Array(secret.utf8))
         case .standard:
             guard let key = StandardScheme.key(secret: secret) else { throw .invalidSecret }
-            self.key = HMACKey(key)
+            self.key = HMACSHA256.Key(key)
         }
     }
 
@@ -63,10 +65,12 @@ public struct WebhookVerifier: Sendable {
     /// - Returns: The scheme, the message id (Standard Webhooks) and the signed timestamp.
     /// - Throws: ``WebhookVerificationError``, whose kind says why (see its documentation for the order).
     @discardableResult
+    @inlinable
     public func verify(
         headers: [String: String], body: some Collection<UInt8>
     ) throws(WebhookVerificationError) -> VerifiedWebhook {
         // Everything below runs on one concrete type: no generic dispatch per byte or per call.
+        // Inlinable, so that the caller's body type ([UInt8], Data) is specialised in its own module.
         let result = body.withContiguousStorageIfAvailable { bytes in
             Result { () throws(WebhookVerificationError) in try verify(headers: headers, bytes: bytes) }
         }
@@ -76,7 +80,8 @@ public struct WebhookVerifier: Sendable {
         }.get()
     }
 
-    private func verify(
+    @usableFromInline
+    func verify(
         headers: [String: String], bytes body: UnsafeBufferPointer<UInt8>
     ) throws(WebhookVerificationError) -> VerifiedWebhook {
         let verified: VerifiedWebhook

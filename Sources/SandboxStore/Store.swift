@@ -23,18 +23,32 @@ import Synchronization
 /// `write` and `read` block the calling thread for the length of the transaction, so keep
 /// transactions short. Do not call `write` from inside `write`: the lock is not reentrant.
 public final class Store: Sendable {
-    /// Gives a connection to whoever holds it, one holder at a time.
+    /// Gives a reader connection to whoever holds it, one holder at a time.
     ///
-    /// `@unchecked` because `Connection` is not `Sendable`. That is sound here: the writer's
-    /// box is only touched inside `writer.withLock`, and a reader's box is used only by the
-    /// one caller that took it out of `idleReaders` until it puts it back.
+    /// `@unchecked` because `Connection` is not `Sendable`. That is sound here: a reader's box is
+    /// used only by the one caller that took it out of `idleReaders` until it puts it back (and the
+    /// writer's connection is only touched inside `writer.withLock`).
     private final class ConnectionBox: @unchecked Sendable {
         let connection: Connection
         init(_ connection: Connection) { self.connection = connection }
     }
 
+    /// The writer state behind a plain pthread mutex (`NSLock`): writers queue on it for as long as
+    /// a commit's sync takes, and on a machine with few cores spinning for it (as `Mutex` does
+    /// first) burns the time the writer needs.
+    private final class WriterLock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var writer: Writer
+        init(_ writer: Writer) { self.writer = writer }
+        func withLock<R>(_ body: (inout Writer) throws -> R) rethrows -> R {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&writer)
+        }
+    }
+
     /// The writer connection and the transaction that queued writes share.
-    private struct Writer: @unchecked Sendable {
+    private struct Writer {
         let connection: Connection
         /// A transaction is open, with writes in it that wait for its commit.
         var isOpen = false
@@ -74,7 +88,7 @@ public final class Store: Sendable {
     public let path: String
 
     private let configuration: Configuration
-    private let writer: Mutex<Writer>
+    private let writer: WriterLock
     /// Writers waiting for the writer lock: while there are some, a write leaves the commit to them.
     private let queuedWriters = Atomic<Int>(0)
     private let commits = Commits()
@@ -97,7 +111,7 @@ public final class Store: Sendable {
         try migrator.migrate(connection)
         self.path = path
         self.configuration = configuration
-        self.writer = Mutex(Writer(connection: connection))
+        self.writer = WriterLock(Writer(connection: connection))
         self.temporaryDirectory = temporaryDirectory
     }
 

@@ -3,11 +3,12 @@ import Synchronization
 
 /// A host's database: one SQLite file with one writer and a pool of readers.
 ///
-/// The file runs in WAL mode with `synchronous=FULL`, so a committed write survives a crash
-/// of the process or the machine, and readers keep reading while a write is in progress.
-/// Writes are serialized by a lock in the process and run in `BEGIN IMMEDIATE … COMMIT`,
-/// writes that queue up meanwhile sharing one commit (see ``write(_:)``);
-/// each read runs in its own transaction on a read-only connection and sees one snapshot.
+/// The file runs in WAL mode, and a write returns only once the WAL holding it is synced to
+/// disk, so a committed write survives a crash of the process or the machine; readers keep
+/// reading while a write is in progress. Writes are serialized by a lock in the process and run
+/// in `BEGIN IMMEDIATE … COMMIT`, writes that queue up meanwhile sharing one commit, and the
+/// sync happens after the lock is released (see ``write(_:)``); each read runs in its own
+/// transaction on a read-only connection and sees one snapshot.
 ///
 /// ```swift
 /// let store = try Store.open(path: ".sandbox/eu.sqlite", migrations: migrations)
@@ -58,29 +59,90 @@ public final class Store: Sendable {
         var writes = 0
     }
 
-    /// Where writers wait for the commit that makes their write durable.
+    /// Makes commits durable: syncs the WAL after commits, one sync for every commit made
+    /// before it started, and lets writers wait for the sync that covers theirs.
+    ///
+    /// This is what `synchronous=FULL` does inside `COMMIT` (sync the WAL), done outside the
+    /// writer lock so the next writes run while the disk syncs. SQLite itself still syncs the WAL
+    /// before a checkpoint and the database file after one (`synchronous=NORMAL`).
     private final class Commits: @unchecked Sendable {
         private let condition = NSCondition()
-        private var settled: UInt64 = 0
+        /// The WAL file, opened for syncing only: fdatasync flushes the file whichever descriptor wrote it.
+        private let wal: Int32
+        private var committed: UInt64 = 0
+        private var durable: UInt64 = 0
+        private var syncing = false
         private var failures: [UInt64: any Error] = [:]
+        private(set) var syncs: UInt64 = 0
 
-        /// Commit number `commit` is over: durable, or failed with `failure`.
-        func settle(_ commit: UInt64, failure: (any Error)?) {
+        init(walPath: String) throws {
+            wal = Self.openFile(walPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard wal >= 0 else {
+                throw DatabaseError.sqlite.with(message: "cannot open \(walPath) to sync it: errno \(errno)")
+            }
+        }
+
+        deinit { close(wal) }
+
+        private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+            #if canImport(Glibc)
+            Glibc.open(path, flags, mode)
+            #else
+            Darwin.open(path, flags, mode)
+            #endif
+        }
+
+        /// Commit `commit` failed (nothing of it is in the file): its writers get `failure`.
+        func fail(_ commit: UInt64, _ failure: any Error) {
             condition.lock()
             defer { condition.unlock() }
-            settled = commit
-            if let failure { failures[commit] = failure }
+            failures[commit] = failure
             // A failure is read by writers woken just now; keep a generous window, drop the rest.
             if failures.count > 256 { failures = failures.filter { $0.key + 256 > commit } }
             condition.broadcast()
         }
 
-        /// Waits until commit `commit` is over; its failure, if it failed.
-        func wait(for commit: UInt64) -> (any Error)? {
+        /// COMMIT of `commit` returned: from now on a sync covers it.
+        func committed(_ commit: UInt64) {
+            condition.lock()
+            committed = max(committed, commit)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Returns once commit `commit` is on disk (syncing the WAL when no sync that covers it is
+        /// under way), or with its failure.
+        func waitUntilDurable(_ commit: UInt64) -> (any Error)? {
             condition.lock()
             defer { condition.unlock() }
-            while settled < commit { condition.wait() }
+            while durable < commit && failures[commit] == nil {
+                guard !syncing && committed >= commit else {
+                    condition.wait()
+                    continue
+                }
+                // Sync for every commit made so far; whoever waits meanwhile waits for this one or the next.
+                syncing = true
+                let target = committed
+                condition.unlock()
+                let synced = fdatasync(wal) == 0
+                let code = errno
+                condition.lock()
+                syncing = false
+                syncs += 1
+                if !synced {
+                    let failure = DatabaseError.sqlite.with(message: "fdatasync of the WAL failed: errno \(code)")
+                    for failed in (durable + 1)...target where failures[failed] == nil { failures[failed] = failure }
+                }
+                durable = max(durable, target)
+                condition.broadcast()
+            }
             return failures[commit]
+        }
+
+        var syncCount: UInt64 {
+            condition.lock()
+            defer { condition.unlock() }
+            return syncs
         }
     }
 
@@ -91,7 +153,7 @@ public final class Store: Sendable {
     private let writer: WriterLock
     /// Writers waiting for the writer lock: while there are some, a write leaves the commit to them.
     private let queuedWriters = Atomic<Int>(0)
-    private let commits = Commits()
+    private let commits: Commits
     private let idleReaders = Mutex<[ConnectionBox]>([])
 
     /// The directory ``temporary(migrations:configuration:)`` created, removed with the store.
@@ -105,10 +167,12 @@ public final class Store: Sendable {
         guard journalMode.lowercased() == "wal" else {
             throw DatabaseError.sqlite.with(message: "cannot switch \(path) to WAL (journal mode is \(journalMode))")
         }
-        // FULL syncs the WAL on every commit: a commit that returned survives power loss,
+        // NORMAL: COMMIT writes the WAL without syncing it; `write` syncs it right after (see
+        // Commits), which is what FULL would do inside COMMIT, holding the writer lock meanwhile.
         // which NORMAL (the usual WAL choice) does not promise.
-        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
         try migrator.migrate(connection)
+        self.commits = try Commits(walPath: path + "-wal")
         self.path = path
         self.configuration = configuration
         self.writer = WriterLock(Writer(connection: connection))
@@ -173,9 +237,13 @@ public final class Store: Sendable {
     ///
     /// One write runs at a time; other callers wait for the lock. Readers are not blocked.
     /// Writes that queue up while another one runs share its commit (group commit): each runs
-    /// in its own savepoint of one transaction, the last one in the queue commits (one sync of
-    /// the WAL for all of them), and every caller returns only after that commit. A body that
-    /// throws is rolled back to its savepoint alone; a commit that fails fails every write of it.
+    /// in its own savepoint of one transaction and the last one in the queue commits. The WAL is
+    /// then synced after the lock is released, one sync covering every commit made before it, and
+    /// every caller returns only after a sync that covers its commit. A body that throws is rolled
+    /// back to its savepoint alone; a commit or sync that fails fails every write of it.
+    ///
+    /// Readers may see a commit a moment before its sync ends (as with any WAL commit that is not
+    /// yet synced); a writer's caller never hears "done" before it.
     ///
     /// ```swift
     /// try store.write { db in
@@ -190,7 +258,7 @@ public final class Store: Sendable {
         // The result goes through a local rather than out of withLock, whose `sending`
         // result would demand a disconnected value that a generic T cannot promise.
         var result: Result<T, any Error>?
-        var awaitedCommit: UInt64?
+        var commitToAwait: UInt64?
         queuedWriters.add(1, ordering: .sequentiallyConsistent)
         writer.withLock { writer in
             queuedWriters.subtract(1, ordering: .sequentiallyConsistent)
@@ -211,25 +279,28 @@ public final class Store: Sendable {
                 // SQLite ended the whole transaction (I/O error, disk full): the writes queued
                 // in it are lost with this one.
                 writer.isOpen = false
-                commits.settle(commit, failure: DatabaseError.sqlite.with(message: "the transaction was rolled back by SQLite"))
+                commits.fail(commit, DatabaseError.sqlite.with(message: "the transaction was rolled back by SQLite"))
                 return
             }
             if queuedWriters.load(ordering: .sequentiallyConsistent) == 0 || writer.writes >= configuration.maximumWritesPerCommit {
                 // Nobody is waiting to join: commit this write and the ones before it.
-                var failure: (any Error)?
-                do { try db.execute("COMMIT") } catch {
-                    failure = error
-                    if db.isInTransaction { try? db.execute("ROLLBACK") }
-                }
                 writer.isOpen = false
-                commits.settle(commit, failure: failure)
-                if let failure, case .success = result { result = .failure(failure) }
+                do {
+                    try db.execute("COMMIT")
+                    commits.committed(commit)
+                    if case .success = result { commitToAwait = commit }
+                } catch {
+                    if db.isInTransaction { try? db.execute("ROLLBACK") }
+                    commits.fail(commit, error)
+                    if case .success = result { result = .failure(error) }
+                }
             } else if case .success = result {
                 // A queued writer joins this transaction; whoever comes last commits.
-                awaitedCommit = commit
+                commitToAwait = commit
             }
         }
-        if let awaitedCommit, let failure = commits.wait(for: awaitedCommit) {
+        // The writer lock is free again: the next writes run while this one's commit is synced.
+        if let commitToAwait, let failure = commits.waitUntilDurable(commitToAwait) {
             throw failure
         }
         return try result!.get()
@@ -240,6 +311,9 @@ public final class Store: Sendable {
 
     /// Commits made by ``write(_:)`` since the store was opened (fewer than writes when they share).
     public var commitCount: UInt64 { writer.withLock { $0.commit } }
+
+    /// Syncs of the WAL that ``write(_:)`` made since the store was opened (one can cover several commits).
+    public var walSyncCount: UInt64 { commits.syncCount }
 
     /// Runs `body` in a read transaction on a reader connection.
     ///

@@ -117,6 +117,7 @@ struct StoreConcurrencyTests {
         let inside = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let commitsBefore = store.commitCount
+        let syncsBefore = store.walSyncCount
         let first = BackgroundThread {
             try store.write { db in
                 try db.run("INSERT INTO items(name) VALUES ('first')")
@@ -153,6 +154,7 @@ struct StoreConcurrencyTests {
         let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
         #expect(names == ["first", "queued 0", "queued 1", "queued 3"])
         #expect(store.commitCount - commitsBefore == 1, "five writes that queued up made \(store.commitCount - commitsBefore) commits")
+        #expect(store.walSyncCount - syncsBefore == 1, "one commit, \(store.walSyncCount - syncsBefore) syncs")
     }
 
     @Test("a store can be shared across tasks")

@@ -84,7 +84,7 @@ struct StoreTransactionTests {
         #expect(error?.sql == "SELECT nope FROM items")
     }
 
-    @Test("the file is in WAL mode with synchronous=FULL and foreign keys on")
+    @Test("the file is in WAL mode with foreign keys on; SQLite leaves the WAL sync to the store (synchronous=NORMAL)")
     func durabilityPragmas() throws {
         let store = try Store.temporary(migrations: [Schemas.items])
         let (journalMode, synchronous, foreignKeys): (String, Int, Int) = try store.write { db in
@@ -95,8 +95,24 @@ struct StoreTransactionTests {
             )
         }
         #expect(journalMode == "wal")
-        #expect(synchronous == 2)  // FULL
+        #expect(synchronous == 1)  // NORMAL: the store syncs the WAL itself after each commit
         #expect(foreignKeys == 1)
+    }
+
+    @Test("every write returns after a sync of the WAL that covers it: writes one after another sync once each")
+    func eachWriteIsSynced() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let before = store.walSyncCount
+        for index in 0..<5 {
+            try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", [.text("item \(index)")]) }
+            #expect(store.walSyncCount == before + UInt64(index + 1), "write \(index + 1) returned without its own sync")
+        }
+        // A write that throws commits nothing and waits for no sync.
+        _ = try? store.write { db in
+            try db.run("INSERT INTO items(name) VALUES ('refused')")
+            throw TestFailure("refused")
+        }
+        #expect(store.walSyncCount == before + 5)
     }
 
     @Test("a read cannot write, even by mistake")

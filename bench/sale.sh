@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Card sales per second through the terminal API, with durable commits (WAL + synchronous=FULL),
-# against two references measured in the same invocation on this machine:
+# Card sales per second through the terminal API, with durable commits (each answer only after an
+# fdatasync of the WAL that holds it: the host's Store syncs after its writer lock, SQLite runs
+# synchronous=NORMAL), against references measured in the same invocation on this machine:
 #   - nginx answering the same POSTs (same generator, connections and request bytes) with the
-#     very bytes of a sale answer, two workers (the host has two threads);
-#   - raw SQLite: one committed INSERT of an equivalent transaction row per transaction, same
-#     pragmas, same schema (copied from the host's database), same number of threads; and the same
-#     with group commit (rows that arrive during a commit share the next one, each caller still
-#     waiting for its own durable commit), the bound a host that batched its commits could reach.
+#     very bytes of a sale answer, two workers (the host has two polling threads, and 16 handler
+#     threads that mostly wait for commits);
+#   - raw SQLite: one committed INSERT of an equivalent transaction row per transaction, WAL and
+#     synchronous=FULL (the sync inside COMMIT), same schema (copied from the host's database),
+#     same number of threads; and the same with group commit (rows that arrive during a commit
+#     share the next one, each caller still waiting for its own durable commit).
 # Each load connection is a device registered over HTTP on its own terminal (a terminal takes one
 # transaction at a time) that seals a fresh card payload for every sale of 10.00 (approved).
 # Ends with `name: value` lines. Timings are for reading, never asserted.

@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
         .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
     ]
 )
 

@@ -212,6 +212,96 @@ extension EnvironmentHost {
                 CREATE INDEX transactions_latest_by_type ON transactions(terminal_id, type, seq);
                 CREATE INDEX transactions_latest ON transactions(terminal_id, seq);
                 """),
+        Migration(
+            version: 6, name: "transaction rollups",
+            sql: """
+                -- Count and statistics read whole UTC hours and days from these totals and only the part of
+                -- an hour at either end of a range from the rows (Payments+Reads.swift, Rollup). Triggers keep
+                -- them in step with every insert, update (a sale CLEARED → REFUNDED moves between rows) and
+                -- delete of a transaction, whoever writes it. A total that reaches zero is removed, so the
+                -- tables always equal a GROUP BY of the transactions. card_brand 'UNKNOWN': no card read.
+                CREATE TABLE transaction_hours (
+                    terminal_id    TEXT NOT NULL,
+                    hour           INTEGER NOT NULL,      -- created_at / 3600000: UTC hours since 1970
+                    type           TEXT NOT NULL,
+                    status         TEXT NOT NULL,
+                    payment_method TEXT NOT NULL,
+                    card_brand     TEXT NOT NULL,
+                    n              INTEGER NOT NULL,
+                    amount         INTEGER NOT NULL,      -- sum of the transactions' amounts
+                    PRIMARY KEY (terminal_id, hour, type, status, payment_method, card_brand)
+                ) STRICT, WITHOUT ROWID;
+                CREATE TABLE transaction_days (
+                    terminal_id    TEXT NOT NULL,
+                    day            INTEGER NOT NULL,      -- created_at / 86400000: UTC days since 1970
+                    type           TEXT NOT NULL,
+                    status         TEXT NOT NULL,
+                    payment_method TEXT NOT NULL,
+                    card_brand     TEXT NOT NULL,
+                    n              INTEGER NOT NULL,
+                    amount         INTEGER NOT NULL,
+                    PRIMARY KEY (terminal_id, day, type, status, payment_method, card_brand)
+                ) STRICT, WITHOUT ROWID;
+                -- The transactions already there: one pass over them, the days from the hours.
+                INSERT INTO transaction_hours (terminal_id, hour, type, status, payment_method, card_brand, n, amount)
+                    SELECT terminal_id, created_at / 3600000, type, status, payment_method, COALESCE(card_brand, 'UNKNOWN'),
+                           COUNT(*), SUM(amount)
+                    FROM transactions GROUP BY 1, 2, 3, 4, 5, 6;
+                INSERT INTO transaction_days (terminal_id, day, type, status, payment_method, card_brand, n, amount)
+                    SELECT terminal_id, hour / 24, type, status, payment_method, card_brand, SUM(n), SUM(amount)
+                    FROM transaction_hours GROUP BY 1, 2, 3, 4, 5, 6;
+                CREATE TRIGGER transactions_rollup_insert AFTER INSERT ON transactions BEGIN
+                    INSERT INTO transaction_hours (terminal_id, hour, type, status, payment_method, card_brand, n, amount)
+                        VALUES (NEW.terminal_id, NEW.created_at / 3600000, NEW.type, NEW.status, NEW.payment_method,
+                                COALESCE(NEW.card_brand, 'UNKNOWN'), 1, NEW.amount)
+                        ON CONFLICT DO UPDATE SET n = n + 1, amount = amount + excluded.amount;
+                    INSERT INTO transaction_days (terminal_id, day, type, status, payment_method, card_brand, n, amount)
+                        VALUES (NEW.terminal_id, NEW.created_at / 86400000, NEW.type, NEW.status, NEW.payment_method,
+                                COALESCE(NEW.card_brand, 'UNKNOWN'), 1, NEW.amount)
+                        ON CONFLICT DO UPDATE SET n = n + 1, amount = amount + excluded.amount;
+                END;
+                CREATE TRIGGER transactions_rollup_delete AFTER DELETE ON transactions BEGIN
+                    UPDATE transaction_hours SET n = n - 1, amount = amount - OLD.amount
+                        WHERE terminal_id = OLD.terminal_id AND hour = OLD.created_at / 3600000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN');
+                    DELETE FROM transaction_hours
+                        WHERE terminal_id = OLD.terminal_id AND hour = OLD.created_at / 3600000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN') AND n = 0;
+                    UPDATE transaction_days SET n = n - 1, amount = amount - OLD.amount
+                        WHERE terminal_id = OLD.terminal_id AND day = OLD.created_at / 86400000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN');
+                    DELETE FROM transaction_days
+                        WHERE terminal_id = OLD.terminal_id AND day = OLD.created_at / 86400000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN') AND n = 0;
+                END;
+                -- The upsert of TransactionRecord.save sets every column: act only when a counted one changed.
+                CREATE TRIGGER transactions_rollup_update AFTER UPDATE ON transactions
+                WHEN OLD.terminal_id IS NOT NEW.terminal_id OR OLD.created_at / 3600000 IS NOT NEW.created_at / 3600000
+                  OR OLD.type IS NOT NEW.type OR OLD.status IS NOT NEW.status OR OLD.payment_method IS NOT NEW.payment_method
+                  OR OLD.card_brand IS NOT NEW.card_brand OR OLD.amount IS NOT NEW.amount
+                BEGIN
+                    UPDATE transaction_hours SET n = n - 1, amount = amount - OLD.amount
+                        WHERE terminal_id = OLD.terminal_id AND hour = OLD.created_at / 3600000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN');
+                    DELETE FROM transaction_hours
+                        WHERE terminal_id = OLD.terminal_id AND hour = OLD.created_at / 3600000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN') AND n = 0;
+                    UPDATE transaction_days SET n = n - 1, amount = amount - OLD.amount
+                        WHERE terminal_id = OLD.terminal_id AND day = OLD.created_at / 86400000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN');
+                    DELETE FROM transaction_days
+                        WHERE terminal_id = OLD.terminal_id AND day = OLD.created_at / 86400000 AND type = OLD.type AND status = OLD.status
+                          AND payment_method = OLD.payment_method AND card_brand = COALESCE(OLD.card_brand, 'UNKNOWN') AND n = 0;
+                    INSERT INTO transaction_hours (terminal_id, hour, type, status, payment_method, card_brand, n, amount)
+                        VALUES (NEW.terminal_id, NEW.created_at / 3600000, NEW.type, NEW.status, NEW.payment_method,
+                                COALESCE(NEW.card_brand, 'UNKNOWN'), 1, NEW.amount)
+                        ON CONFLICT DO UPDATE SET n = n + 1, amount = amount + excluded.amount;
+                    INSERT INTO transaction_days (terminal_id, day, type, status, payment_method, card_brand, n, amount)
+                        VALUES (NEW.terminal_id, NEW.created_at / 86400000, NEW.type, NEW.status, NEW.payment_method,
+                                COALESCE(NEW.card_brand, 'UNKNOWN'), 1, NEW.amount)
+                        ON CONFLICT DO UPDATE SET n = n + 1, amount = amount + excluded.amount;
+                END;
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

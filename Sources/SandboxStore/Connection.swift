@@ -99,27 +99,32 @@ public final class Connection {
     ///
     /// - Throws: ``DatabaseError`` for a syntax error or an unknown table or column.
     public func prepare(_ sql: String) throws -> Statement {
-        var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, &tail)
-        guard code == SQLITE_OK else {
-            sqlite3_finalize(statement)
-            throw DatabaseError.sqlite(code: code, db: handle, sql: sql)
-        }
-        guard let statement else {
-            // Only whitespace or comments: SQLite compiles nothing.
-            throw DatabaseError.misuse.with(message: "no SQL statement to prepare", sql: sql)
-        }
-        if let tail, tail.pointee != 0 {
-            // A second statement would be ignored silently; say so instead. Compiling the
-            // tail is the one way to tell a statement from trailing comments or semicolons.
-            var extra: OpaquePointer?
-            let extraCode = sqlite3_prepare_v2(handle, tail, -1, &extra, nil)
-            if extraCode != SQLITE_OK || extra != nil {
-                sqlite3_finalize(extra)
+        // The C string lives only inside withCString, and `tail` points into it: the check of
+        // what follows the first statement has to happen in there too.
+        let statement = try sql.withCString { text -> OpaquePointer in
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+            guard code == SQLITE_OK else {
                 sqlite3_finalize(statement)
-                throw DatabaseError.misuse.with(message: "prepare takes one statement; use execute for scripts", sql: sql)
+                throw DatabaseError.sqlite(code: code, db: handle, sql: sql)
             }
+            guard let statement else {
+                // Only whitespace or comments: SQLite compiles nothing.
+                throw DatabaseError.misuse.with(message: "no SQL statement to prepare", sql: sql)
+            }
+            if let tail, tail.pointee != 0 {
+                // A second statement would be ignored silently; say so instead. Compiling the
+                // tail is the one way to tell a statement from trailing comments or semicolons.
+                var extra: OpaquePointer?
+                let extraCode = sqlite3_prepare_v2(handle, tail, -1, &extra, nil)
+                if extraCode != SQLITE_OK || extra != nil {
+                    sqlite3_finalize(extra)
+                    sqlite3_finalize(statement)
+                    throw DatabaseError.misuse.with(message: "prepare takes one statement; use execute for scripts", sql: sql)
+                }
+            }
+            return statement
         }
         preparedStatementCount += 1
         return Statement(handle: statement, sql: sql)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Last transaction, history (paging, dates with an offset, filters), count, details and statistics.
@@ -130,6 +131,289 @@ struct ReadTests {
             expectReply(await till.details(query: "reference=NOPE"), 404, "transaction_not_found", "\(l) details by an unknown reference")
             expectReply(await till.details(query: ""), 400, "invalid_request", "\(l) details without id or reference")
         }
+    }
+
+    @Test(
+        "count, history total and statistics equal the history counted by hand: a mix over three days, ranges cutting hours and days in any offset, before and after sales become REFUNDED"
+    )
+    func totalsFollowHistory() async throws {
+        try await withSandbox { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            let l = till.label
+            var sales: [(id: String, amount: Int)] = []
+            for round in 0..<8 {
+                if round == 5 {
+                    try await expectTotalsFollowHistory(till, "after five rounds, nothing refunded yet")
+                    // CLEARED → REFUNDED (and a REFUND row) for sales whose hours and days are whole in most ranges.
+                    let whole = "dateFrom=\(q(utc(Date(timeIntervalSince1970: 0))))"
+                    let before = try await filteredCounts(till, whole)
+                    for sale in sales.prefix(2) {
+                        let card = try await till.tap("visa", amount: sale.amount)
+                        expectTransaction(
+                            await till.refund(sale.id, amount: sale.amount, payload: card), 201, "CLEARED", "\(l) refund \(sale.id)")
+                    }
+                    let after = try await filteredCounts(till, whole)
+                    #expect(
+                        after.refunded == before.refunded + 2 && after.clearedSales == before.clearedSales - 2
+                            && after.refunds == before.refunds + 2 && after.all == before.all + 2,
+                        "\(l) two refunds: REFUNDED +2, cleared sales −2, refunds +2, all +2; before \(before), after \(after)")
+                }
+                sales.append((try await sellMix(till, round: round), 1010 + 10 * round))
+                try await till.advance(7 * 3600 + 660, "round \(round) done: seven hours later", relogin: true)
+            }
+            try await expectTotalsFollowHistory(till, "after eight rounds and two refunds")
+        }
+    }
+
+    @Test("a database of schema 5 with transactions, opened by this build, answers count, history totals and statistics as before")
+    func migratedDatabaseAnswersAlike() async throws {
+        let directory = TemporaryDirectory()
+        let (terminal, device, ranges, before, now, path) = try await withSandbox(directory: directory) { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            for round in 0..<3 {
+                _ = try await sellMix(till, round: round)
+                try await till.advance(9 * 3600 + 120, "round \(round) done: nine hours later", relogin: true)
+            }
+            let ranges = try await checkedRanges(till)
+            let clock = expectReply(await host.service.call("GET", "/_sandbox/clock"), 200, nil, "\(till.label) sandbox clock")
+            return (
+                till.terminal, till.device, ranges, try await answers(till, ranges), try #require(clock.string("now"), "\(clock)"),
+                sandbox.databasePath("EU")
+            )
+        }
+
+        try rewriteDatabase(path, asVersion: 5)
+        let old = try schema(of: path)
+        #expect(
+            old.version == 5 && old.tables.contains("transactions") && !old.tables.contains("transaction_days"),
+            "the rewritten file is not a schema-5 database: \(old)")
+
+        try await withSandbox(directory: directory) { sandbox in
+            let host = try sandbox.host("EU")
+            expectReply(await host.service.call("POST", "/_sandbox/clock", body: ["set": now]), 200, nil, "set the clock to \(now) again")
+            let till = try await Till.resume(host, terminal, device)
+            #expect(try schema(of: path).version > 5, "the host did not migrate the schema-5 database")
+            let after = try await answers(till, ranges)
+            #expect(after.count == before.count, "\(till.label) \(after.count) answers after migration, \(before.count) before")
+            for (index, (old, new)) in zip(before, after).enumerated() where old != new {
+                Issue.record("\(till.label) ?\(ranges[index].query): before migration \(old), after \(new)")
+            }
+            try await expectTotalsFollowHistory(till, "after migrating the schema-5 database")
+        }
+    }
+
+    // MARK: - A mix of transactions, and their totals counted from the history
+
+    /// One round of a terminal's day: a cleared sale (returned), a decline, a DCC sale accepted or
+    /// not, a reversed sale every third round, a cancelled card read, and a sale left waiting (NEW,
+    /// or PIN_REQUESTED) that times out once the clock moves on. A few minutes pass between them.
+    func sellMix(_ till: Till, round: Int) async throws -> String {
+        let l = till.label
+        let cards = ["visa", "mc", "maestro", "amex"]
+        let sale = try await till.cleared(cards[round % cards.count], amount: 1010 + 10 * round, "round \(round) sale")
+        try await till.advance(250, "round \(round) four minutes later", relogin: true)
+        expectTransaction(try await till.pay("mc", amount: 1051), 201, "DECLINED", "\(l) round \(round) decline (…51)")
+        let offered = expectTransaction(
+            try await till.pay("visa-us-dcc", amount: 2010 + 10 * round), 201, "DCC_REQUIRED", "\(l) round \(round) DCC offer")
+        expectTransaction(
+            await till.dcc(try #require(offered.transactionId), accepted: round % 2 == 0), 200, "CLEARED", "\(l) round \(round) DCC choice")
+        try await till.advance(250, "round \(round) four minutes later", relogin: true)
+        if round % 3 == 0 {
+            let reversed = try await till.cleared("amex", amount: 3010 + 10 * round, "round \(round) sale to reverse")
+            expectTransaction(await till.reversal(reversed), 200, "CANCELLED", "\(l) round \(round) reversal")
+        }
+        expectTransaction(await till.sale(amount: 510, outcome: "cancelled"), 201, "USER_CANCELLED", "\(l) round \(round) cancelled read")
+        if round % 2 == 0 {
+            expectTransaction(await till.sale(amount: 710), 201, "NEW", "\(l) round \(round) sale waiting for a card")
+        } else {
+            expectTransaction(try await till.pay("visa", amount: 1065), 201, "PIN_REQUESTED", "\(l) round \(round) sale waiting for a PIN")
+        }
+        return sale
+    }
+
+    /// A transaction as the history lists it, at the whole second of its `transactionDate`.
+    struct Listed {
+        var second: Int64
+        var status: String
+        var type: String
+        var method: String
+        var amount: Int
+        var brand: String
+
+        var isApprovedSale: Bool { type == "AUTH" && (status == "CLEARED" || status == "REFUNDED") }
+    }
+
+    /// Every transaction of the terminal, from the history's pages.
+    func listed(_ till: Till, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Listed] {
+        var items: [[String: Any]] = []
+        for page in 1... {
+            let reply = expectReply(
+                await till.history("page=\(page)&itemsPerPage=200"), 200, nil, "\(till.label) history page \(page)",
+                sourceLocation: sourceLocation)
+            let batch = reply.array("items") as? [[String: Any]] ?? []
+            items += batch
+            if batch.count < 200 { break }
+        }
+        return try items.map { item in
+            let date = try #require(parseTime(item["transactionDate"]), "\(till.label) history item: \(item)", sourceLocation: sourceLocation)
+            return Listed(
+                second: Int64(date.timeIntervalSince1970.rounded(.down)), status: item["transactionStatus"] as? String ?? "?",
+                type: item["transactionType"] as? String ?? "?", method: item["paymentMethod"] as? String ?? "?",
+                amount: (item["amount"] as? NSNumber)?.intValue ?? 0, brand: item["cardType"] as? String ?? "UNKNOWN")
+        }
+    }
+
+    /// History filters, each with what it keeps.
+    static let filters: [(query: String, keeps: @Sendable (Listed) -> Bool)] = [
+        ("", { _ in true }),
+        ("status=&type=", { _ in true }),
+        ("status=CLEARED", { $0.status == "CLEARED" }),
+        ("status=REFUNDED", { $0.status == "REFUNDED" }),
+        ("type=AUTH&status=CLEARED,REFUNDED", { $0.isApprovedSale }),
+        ("type=REFUND", { $0.type == "REFUND" }),
+        ("status=DECLINED,CANCELLED,USER_CANCELLED,TIMEOUT", { ["DECLINED", "CANCELLED", "USER_CANCELLED", "TIMEOUT"].contains($0.status) }),
+        ("paymentMethod=CARD&type=AUTH", { $0.method == "CARD" && $0.type == "AUTH" }),
+    ]
+
+    /// A range `[from, to)` of whole seconds and the filter it is checked with.
+    struct CheckedRange {
+        var from: Int64
+        var to: Int64
+        var filter: Int
+        /// Hours east of UTC the dates are written in.
+        var offset: Int
+
+        /// The two date parameters `names` in the range's offset; `to` is left out by asking up to
+        /// the millisecond before it.
+        func dates(_ names: (String, String)) -> String {
+            "\(names.0)=\(q(Self.written(from * 1000, offset)))&\(names.1)=\(q(Self.written(to * 1000 - 1, offset)))"
+        }
+
+        var query: String { dates(("dateFrom", "dateTo")) + "&" + ReadTests.filters[filter].query }
+
+        static func written(_ milliseconds: Int64, _ offset: Int) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: offset * 3600)
+            formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"
+            return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        }
+    }
+
+    /// Ranges whose ends fall between the transactions (between rounds, between the minutes of a
+    /// round, at and around UTC midnights and hours), never in a second that holds one, so the whole
+    /// seconds of the history tell exactly what each range holds.
+    func checkedRanges(_ till: Till) async throws -> [CheckedRange] {
+        let seconds = Set(try await listed(till).map(\.second))
+        let sorted = seconds.sorted()
+        guard let first = sorted.first, let last = sorted.last else { return [] }
+        var cuts: Set<Int64> = [first - 30 * 3600, last + 30 * 3600]
+        for (a, b) in zip(sorted, sorted.dropFirst()) where b - a >= 4 { cuts.insert((a + b) / 2) }
+        var midnight = first / 86400 * 86400
+        while midnight <= last + 86400 {
+            cuts.formUnion([midnight, midnight + 1800, midnight - 5400])
+            midnight += 86400
+        }
+        for second in sorted { cuts.formUnion([second / 3600 * 3600, second / 3600 * 3600 + 3600]) }
+        let quiet = cuts.filter { !seconds.contains($0) && !seconds.contains($0 - 1) }.sorted()
+        var ranges: [CheckedRange] = []
+        for (index, from) in quiet.enumerated() {
+            for step in [1, 4, 13] where index + step < quiet.count {
+                ranges.append(
+                    CheckedRange(
+                        from: from, to: quiet[index + step], filter: ranges.count % Self.filters.count,
+                        offset: [2, -5, 0, 9][ranges.count % 4]))
+            }
+        }
+        ranges.append(CheckedRange(from: quiet.first!, to: quiet.last!, filter: 0, offset: 2))
+        return ranges
+    }
+
+    /// What the host answers for a range: count, history total, daily and per-brand statistics.
+    struct Answer: Equatable {
+        var count: Int?
+        var total: Int?
+        var daily: [Group]
+        var brand: [Group]
+    }
+
+    /// One group of a statistics answer.
+    struct Group: Equatable, CustomStringConvertible {
+        var name: String
+        var amount: Int
+        var count: Int
+        var description: String { "\(name) \(amount)/\(count)" }
+    }
+
+    func answers(_ till: Till, _ ranges: [CheckedRange], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [Answer] {
+        var answers: [Answer] = []
+        for range in ranges {
+            let l = "\(till.label) ?\(range.query)"
+            let count = expectReply(await till.countReply(range.query), 200, nil, "\(l) count", sourceLocation: sourceLocation)
+            let history = expectReply(
+                await till.history(range.query + "&itemsPerPage=1"), 200, nil, "\(l) history", sourceLocation: sourceLocation)
+            func groups(_ type: String) async -> [Group] {
+                let reply = expectReply(
+                    await till.statistics(range.dates(("fromDate", "toDate")) + "&statisticsType=\(type)"), 200, nil,
+                    "\(l) \(type) statistics", sourceLocation: sourceLocation)
+                return (reply.array("statistics") as? [[String: Any]] ?? []).map { group in
+                    let items = group["items"] as? [[String: Any]] ?? []
+                    return Group(
+                        name: group["description"] as? String ?? "?",
+                        amount: items.reduce(0) { $0 + (($1["amount"] as? NSNumber)?.intValue ?? 0) },
+                        count: items.reduce(0) { $0 + (($1["count"] as? NSNumber)?.intValue ?? 0) })
+                }
+            }
+            answers.append(
+                Answer(count: count.int("count"), total: history.int("total"), daily: await groups("daily"), brand: await groups("brand")))
+        }
+        return answers
+    }
+
+    /// Checks every range of ``checkedRanges(_:)`` against a count of the whole history.
+    func expectTotalsFollowHistory(_ till: Till, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let all = try await listed(till, sourceLocation: sourceLocation)
+        let ranges = try await checkedRanges(till)
+        #expect(ranges.count > 50, "\(till.label) \(step): only \(ranges.count) ranges to check", sourceLocation: sourceLocation)
+        let answers = try await answers(till, ranges, sourceLocation: sourceLocation)
+        let day = DateFormatter()
+        day.locale = Locale(identifier: "en_US_POSIX")
+        day.timeZone = TimeZone(identifier: "UTC")
+        day.dateFormat = "yyyy-MM-dd"
+        var failures = 0
+        for (range, answer) in zip(ranges, answers) {
+            let inside = all.filter { $0.second >= range.from && $0.second < range.to }
+            let matching = inside.filter(Self.filters[range.filter].keeps).count
+            let approved = inside.filter(\.isApprovedSale)
+            func groups(_ key: (Listed) -> String) -> [Group] {
+                Dictionary(grouping: approved, by: key).map { name, sales in
+                    Group(name: name, amount: sales.reduce(0) { $0 + $1.amount }, count: sales.count)
+                }.sorted { $0.name < $1.name }
+            }
+            let expected = Answer(
+                count: matching, total: matching,
+                daily: groups { day.string(from: Date(timeIntervalSince1970: Double($0.second))) }, brand: groups(\.brand))
+            if answer != expected {
+                failures += 1
+                if failures <= 5 {
+                    Issue.record(
+                        "\(till.label) \(step) ?\(range.query): expected \(expected), got \(answer)", sourceLocation: sourceLocation)
+                }
+            }
+        }
+        #expect(
+            failures == 0, "\(till.label) \(step): \(failures) of \(ranges.count) ranges differ from the history",
+            sourceLocation: sourceLocation)
+    }
+
+    /// The counts of a few filters over `dates`.
+    func filteredCounts(_ till: Till, _ dates: String) async throws -> (all: Int, refunded: Int, clearedSales: Int, refunds: Int) {
+        func count(_ filter: String) async -> Int {
+            expectReply(await till.countReply(dates + "&" + filter), 200, nil, "\(till.label) count ?\(filter)").int("count") ?? -1
+        }
+        return (await count(""), await count("status=REFUNDED"), await count("type=AUTH&status=CLEARED"), await count("type=REFUND"))
     }
 
     /// Description → summed amount and count of a statistics answer.

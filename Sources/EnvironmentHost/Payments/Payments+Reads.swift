@@ -136,13 +136,31 @@ extension Payments {
         }
 
         func whereClause(terminal: String) -> (String, [DatabaseValue]) {
-            var clause = "terminal_id = ? AND created_at >= ? AND created_at <= ?"
-            var values: [DatabaseValue] = [.text(terminal), .integer(from), .integer(to)]
+            let (filters, values) = filterClause
+            return (
+                "terminal_id = ? AND created_at >= ? AND created_at <= ?" + filters, [.text(terminal), .integer(from), .integer(to)] + values
+            )
+        }
+
+        /// ` AND status IN (…) …` for the lists given; the rollup tables name these columns alike.
+        var filterClause: (String, [DatabaseValue]) {
+            var clause = ""
+            var values: [DatabaseValue] = []
             for (column, list) in [("status", statuses), ("type", types), ("payment_method", paymentMethods)] where !list.isEmpty {
                 clause += " AND \(column) IN (" + Array(repeating: "?", count: list.count).joined(separator: ", ") + ")"
                 values += list.map(DatabaseValue.text)
             }
             return (clause, values)
+        }
+
+        /// How many transactions of `terminal` match: whole hours and days from the rollups, the rest from rows.
+        func count(_ db: Connection, terminal: String) throws -> Int {
+            let (filters, values) = filterClause
+            let cuts = Rollup(from: from, to: to)
+            let sql =
+                "SELECT COALESCE(SUM(n), 0) AS n FROM ("
+                + Rollup.union(where: filters) { $0 == .rows ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ")"
+            return try db.query(sql, cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
         }
     }
 
@@ -156,7 +174,7 @@ extension Payments {
     func history(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> History {
         try reading(session) { db, terminal, now in
             let (clause, values) = filter.whereClause(terminal: terminal.terminalId)
-            let total: Int = try db.query("SELECT COUNT(*) AS n FROM transactions WHERE " + clause, values).first?["n"] ?? 0
+            let total = try filter.count(db, terminal: terminal.terminalId)
             let rows = try db.query(
                 "SELECT * FROM transactions WHERE " + clause + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
                 values + [.integer(Int64(filter.itemsPerPage)), .integer(Int64((filter.page - 1) * filter.itemsPerPage))])
@@ -169,42 +187,50 @@ extension Payments {
     }
 
     func count(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> Int {
-        try reading(session) { db, terminal, _ in
-            let (clause, values) = filter.whereClause(terminal: terminal.terminalId)
-            return try db.query("SELECT COUNT(*) AS n FROM transactions WHERE " + clause, values).first?["n"] ?? 0
-        }
+        try reading(session) { db, terminal, _ in try filter.count(db, terminal: terminal.terminalId) }
     }
 
     // MARK: - Statistics
 
+    /// Approved sales (cleared, or refunded later) of one terminal per UTC day (`day`, days since
+    /// 1970): `amount`, `n`, by day; its values are ``Rollup/values(terminal:filters:)``.
+    static let dailyStatisticsSQL = statisticsSQL(key: "day") {
+        switch $0 {
+        case .rows: "created_at / 86400000"
+        case .hours: "hour / 24"
+        case .days: "day"
+        }
+    }
+
+    /// Approved sales of one terminal per card brand (`brand`, `UNKNOWN` without a card): `amount`, `n`, by brand.
+    static let brandStatisticsSQL = statisticsSQL(key: "brand") { $0 == .rows ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
+
+    private static func statisticsSQL(key: String, _ expression: (Rollup.Source) -> String) -> String {
+        "SELECT k AS \(key), SUM(amount) AS amount, SUM(n) AS n FROM ("
+            + Rollup.union(where: " AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')") {
+                "SELECT \(expression($0)) AS k, amount, \($0 == .rows ? "1" : "n") AS n"
+            } + ") GROUP BY k HAVING SUM(n) > 0 ORDER BY k"
+    }
+
     /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
     func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: StatisticsType) throws -> [TransactionsStatistics] {
         try reading(session) { db, terminal, _ in
-            let base = """
-                FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')
-                  AND created_at >= ? AND created_at <= ?
-                """
-            let values: [DatabaseValue] = [.text(terminal.terminalId), .integer(from), .integer(to)]
+            let sql = type == .daily ? Self.dailyStatisticsSQL : Self.brandStatisticsSQL
+            let rows = try db.query(sql, Rollup(from: from, to: to).values(terminal: terminal.terminalId))
             switch type {
             case .daily:
-                let rows = try db.query(
-                    "SELECT created_at / 86400000 AS day, SUM(amount) AS amount, COUNT(*) AS n " + base + " GROUP BY day ORDER BY day",
-                    values)
                 return try rows.map { row in
                     let day: Int64 = try row["day"]
-                    let start = day * 86_400_000
+                    let start = day * Rollup.day
                     return TransactionsStatistics(
                         description: String(Wire.time(start).prefix(10)),
                         items: [
                             TransactionsStatisticsItem(
-                                fromDate: Wire.time(start), toDate: Wire.time(start + 86_399_999), amount: try row["amount"],
+                                fromDate: Wire.time(start), toDate: Wire.time(start + Rollup.day - 1), amount: try row["amount"],
                                 count: try row["n"])
                         ])
                 }
             case .brand:
-                let rows = try db.query(
-                    "SELECT COALESCE(card_brand, 'UNKNOWN') AS brand, SUM(amount) AS amount, COUNT(*) AS n " + base
-                        + " GROUP BY brand ORDER BY brand", values)
                 return try rows.map { row in
                     TransactionsStatistics(
                         description: try row["brand"],
@@ -260,5 +286,93 @@ extension Payments {
             ).first else { throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.") }
             return ReceiptPage.html(try TransactionRecord(row), region: region)
         }
+    }
+}
+
+// MARK: - Rollups
+
+/// A date range cut into the parts count and statistics read: the whole UTC days and hours from
+/// the rollups (`transaction_days`, `transaction_hours`: migration 6, kept by triggers on every
+/// write of `transactions`), and the part of an hour at either end from the rows themselves.
+///
+/// Ninety days over a million rows is then about 3,000 day totals, at most 46 hours of totals and
+/// two partial hours of rows, instead of every row (bench/history.sh). The parts, in SQL order:
+///
+/// ```
+/// from ─ rows ─┤ hours ─┤ days … days ├─ hours ├─ rows ─ to
+/// ```
+///
+/// Each is a half-open range in its table's unit (milliseconds, hour or day number since 1970);
+/// an empty part is `0..<0`, so the SQL text stays the same for every range.
+struct Rollup: Sendable {
+    /// Where a part is read.
+    enum Source: Sendable {
+        case rows, hours, days
+
+        var table: String {
+            switch self {
+            case .rows: "transactions"
+            case .hours: "transaction_hours"
+            case .days: "transaction_days"
+            }
+        }
+
+        var column: String {
+            switch self {
+            case .rows: "created_at"
+            case .hours: "hour"
+            case .days: "day"
+            }
+        }
+    }
+
+    static let hour: Int64 = 3_600_000
+    static let day: Int64 = 86_400_000
+    /// 9999-12-31T23:59:59.999Z, the latest instant a range reaches (an open `dateTo` is `Int64.max`).
+    static let latest: Int64 = 253_402_300_799_999
+    static let sources: [Source] = [.rows, .hours, .days, .hours, .rows]
+
+    /// The parts of ``sources``, in that order.
+    let parts: [Range<Int64>]
+
+    /// The parts of `[from, to]` (milliseconds, both included).
+    ///
+    /// Times before 1970 are cut off: the clock never gives one, and the day and hour numbers of
+    /// the rollups round toward zero.
+    init(from: Int64, to: Int64) {
+        let start = max(from, 0)
+        let end = min(to, Self.latest) + 1
+        let empty: Range<Int64> = 0..<0
+        guard start < end else {
+            parts = Array(repeating: empty, count: 5)
+            return
+        }
+        // Whole hours [firstHour, endHour), whole days [firstDay, endDay) within them.
+        let firstHour = (start + Self.hour - 1) / Self.hour
+        let endHour = end / Self.hour
+        guard firstHour < endHour else {
+            parts = [start..<end, empty, empty, empty, empty]
+            return
+        }
+        let firstDay = (firstHour + 23) / 24
+        let endDay = endHour / 24
+        let rows = (start..<firstHour * Self.hour, endHour * Self.hour..<end)
+        parts =
+            firstDay < endDay
+            ? [rows.0, firstHour..<firstDay * 24, firstDay..<endDay, endDay * 24..<endHour, rows.1]
+            : [rows.0, firstHour..<endHour, empty, empty, rows.1]
+    }
+
+    /// One `SELECT` per part joined by `UNION ALL`: `select(source)` gives its columns, every part
+    /// is of one terminal within its range, and `filters` (` AND …`) applies to each.
+    static func union(where filters: String, _ select: (Source) -> String) -> String {
+        sources.map { source in
+            select(source) + " FROM \(source.table) WHERE terminal_id = ? AND \(source.column) >= ? AND \(source.column) < ?" + filters
+        }.joined(separator: " UNION ALL ")
+    }
+
+    /// The values of ``union(where:_:)``: for each part the terminal, its range, then `filters`' values.
+    func values(terminal: String, filters: [DatabaseValue] = []) -> [DatabaseValue] {
+        parts.flatMap { part in [.text(terminal), .integer(part.lowerBound), .integer(part.upperBound)] + filters }
     }
 }

@@ -79,11 +79,13 @@ struct RegionFacts {
 /// `sandbox up` started in this process on ports the system picks, with its state in a
 /// temporary folder; stopped by `withSandbox` when the test ends.
 final class RunningSandbox: @unchecked Sendable {
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
     let sandbox: Sandbox
     let fixtures: MerchantsFile
 
-    init() throws {
+    /// - Parameter directory: where the state lives; a sandbox started again on it finds its databases.
+    init(directory: TemporaryDirectory = TemporaryDirectory()) throws {
+        self.directory = directory
         fixtures = try MerchantsFile.load()
         let options = try #require(
             try HostCommand.description.parse([
@@ -97,6 +99,9 @@ final class RunningSandbox: @unchecked Sendable {
 
     func stop() { sandbox.stop() }
 
+    /// The database file of `region`'s host (`<data-dir>/<region>.sqlite`).
+    func databasePath(_ region: String) -> String { directory.file("state").appendingPathComponent(region.lowercased() + ".sqlite").path }
+
     /// The host of `region` with its fixtures.
     func host(_ region: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Host {
         let running = try #require(
@@ -108,9 +113,9 @@ final class RunningSandbox: @unchecked Sendable {
     }
 }
 
-/// Starts the whole sandbox, runs `body`, stops the sandbox.
-func withSandbox<T>(_ body: (RunningSandbox) async throws -> T) async throws -> T {
-    let running = try RunningSandbox()
+/// Starts the whole sandbox (on the state in `directory`, a new one by default), runs `body`, stops the sandbox.
+func withSandbox<T>(directory: TemporaryDirectory = TemporaryDirectory(), _ body: (RunningSandbox) async throws -> T) async throws -> T {
+    let running = try RunningSandbox(directory: directory)
     do {
         let result = try await body(running)
         running.stop()

@@ -59,6 +59,17 @@ final class Till {
         return till
     }
 
+    /// Logs in again a device registered earlier (on a host started again on the same data) and prepares its reader.
+    static func resume(
+        _ host: Host, _ terminal: TerminalFixture, _ device: DeviceCredential, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Till {
+        let token = try await host.login(device, autoLogin: terminal.autoLogin, sourceLocation: sourceLocation)
+        let till = Till(host: host, terminal: terminal, device: device, token: token)
+        try await till.align(sourceLocation: sourceLocation)
+        try await till.reader.prepare(token: "apple-reader-token")
+        return till
+    }
+
     // MARK: Session, clock and reader
 
     /// `POST /terminal/v1/reader/prepare`: takes the reader key and aligns the device clock with `serverTime`.

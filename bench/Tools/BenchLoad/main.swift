@@ -21,11 +21,13 @@
 //                         returning once its row is durable.
 //   bench-load raw-query  --db HOSTDB --terminal T --query history|count|stats-daily|stats-brand|latest-sale
 //                         [--from-ms MS] [--to-ms MS] [--pages 1-50] [--connections 1] [--warmup-requests N]
-//                         the SQL of one history endpoint, run in-process on read-only connections.
+//                         the SQL of one history endpoint (count and statistics from the hour and day
+//                         totals, as the host reads them), run in-process on read-only connections.
 //   bench-load explain    --db HOSTDB --terminal T [--from-ms MS] [--to-ms MS]
 //                         EXPLAIN QUERY PLAN of every statement raw-query runs.
 //   bench-load seed       --db HOSTDB --terminal T --merchant M --rows N --now-ms MS [--days 90] [--currency EUR]
-//                         bulk-inserts N realistic transactions of one terminal, spread over the last days.
+//                         bulk-inserts N realistic transactions of one terminal, spread over the last days
+//                         (through the host's triggers, which keep its hour and day totals).
 //
 // Measuring commands take [--warmup S] [--duration S] [--label NAME] [--latencies FILE] and print one
 // JSON object: requests, seconds, rps, p50_ms, p90_ms, p99_ms, max_ms, mean_ms, failures,
@@ -504,11 +506,17 @@ func seed(_ arguments: Arguments) {
     do {
         let db = try SandboxStore.Connection(path: path)
         _ = try db.query("PRAGMA journal_mode")
-        // Seeding is set-up, not the measurement: no fsync per batch, a cache big enough for the indexes.
+        // Seeding is set-up, not the measurement: no fsync per batch, a cache big enough for the indexes,
+        // statement journals (each insert fires the rollup triggers) in memory. The rows go through the
+        // host's own triggers, so its hour and day totals are kept as its own writes keep them.
         try db.execute("PRAGMA synchronous = OFF")
         try db.execute("PRAGMA cache_size = -1000000")
+        try db.execute("PRAGMA temp_store = MEMORY")
         guard try !db.query("SELECT 1 FROM terminals WHERE id = ?", [.text(terminal)]).isEmpty else {
             fail("\(path) has no terminal \(terminal): start the host once with the bench fixtures first")
+        }
+        guard try !db.query("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_rollup_insert'").isEmpty else {
+            fail("\(path) has no rollup triggers (schema 6): start a host of this build on it first")
         }
         // Oldest first, so seq follows created_at as it does on a real host; spread evenly with jitter.
         let span = Int64(days) * 86_400_000
@@ -628,13 +636,14 @@ func rawSQLite(_ arguments: Arguments) {
         let mode: String = try db.query("PRAGMA journal_mode = WAL")[0][0]
         guard mode.lowercased() == "wal" else { fail("\(path): journal mode is \(mode), not WAL") }
         try db.execute("PRAGMA synchronous = FULL")
-        // The host's own tables and indexes, and its merchant and terminal rows (foreign keys are on).
+        // The host's own tables, indexes and triggers (the rollups a transaction row updates), and its
+        // merchant and terminal rows (foreign keys are on).
         try db.execute("ATTACH DATABASE '\(source.replacingOccurrences(of: "'", with: "''"))' AS src")
         let ddl = try db.query(
             """
             SELECT sql FROM src.sqlite_master
-            WHERE sql IS NOT NULL AND tbl_name IN ('merchants', 'terminals', 'transactions')
-            ORDER BY type = 'index', CASE tbl_name WHEN 'merchants' THEN 0 WHEN 'terminals' THEN 1 ELSE 2 END
+            WHERE sql IS NOT NULL AND tbl_name IN ('merchants', 'terminals', 'transactions', 'transaction_hours', 'transaction_days')
+            ORDER BY type = 'trigger', type = 'index', CASE tbl_name WHEN 'merchants' THEN 0 WHEN 'terminals' THEN 1 ELSE 2 END
             """)
         guard ddl.count >= 3 else { fail("\(source) has no transactions table: start the host on it first") }
         for row in ddl { try db.execute(try row[0] as String) }
@@ -669,33 +678,79 @@ func rawSQLite(_ arguments: Arguments) {
 
 // MARK: - raw-query and explain: the SQL of the history endpoints, in-process
 
+/// A date range cut as Payments+Reads.swift's `Rollup` cuts it (keep the two alike): rows at either
+/// end, whole UTC hours and days between, read from `transaction_hours` / `transaction_days`.
+enum Rollup {
+    /// (table, time column) of each part, in SQL order.
+    static let sources = [
+        ("transactions", "created_at"), ("transaction_hours", "hour"), ("transaction_days", "day"), ("transaction_hours", "hour"),
+        ("transactions", "created_at"),
+    ]
+
+    static func parts(from: Int64, to: Int64) -> [(Int64, Int64)] {
+        let hour: Int64 = 3_600_000
+        let start = max(from, 0)
+        let end = min(to, 253_402_300_799_999) + 1
+        let empty: (Int64, Int64) = (0, 0)
+        guard start < end else { return Array(repeating: empty, count: 5) }
+        let firstHour = (start + hour - 1) / hour
+        let endHour = end / hour
+        guard firstHour < endHour else { return [(start, end), empty, empty, empty, empty] }
+        let firstDay = (firstHour + 23) / 24
+        let endDay = endHour / 24
+        let rows = ((start, firstHour * hour), (endHour * hour, end))
+        return firstDay < endDay
+            ? [rows.0, (firstHour, firstDay * 24), (firstDay, endDay), (endDay * 24, endHour), rows.1]
+            : [rows.0, (firstHour, endHour), empty, empty, rows.1]
+    }
+
+    /// `select(index of source)` + one terminal and range per part, `UNION ALL`.
+    static func union(where filters: String, _ select: (Int) -> String) -> String {
+        sources.enumerated().map { index, source in
+            select(index) + " FROM \(source.0) WHERE terminal_id = ? AND \(source.1) >= ? AND \(source.1) < ?" + filters
+        }.joined(separator: " UNION ALL ")
+    }
+
+    static func values(terminal: String, from: Int64, to: Int64) -> [DatabaseValue] {
+        parts(from: from, to: to).flatMap { [.text(terminal), .integer($0.0), .integer($0.1)] }
+    }
+
+    static func isRows(_ index: Int) -> Bool { index == 0 || index == 4 }
+
+    static let count =
+        "SELECT COALESCE(SUM(n), 0) AS n FROM (" + union(where: "") { isRows($0) ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ")"
+
+    static func statistics(key: String, _ expression: (Int) -> String) -> String {
+        "SELECT k AS \(key), SUM(amount) AS amount, SUM(n) AS n FROM ("
+            + union(where: " AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')") {
+                "SELECT \(expression($0)) AS k, amount, \(isRows($0) ? "1" : "n") AS n"
+            } + ") GROUP BY k HAVING SUM(n) > 0 ORDER BY k"
+    }
+
+    static let daily = statistics(key: "day") { isRows($0) ? "created_at / 86400000" : $0 == 2 ? "day" : "hour / 24" }
+    static let brand = statistics(key: "brand") { isRows($0) ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
+}
+
 /// The statements one history endpoint runs, as Payments+Reads.swift writes them (no filters but
 /// the terminal; statistics over [from, to]), with their values for a page.
 func endpointStatements(_ name: String, terminal: String, from: Int64, to: Int64) -> [(String, @Sendable (Int) -> [DatabaseValue])] {
     let scope = "terminal_id = ? AND created_at >= ? AND created_at <= ?"
     let all: [DatabaseValue] = [.text(terminal), .integer(0), .integer(Int64.max)]
-    let stats =
-        "FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED') AND created_at >= ? AND created_at <= ?"
-    let window: [DatabaseValue] = [.text(terminal), .integer(from), .integer(to)]
+    let count = (Rollup.count, { @Sendable (_: Int) in Rollup.values(terminal: terminal, from: 0, to: Int64.max) })
+    let window = Rollup.values(terminal: terminal, from: from, to: to)
     switch name {
     case "history":
         return [
-            ("SELECT COUNT(*) AS n FROM transactions WHERE " + scope, { _ in all }),
+            count,
             ("SELECT * FROM transactions WHERE " + scope + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
              { page in all + [.integer(20), .integer(Int64((page - 1) * 20))] }),
         ]
     case "count":
-        return [("SELECT COUNT(*) AS n FROM transactions WHERE " + scope, { _ in all })]
+        return [count]
     case "stats-daily":
-        return [
-            ("SELECT created_at / 86400000 AS day, SUM(amount) AS amount, COUNT(*) AS n " + stats + " GROUP BY day ORDER BY day",
-             { _ in window })
-        ]
+        return [(Rollup.daily, { _ in window })]
     case "stats-brand":
-        return [
-            ("SELECT COALESCE(card_brand, 'UNKNOWN') AS brand, SUM(amount) AS amount, COUNT(*) AS n " + stats
-                + " GROUP BY brand ORDER BY brand", { _ in window })
-        ]
+        return [(Rollup.brand, { _ in window })]
     case "latest-sale":
         // Payments.isCancellable, run by detail() for every cleared sale younger than 30 minutes.
         return [("SELECT id FROM transactions WHERE terminal_id = ? AND type = 'AUTH' ORDER BY seq DESC LIMIT 1", { _ in [.text(terminal)] })]

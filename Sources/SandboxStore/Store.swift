@@ -106,7 +106,9 @@ public final class Store: Sendable {
         func committed(_ commit: UInt64) {
             condition.lock()
             committed = max(committed, commit)
-            condition.broadcast()
+            // While a sync runs nobody can start the next one, and its end wakes everyone anyway:
+            // waking the waiters now would only send them back to sleep.
+            if !syncing { condition.broadcast() }
             condition.unlock()
         }
 

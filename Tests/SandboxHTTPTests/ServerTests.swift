@@ -27,6 +27,31 @@ import TestSupport
         return server
     }
 
+    @Test("a handler that waits holds no poller: with one polling thread, other requests are answered meanwhile")
+    func waitingHandlerHoldsNoPoller() throws {
+        let release = DispatchSemaphore(value: 0)
+        var router = Self.router()
+        router.get("/wait") { _ in
+            // Bounded, so a server that answers on its poller fails the test instead of hanging it.
+            let released = release.wait(timeout: .now() + .seconds(10)) == .success
+            return .text(released ? "released" : "never released")
+        }
+        let server = Server(
+            name: "test", configuration: ServerConfiguration(threads: 1, handlerThreads: 4), responder: router)
+        try server.start()
+        defer { server.stop() }
+        let waiting = try RawConnection(port: server.port)
+        try waiting.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
+        // While /wait is parked, the one poller serves another connection.
+        let other = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try other.readResponse().status == 200)
+        release.signal()
+        let answer = try waiting.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.text == "released")
+    }
+
     @Test func answersOnTheChosenPort() throws {
         let server = try start()
         defer { server.stop() }

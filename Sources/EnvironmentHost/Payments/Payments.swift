@@ -61,8 +61,13 @@ struct Payments: Sendable {
         return parts.joined(separator: "-")
     }
 
+    /// `count` random decimal digits (1 to 18), drawn as one number: one call to the random source,
+    /// not one per digit.
     func digits(_ count: Int) -> String {
-        String((0..<count).map { _ in Character(String(random.int(in: 0...9))) })
+        precondition((1...18).contains(count), "digits(\(count)): 1 to 18 digits fit one Int")
+        let limit = (0..<count).reduce(1) { value, _ in value * 10 }
+        let number = String(random.int(in: 0..<limit))
+        return String(repeating: "0", count: count - number.count) + number
     }
 
     // MARK: - Idempotent changes

@@ -1,42 +1,27 @@
-// The categories of TapOnMobileError, one struct each, all of one shape: a public `Kind` enum
-// of cases, and what the host said (code, message, HTTP status, field). Equality compares the
-// kind only, so `error == .session(.sessionExpired)` and `case .session(.sessionExpired):` match
-// whatever message the host sent.
+// The categories of TapOnMobileError: one ``CategoryError`` each, over its own enum of cases
+// (`SessionError.Kind`, …), carrying what the host said (code, message, HTTP status, field).
+// Equality compares the kind only, so `error == .session(.sessionExpired)` and
+// `case .session(.sessionExpired):` match whatever message the host sent.
 
 import Foundation
 
-/// Why the SDK is not ready: not initialized, or no usable environment.
+/// The cases of one error category, with the code and message an SDK-made error of each carries.
+public protocol ErrorKind: RawRepresentable<String>, CaseIterable, Hashable, Sendable {
+    /// The category's name in descriptions (`session` in `session.sessionExpired [...]`).
+    static var category: String { get }
+    /// The code an SDK-made error of this kind carries.
+    var defaultCode: String { get }
+    /// The message an SDK-made error of this kind carries.
+    var defaultMessage: String { get }
+}
+
+/// An error of one category: which case (``kind``), and what the host said about it.
 ///
-/// A case of ``TapOnMobileError/initialization(_:)``. Match it by kind (`.notInitialized`); ``code``,
-/// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct InitializationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case notInitialized
-        case unknownEnvironment
-        case wrongEnvironment
-        case storageUnavailable
-
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .notInitialized: "not_initialized"
-            case .unknownEnvironment: "unknown_environment"
-            case .wrongEnvironment: "wrong_environment"
-            case .storageUnavailable: "storage_unavailable"
-            }
-        }
-
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .notInitialized: "Call initialization(environment:appVersion:language:) first."
-            case .unknownEnvironment: "No sandbox endpoint is known for this environment's region."
-            case .wrongEnvironment: "The endpoint answers as another region than the environment's."
-            case .storageUnavailable: "The device directory cannot be read or written."
-            }
-        }
-    }
+/// Match it by kind (`.sessionExpired`); ``code``, ``message``, ``status`` and ``field`` carry
+/// what the host said, for logs and people.
+public struct CategoryError<Cases: ErrorKind>: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The cases of this category (`SessionError.Kind.sessionExpired`).
+    public typealias Kind = Cases
 
     /// Which case.
     public let kind: Kind
@@ -58,601 +43,478 @@ public struct InitializationError: Error, Hashable, Sendable, CustomStringConver
         self.field = field
     }
 
-    public static let notInitialized = InitializationError(.notInitialized)
-    public static let unknownEnvironment = InitializationError(.unknownEnvironment)
-    public static let wrongEnvironment = InitializationError(.wrongEnvironment)
-    public static let storageUnavailable = InitializationError(.storageUnavailable)
-
-    public static func == (lhs: InitializationError, rhs: InitializationError) -> Bool { lhs.kind == rhs.kind }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     public var description: String {
-        "initialization.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
+        "\(Kind.category).\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
     }
+}
+
+/// Why the SDK is not ready: not initialized, or no usable environment.
+///
+/// A case of ``TapOnMobileError/initialization(_:)``. Match it by kind (`.notInitialized`); ``code``,
+/// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
+public typealias InitializationError = CategoryError<InitializationErrorKind>
+
+/// The cases of ``InitializationError``.
+public enum InitializationErrorKind: String, ErrorKind {
+    public static let category = "initialization"
+
+    case notInitialized
+    case unknownEnvironment
+    case wrongEnvironment
+    case storageUnavailable
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .notInitialized: "not_initialized"
+        case .unknownEnvironment: "unknown_environment"
+        case .wrongEnvironment: "wrong_environment"
+        case .storageUnavailable: "storage_unavailable"
+        }
+    }
+
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .notInitialized: "Call initialization(environment:appVersion:language:) first."
+        case .unknownEnvironment: "No sandbox endpoint is known for this environment's region."
+        case .wrongEnvironment: "The endpoint answers as another region than the environment's."
+        case .storageUnavailable: "The device directory cannot be read or written."
+        }
+    }
+}
+
+extension InitializationError {
+    public static var notInitialized: Self { Self(.notInitialized) }
+    public static var unknownEnvironment: Self { Self(.unknownEnvironment) }
+    public static var wrongEnvironment: Self { Self(.wrongEnvironment) }
+    public static var storageUnavailable: Self { Self(.storageUnavailable) }
 }
 
 /// Why the card reader could not do what was asked.
 ///
 /// A case of ``TapOnMobileError/cardReaderSession(_:)``. Match it by kind (`.unsupported`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct CardReaderSessionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case unsupported
-        case notPrepared
-        case busy
-        case appInBackground
-        case tokenCancelled
-        case accountLinkingCancelled
-        case readerNotice
-        case payloadRejected
-        case readerFailure
+public typealias CardReaderSessionError = CategoryError<CardReaderSessionErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .unsupported: "unsupported"
-            case .notPrepared: "not_prepared"
-            case .busy: "reader_busy"
-            case .appInBackground: "app_in_background"
-            case .tokenCancelled: "token_cancelled"
-            case .accountLinkingCancelled: "account_linking_cancelled"
-            case .readerNotice: "reader_notice"
-            case .payloadRejected: "card_payload_invalid"
-            case .readerFailure: "reader_failure"
-            }
-        }
+/// The cases of ``CardReaderSessionError``.
+public enum CardReaderSessionErrorKind: String, ErrorKind {
+    public static let category = "cardReaderSession"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .unsupported: "Tap to Pay on iPhone is not supported on this device."
-            case .notPrepared: "The reader is not prepared: call prepareDevice() after login and whenever the app returns from the background."
-            case .busy: "The reader is busy with another operation."
-            case .appInBackground: "The app is in the background."
-            case .tokenCancelled: "No reader token was provided."
-            case .accountLinkingCancelled: "The merchant did not accept the Tap to Pay on iPhone terms."
-            case .readerNotice: "A reader notice stopped the operation."
-            case .payloadRejected: "The host refused the card read."
-            case .readerFailure: "The reader failed."
-            }
+    case unsupported
+    case notPrepared
+    case busy
+    case appInBackground
+    case tokenCancelled
+    case accountLinkingCancelled
+    case readerNotice
+    case payloadRejected
+    case readerFailure
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .unsupported: "unsupported"
+        case .notPrepared: "not_prepared"
+        case .busy: "reader_busy"
+        case .appInBackground: "app_in_background"
+        case .tokenCancelled: "token_cancelled"
+        case .accountLinkingCancelled: "account_linking_cancelled"
+        case .readerNotice: "reader_notice"
+        case .payloadRejected: "card_payload_invalid"
+        case .readerFailure: "reader_failure"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .unsupported: "Tap to Pay on iPhone is not supported on this device."
+        case .notPrepared: "The reader is not prepared: call prepareDevice() after login and whenever the app returns from the background."
+        case .busy: "The reader is busy with another operation."
+        case .appInBackground: "The app is in the background."
+        case .tokenCancelled: "No reader token was provided."
+        case .accountLinkingCancelled: "The merchant did not accept the Tap to Pay on iPhone terms."
+        case .readerNotice: "A reader notice stopped the operation."
+        case .payloadRejected: "The host refused the card read."
+        case .readerFailure: "The reader failed."
+        }
     }
+}
 
-    public static let unsupported = CardReaderSessionError(.unsupported)
-    public static let notPrepared = CardReaderSessionError(.notPrepared)
-    public static let busy = CardReaderSessionError(.busy)
-    public static let appInBackground = CardReaderSessionError(.appInBackground)
-    public static let tokenCancelled = CardReaderSessionError(.tokenCancelled)
-    public static let accountLinkingCancelled = CardReaderSessionError(.accountLinkingCancelled)
-    public static let readerNotice = CardReaderSessionError(.readerNotice)
-    public static let payloadRejected = CardReaderSessionError(.payloadRejected)
-    public static let readerFailure = CardReaderSessionError(.readerFailure)
-
-    public static func == (lhs: CardReaderSessionError, rhs: CardReaderSessionError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "cardReaderSession.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension CardReaderSessionError {
+    public static var unsupported: Self { Self(.unsupported) }
+    public static var notPrepared: Self { Self(.notPrepared) }
+    public static var busy: Self { Self(.busy) }
+    public static var appInBackground: Self { Self(.appInBackground) }
+    public static var tokenCancelled: Self { Self(.tokenCancelled) }
+    public static var accountLinkingCancelled: Self { Self(.accountLinkingCancelled) }
+    public static var readerNotice: Self { Self(.readerNotice) }
+    public static var payloadRejected: Self { Self(.payloadRejected) }
+    public static var readerFailure: Self { Self(.readerFailure) }
 }
 
 /// Why a registration step was refused.
 ///
 /// A case of ``TapOnMobileError/registration(_:)``. Match it by kind (`.invalidCode`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct RegistrationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case invalidCode
-        case codeExpired
-        case codeUsed
-        case wrongEnvironment
-        case wrongDevice
-        case outOfOrder
-        case terminalInUse
-        case noFreeTerminal
-        case methodNotAllowed
-        case alreadyRegistered
-        case terminalNotFound
+public typealias RegistrationError = CategoryError<RegistrationErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .invalidCode: "backoffice_code_invalid"
-            case .codeExpired: "backoffice_code_expired"
-            case .codeUsed: "backoffice_code_used"
-            case .wrongEnvironment: "backoffice_code_wrong_environment"
-            case .wrongDevice: "registration_wrong_device"
-            case .outOfOrder: "registration_out_of_order"
-            case .terminalInUse: "terminal_in_use"
-            case .noFreeTerminal: "no_free_terminal"
-            case .methodNotAllowed: "registration_method_not_allowed"
-            case .alreadyRegistered: "device_already_registered"
-            case .terminalNotFound: "terminal_not_found"
-            }
-        }
+/// The cases of ``RegistrationError``.
+public enum RegistrationErrorKind: String, ErrorKind {
+    public static let category = "registration"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .invalidCode: "No such code or token on this host."
-            case .codeExpired: "The code or token expired."
-            case .codeUsed: "The code or token was already used."
-            case .wrongEnvironment: "The code or token belongs to another environment."
-            case .wrongDevice: "Another device began this registration."
-            case .outOfOrder: "Token registration runs verify, begin, end, in that order."
-            case .terminalInUse: "The terminal already has a registered device."
-            case .noFreeTerminal: "The merchant has no terminal without a device."
-            case .methodNotAllowed: "The terminal does not allow this registration method."
-            case .alreadyRegistered: "This device is registered already; unregister it first."
-            case .terminalNotFound: "No such terminal or merchant."
-            }
+    case invalidCode
+    case codeExpired
+    case codeUsed
+    case wrongEnvironment
+    case wrongDevice
+    case outOfOrder
+    case terminalInUse
+    case noFreeTerminal
+    case methodNotAllowed
+    case alreadyRegistered
+    case terminalNotFound
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .invalidCode: "backoffice_code_invalid"
+        case .codeExpired: "backoffice_code_expired"
+        case .codeUsed: "backoffice_code_used"
+        case .wrongEnvironment: "backoffice_code_wrong_environment"
+        case .wrongDevice: "registration_wrong_device"
+        case .outOfOrder: "registration_out_of_order"
+        case .terminalInUse: "terminal_in_use"
+        case .noFreeTerminal: "no_free_terminal"
+        case .methodNotAllowed: "registration_method_not_allowed"
+        case .alreadyRegistered: "device_already_registered"
+        case .terminalNotFound: "terminal_not_found"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .invalidCode: "No such code or token on this host."
+        case .codeExpired: "The code or token expired."
+        case .codeUsed: "The code or token was already used."
+        case .wrongEnvironment: "The code or token belongs to another environment."
+        case .wrongDevice: "Another device began this registration."
+        case .outOfOrder: "Token registration runs verify, begin, end, in that order."
+        case .terminalInUse: "The terminal already has a registered device."
+        case .noFreeTerminal: "The merchant has no terminal without a device."
+        case .methodNotAllowed: "The terminal does not allow this registration method."
+        case .alreadyRegistered: "This device is registered already; unregister it first."
+        case .terminalNotFound: "No such terminal or merchant."
+        }
     }
+}
 
-    public static let invalidCode = RegistrationError(.invalidCode)
-    public static let codeExpired = RegistrationError(.codeExpired)
-    public static let codeUsed = RegistrationError(.codeUsed)
-    public static let wrongEnvironment = RegistrationError(.wrongEnvironment)
-    public static let wrongDevice = RegistrationError(.wrongDevice)
-    public static let outOfOrder = RegistrationError(.outOfOrder)
-    public static let terminalInUse = RegistrationError(.terminalInUse)
-    public static let noFreeTerminal = RegistrationError(.noFreeTerminal)
-    public static let methodNotAllowed = RegistrationError(.methodNotAllowed)
-    public static let alreadyRegistered = RegistrationError(.alreadyRegistered)
-    public static let terminalNotFound = RegistrationError(.terminalNotFound)
-
-    public static func == (lhs: RegistrationError, rhs: RegistrationError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "registration.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension RegistrationError {
+    public static var invalidCode: Self { Self(.invalidCode) }
+    public static var codeExpired: Self { Self(.codeExpired) }
+    public static var codeUsed: Self { Self(.codeUsed) }
+    public static var wrongEnvironment: Self { Self(.wrongEnvironment) }
+    public static var wrongDevice: Self { Self(.wrongDevice) }
+    public static var outOfOrder: Self { Self(.outOfOrder) }
+    public static var terminalInUse: Self { Self(.terminalInUse) }
+    public static var noFreeTerminal: Self { Self(.noFreeTerminal) }
+    public static var methodNotAllowed: Self { Self(.methodNotAllowed) }
+    public static var alreadyRegistered: Self { Self(.alreadyRegistered) }
+    public static var terminalNotFound: Self { Self(.terminalNotFound) }
 }
 
 /// Why the device has no usable session.
 ///
 /// A case of ``TapOnMobileError/session(_:)``. Match it by kind (`.sessionError`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct SessionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case sessionError
-        case sessionExpired
-        case sessionExpiring
-        case terminalUnregistered
-        case certificatesExpired
-        case invalidPin
-        case locked
-        case pinRequired
+public typealias SessionError = CategoryError<SessionErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .sessionError: "not_logged_in"
-            case .sessionExpired: "session_expired"
-            case .sessionExpiring: "session_expiring"
-            case .terminalUnregistered: "terminal_unregistered"
-            case .certificatesExpired: "certificates_expired"
-            case .invalidPin: "invalid_pin"
-            case .locked: "secure_code_locked"
-            case .pinRequired: "pin_required"
-            }
-        }
+/// The cases of ``SessionError``.
+public enum SessionErrorKind: String, ErrorKind {
+    public static let category = "session"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .sessionError: "Not logged in: call doLogin(pin:) first."
-            case .sessionExpired: "The session has ended; log in again with the secure code."
-            case .sessionExpiring: "The session ends in less than a minute: log in again first."
-            case .terminalUnregistered: "This device is not registered; register it first."
-            case .certificatesExpired: "The device did not log in for more than three months and was unregistered."
-            case .invalidPin: "Wrong secure code."
-            case .locked: "Too many wrong secure codes; the back office must unlock the device."
-            case .pinRequired: "This terminal has no auto-login: the secure code is required."
-            }
+    case sessionError
+    case sessionExpired
+    case sessionExpiring
+    case terminalUnregistered
+    case certificatesExpired
+    case invalidPin
+    case locked
+    case pinRequired
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .sessionError: "not_logged_in"
+        case .sessionExpired: "session_expired"
+        case .sessionExpiring: "session_expiring"
+        case .terminalUnregistered: "terminal_unregistered"
+        case .certificatesExpired: "certificates_expired"
+        case .invalidPin: "invalid_pin"
+        case .locked: "secure_code_locked"
+        case .pinRequired: "pin_required"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .sessionError: "Not logged in: call doLogin(pin:) first."
+        case .sessionExpired: "The session has ended; log in again with the secure code."
+        case .sessionExpiring: "The session ends in less than a minute: log in again first."
+        case .terminalUnregistered: "This device is not registered; register it first."
+        case .certificatesExpired: "The device did not log in for more than three months and was unregistered."
+        case .invalidPin: "Wrong secure code."
+        case .locked: "Too many wrong secure codes; the back office must unlock the device."
+        case .pinRequired: "This terminal has no auto-login: the secure code is required."
+        }
     }
+}
 
-    public static let sessionError = SessionError(.sessionError)
-    public static let sessionExpired = SessionError(.sessionExpired)
-    public static let sessionExpiring = SessionError(.sessionExpiring)
-    public static let terminalUnregistered = SessionError(.terminalUnregistered)
-    public static let certificatesExpired = SessionError(.certificatesExpired)
-    public static let invalidPin = SessionError(.invalidPin)
-    public static let locked = SessionError(.locked)
-    public static let pinRequired = SessionError(.pinRequired)
-
-    public static func == (lhs: SessionError, rhs: SessionError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "session.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension SessionError {
+    public static var sessionError: Self { Self(.sessionError) }
+    public static var sessionExpired: Self { Self(.sessionExpired) }
+    public static var sessionExpiring: Self { Self(.sessionExpiring) }
+    public static var terminalUnregistered: Self { Self(.terminalUnregistered) }
+    public static var certificatesExpired: Self { Self(.certificatesExpired) }
+    public static var invalidPin: Self { Self(.invalidPin) }
+    public static var locked: Self { Self(.locked) }
+    public static var pinRequired: Self { Self(.pinRequired) }
 }
 
 /// Why a transaction was refused, or how it ended without money moving.
 ///
 /// A case of ``TapOnMobileError/transaction(_:)``. Match it by kind (`.busy`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct TransactionError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case busy
-        case notFound
-        case notAllowed
-        case invalidAmount
-        case invalidCurrency
-        case invalidTip
-        case invalidReference
-        case notCancellable
-        case stillCancellable
-        case alreadyRefunded
-        case notRefundable
-        case wrongState
-        case checkoutRejected
-        case idempotencyKeyReused
-        case declined
-        case terminalDeclined
-        case timedOut
-        case userCancelled
-        case rejected
-        case failed
-        case incomplete
+public typealias TransactionError = CategoryError<TransactionErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .busy: "terminal_busy"
-            case .notFound: "transaction_not_found"
-            case .notAllowed: "not_allowed"
-            case .invalidAmount: "invalid_amount"
-            case .invalidCurrency: "invalid_currency"
-            case .invalidTip: "tip_over_limit"
-            case .invalidReference: "invalid_reference"
-            case .notCancellable: "transaction_not_cancellable"
-            case .stillCancellable: "transaction_still_cancellable"
-            case .alreadyRefunded: "already_refunded"
-            case .notRefundable: "transaction_not_refundable"
-            case .wrongState: "transaction_wrong_state"
-            case .checkoutRejected: "checkout_mismatch"
-            case .idempotencyKeyReused: "idempotency_key_reused"
-            case .declined: "DECLINED"
-            case .terminalDeclined: "TERMINAL_DECLINED"
-            case .timedOut: "TIMEOUT"
-            case .userCancelled: "USER_CANCELLED"
-            case .rejected: "REJECTED"
-            case .failed: "ERROR"
-            case .incomplete: "INCOMPLETE"
-            }
-        }
+/// The cases of ``TransactionError``.
+public enum TransactionErrorKind: String, ErrorKind {
+    public static let category = "transaction"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .busy: "Another transaction is in progress on this terminal."
-            case .notFound: "No such transaction on this terminal."
-            case .notAllowed: "This terminal does not allow the operation."
-            case .invalidAmount: "The amount is not allowed."
-            case .invalidCurrency: "The currency is not the terminal's."
-            case .invalidTip: "The tip is not allowed."
-            case .invalidReference: "The reference is not allowed."
-            case .notCancellable: "Only the terminal's latest cleared sale can be reversed, within 30 minutes."
-            case .stillCancellable: "The sale can still be reversed: reverse it instead of refunding it."
-            case .alreadyRefunded: "The sale was refunded already."
-            case .notRefundable: "Only a cleared sale can be refunded."
-            case .wrongState: "The transaction is not in the state this step needs."
-            case .checkoutRejected: "The checkout does not allow this sale."
-            case .idempotencyKeyReused: "The Idempotency-Key was used with another request."
-            case .declined: "The issuer declined the transaction."
-            case .terminalDeclined: "The reader's kernel declined the card."
-            case .timedOut: "The transaction timed out."
-            case .userCancelled: "The transaction was cancelled on the card screen."
-            case .rejected: "The device rejected the transaction."
-            case .failed: "The transaction failed with a server error."
-            case .incomplete: "The transaction did not reach a final status."
-            }
+    case busy
+    case notFound
+    case notAllowed
+    case invalidAmount
+    case invalidCurrency
+    case invalidTip
+    case invalidReference
+    case notCancellable
+    case stillCancellable
+    case alreadyRefunded
+    case notRefundable
+    case wrongState
+    case checkoutRejected
+    case idempotencyKeyReused
+    case declined
+    case terminalDeclined
+    case timedOut
+    case userCancelled
+    case rejected
+    case failed
+    case incomplete
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .busy: "terminal_busy"
+        case .notFound: "transaction_not_found"
+        case .notAllowed: "not_allowed"
+        case .invalidAmount: "invalid_amount"
+        case .invalidCurrency: "invalid_currency"
+        case .invalidTip: "tip_over_limit"
+        case .invalidReference: "invalid_reference"
+        case .notCancellable: "transaction_not_cancellable"
+        case .stillCancellable: "transaction_still_cancellable"
+        case .alreadyRefunded: "already_refunded"
+        case .notRefundable: "transaction_not_refundable"
+        case .wrongState: "transaction_wrong_state"
+        case .checkoutRejected: "checkout_mismatch"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .declined: "DECLINED"
+        case .terminalDeclined: "TERMINAL_DECLINED"
+        case .timedOut: "TIMEOUT"
+        case .userCancelled: "USER_CANCELLED"
+        case .rejected: "REJECTED"
+        case .failed: "ERROR"
+        case .incomplete: "INCOMPLETE"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .busy: "Another transaction is in progress on this terminal."
+        case .notFound: "No such transaction on this terminal."
+        case .notAllowed: "This terminal does not allow the operation."
+        case .invalidAmount: "The amount is not allowed."
+        case .invalidCurrency: "The currency is not the terminal's."
+        case .invalidTip: "The tip is not allowed."
+        case .invalidReference: "The reference is not allowed."
+        case .notCancellable: "Only the terminal's latest cleared sale can be reversed, within 30 minutes."
+        case .stillCancellable: "The sale can still be reversed: reverse it instead of refunding it."
+        case .alreadyRefunded: "The sale was refunded already."
+        case .notRefundable: "Only a cleared sale can be refunded."
+        case .wrongState: "The transaction is not in the state this step needs."
+        case .checkoutRejected: "The checkout does not allow this sale."
+        case .idempotencyKeyReused: "The Idempotency-Key was used with another request."
+        case .declined: "The issuer declined the transaction."
+        case .terminalDeclined: "The reader's kernel declined the card."
+        case .timedOut: "The transaction timed out."
+        case .userCancelled: "The transaction was cancelled on the card screen."
+        case .rejected: "The device rejected the transaction."
+        case .failed: "The transaction failed with a server error."
+        case .incomplete: "The transaction did not reach a final status."
+        }
     }
+}
 
-    public static let busy = TransactionError(.busy)
-    public static let notFound = TransactionError(.notFound)
-    public static let notAllowed = TransactionError(.notAllowed)
-    public static let invalidAmount = TransactionError(.invalidAmount)
-    public static let invalidCurrency = TransactionError(.invalidCurrency)
-    public static let invalidTip = TransactionError(.invalidTip)
-    public static let invalidReference = TransactionError(.invalidReference)
-    public static let notCancellable = TransactionError(.notCancellable)
-    public static let stillCancellable = TransactionError(.stillCancellable)
-    public static let alreadyRefunded = TransactionError(.alreadyRefunded)
-    public static let notRefundable = TransactionError(.notRefundable)
-    public static let wrongState = TransactionError(.wrongState)
-    public static let checkoutRejected = TransactionError(.checkoutRejected)
-    public static let idempotencyKeyReused = TransactionError(.idempotencyKeyReused)
-    public static let declined = TransactionError(.declined)
-    public static let terminalDeclined = TransactionError(.terminalDeclined)
-    public static let timedOut = TransactionError(.timedOut)
-    public static let userCancelled = TransactionError(.userCancelled)
-    public static let rejected = TransactionError(.rejected)
-    public static let failed = TransactionError(.failed)
-    public static let incomplete = TransactionError(.incomplete)
-
-    public static func == (lhs: TransactionError, rhs: TransactionError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "transaction.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension TransactionError {
+    public static var busy: Self { Self(.busy) }
+    public static var notFound: Self { Self(.notFound) }
+    public static var notAllowed: Self { Self(.notAllowed) }
+    public static var invalidAmount: Self { Self(.invalidAmount) }
+    public static var invalidCurrency: Self { Self(.invalidCurrency) }
+    public static var invalidTip: Self { Self(.invalidTip) }
+    public static var invalidReference: Self { Self(.invalidReference) }
+    public static var notCancellable: Self { Self(.notCancellable) }
+    public static var stillCancellable: Self { Self(.stillCancellable) }
+    public static var alreadyRefunded: Self { Self(.alreadyRefunded) }
+    public static var notRefundable: Self { Self(.notRefundable) }
+    public static var wrongState: Self { Self(.wrongState) }
+    public static var checkoutRejected: Self { Self(.checkoutRejected) }
+    public static var idempotencyKeyReused: Self { Self(.idempotencyKeyReused) }
+    public static var declined: Self { Self(.declined) }
+    public static var terminalDeclined: Self { Self(.terminalDeclined) }
+    public static var timedOut: Self { Self(.timedOut) }
+    public static var userCancelled: Self { Self(.userCancelled) }
+    public static var rejected: Self { Self(.rejected) }
+    public static var failed: Self { Self(.failed) }
+    public static var incomplete: Self { Self(.incomplete) }
 }
 
 /// Why the device's location is not available.
 ///
 /// A case of ``TapOnMobileError/location(_:)``. Match it by kind (`.denied`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct LocationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case denied
-        case timeout
-        case countryNotPermitted
+public typealias LocationError = CategoryError<LocationErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .denied: "location_denied"
-            case .timeout: "location_timeout"
-            case .countryNotPermitted: "country_not_permitted"
-            }
-        }
+/// The cases of ``LocationError``.
+public enum LocationErrorKind: String, ErrorKind {
+    public static let category = "location"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .denied: "Location access is denied: the user must allow it in Settings."
-            case .timeout: "No location fix arrived in time."
-            case .countryNotPermitted: "The terminal may not be used in this country."
-            }
+    case denied
+    case timeout
+    case countryNotPermitted
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .denied: "location_denied"
+        case .timeout: "location_timeout"
+        case .countryNotPermitted: "country_not_permitted"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .denied: "Location access is denied: the user must allow it in Settings."
+        case .timeout: "No location fix arrived in time."
+        case .countryNotPermitted: "The terminal may not be used in this country."
+        }
     }
+}
 
-    public static let denied = LocationError(.denied)
-    public static let timeout = LocationError(.timeout)
-    public static let countryNotPermitted = LocationError(.countryNotPermitted)
-
-    public static func == (lhs: LocationError, rhs: LocationError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "location.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension LocationError {
+    public static var denied: Self { Self(.denied) }
+    public static var timeout: Self { Self(.timeout) }
+    public static var countryNotPermitted: Self { Self(.countryNotPermitted) }
 }
 
 /// Why the host could not be reached or understood.
 ///
 /// A case of ``TapOnMobileError/network(_:)``. Match it by kind (`.unreachable`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct NetworkError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case unreachable
-        case timeout
-        case invalidResponse
-        case http
+public typealias NetworkError = CategoryError<NetworkErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .unreachable: "unreachable"
-            case .timeout: "timeout"
-            case .invalidResponse: "invalid_response"
-            case .http: "http_error"
-            }
-        }
+/// The cases of ``NetworkError``.
+public enum NetworkErrorKind: String, ErrorKind {
+    public static let category = "network"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .unreachable: "The sandbox host cannot be reached."
-            case .timeout: "The sandbox host did not answer in time."
-            case .invalidResponse: "The host's answer could not be read."
-            case .http: "The host answered with an unexpected error."
-            }
+    case unreachable
+    case timeout
+    case invalidResponse
+    case http
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .unreachable: "unreachable"
+        case .timeout: "timeout"
+        case .invalidResponse: "invalid_response"
+        case .http: "http_error"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .unreachable: "The sandbox host cannot be reached."
+        case .timeout: "The sandbox host did not answer in time."
+        case .invalidResponse: "The host's answer could not be read."
+        case .http: "The host answered with an unexpected error."
+        }
     }
+}
 
-    public static let unreachable = NetworkError(.unreachable)
-    public static let timeout = NetworkError(.timeout)
-    public static let invalidResponse = NetworkError(.invalidResponse)
-    public static let http = NetworkError(.http)
-
-    public static func == (lhs: NetworkError, rhs: NetworkError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "network.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension NetworkError {
+    public static var unreachable: Self { Self(.unreachable) }
+    public static var timeout: Self { Self(.timeout) }
+    public static var invalidResponse: Self { Self(.invalidResponse) }
+    public static var http: Self { Self(.http) }
 }
 
 /// A request the host refused as malformed (its 400s).
 ///
 /// A case of ``TapOnMobileError/validation(_:)``. Match it by kind (`.invalidRequest`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
-public struct ValidationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The cases of this category.
-    public enum Kind: String, CaseIterable, Sendable {
-        case invalidRequest
-        case invalidJSON
-        case unsupportedRequest
+public typealias ValidationError = CategoryError<ValidationErrorKind>
 
-        /// The code an SDK-made error of this kind carries.
-        public var defaultCode: String {
-            switch self {
-            case .invalidRequest: "invalid_request"
-            case .invalidJSON: "invalid_json"
-            case .unsupportedRequest: "unsupported_media_type"
-            }
-        }
+/// The cases of ``ValidationError``.
+public enum ValidationErrorKind: String, ErrorKind {
+    public static let category = "validation"
 
-        /// The message an SDK-made error of this kind carries.
-        public var defaultMessage: String {
-            switch self {
-            case .invalidRequest: "A value is out of its rules."
-            case .invalidJSON: "A field is missing or mistyped."
-            case .unsupportedRequest: "The host does not accept this request."
-            }
+    case invalidRequest
+    case invalidJSON
+    case unsupportedRequest
+
+    /// The code an SDK-made error of this kind carries.
+    public var defaultCode: String {
+        switch self {
+        case .invalidRequest: "invalid_request"
+        case .invalidJSON: "invalid_json"
+        case .unsupportedRequest: "unsupported_media_type"
         }
     }
 
-    /// Which case.
-    public let kind: Kind
-    /// The host's machine code (`session_expired` …), or the SDK's for errors it made itself.
-    public let code: String
-    /// What went wrong, for people.
-    public let message: String
-    /// The HTTP status of the host's answer; `nil` for errors the SDK made itself.
-    public let status: Int?
-    /// The request field the host named, if any.
-    public let field: String?
-
-    /// An error of `kind`; code and message default to the kind's.
-    public init(_ kind: Kind, code: String? = nil, message: String? = nil, status: Int? = nil, field: String? = nil) {
-        self.kind = kind
-        self.code = code ?? kind.defaultCode
-        self.message = message ?? kind.defaultMessage
-        self.status = status
-        self.field = field
+    /// The message an SDK-made error of this kind carries.
+    public var defaultMessage: String {
+        switch self {
+        case .invalidRequest: "A value is out of its rules."
+        case .invalidJSON: "A field is missing or mistyped."
+        case .unsupportedRequest: "The host does not accept this request."
+        }
     }
+}
 
-    public static let invalidRequest = ValidationError(.invalidRequest)
-    public static let invalidJSON = ValidationError(.invalidJSON)
-    public static let unsupportedRequest = ValidationError(.unsupportedRequest)
-
-    public static func == (lhs: ValidationError, rhs: ValidationError) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
-
-    public var description: String {
-        "validation.\(kind.rawValue) [\(code)\(status.map { " \($0)" } ?? "")]: \(message)"
-    }
+extension ValidationError {
+    public static var invalidRequest: Self { Self(.invalidRequest) }
+    public static var invalidJSON: Self { Self(.invalidJSON) }
+    public static var unsupportedRequest: Self { Self(.unsupportedRequest) }
 }

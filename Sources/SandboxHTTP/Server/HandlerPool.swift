@@ -1,9 +1,11 @@
 import Foundation
 
-/// A fixed set of threads that run submitted jobs in the order they came.
+/// Threads that run submitted jobs in the order they came, at most `limit` of them.
 ///
 /// The server hands each complete request to one of them, so a responder that blocks (a write
 /// waiting for its group commit) holds a pool thread, never one of libmicrohttpd's pollers.
+/// Threads start when a job finds none idle, so a quiet server (most of the sandbox's, and every
+/// test's) keeps one or two instead of the whole limit.
 final class HandlerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -13,20 +15,18 @@ final class HandlerPool: Sendable {
         var jobs: [Job] = []
         var running = 0
         var threads = 0
+        var idle = 0
         var stopping = false
         var closed = false
     }
 
     private let state = State()
+    private let limit: Int
+    private let name: String
 
-    init(threads: Int, name: String) {
-        state.threads = threads
-        for index in 0..<threads {
-            let state = self.state
-            let thread = Thread { Self.work(state) }
-            thread.name = "\(name)-handler-\(index)"
-            thread.start()
-        }
+    init(threads limit: Int, name: String) {
+        self.limit = max(1, limit)
+        self.name = name
     }
 
     /// Queues `job` for the next free thread; false (and `job` not taken) once the pool is closed.
@@ -35,8 +35,23 @@ final class HandlerPool: Sendable {
         defer { state.condition.unlock() }
         guard !state.closed else { return false }
         state.jobs.append(job)
-        state.condition.signal()
+        if state.idle >= state.jobs.count || state.threads == limit {
+            state.condition.signal()
+        } else {
+            state.threads += 1
+            let state = self.state
+            let thread = Thread { Self.work(state) }
+            thread.name = "\(name)-handler-\(state.threads)"
+            thread.start()
+        }
         return true
+    }
+
+    /// Threads started so far (they stay until ``shutdown()``).
+    var threadCount: Int {
+        state.condition.lock()
+        defer { state.condition.unlock() }
+        return state.threads
     }
 
     /// Takes no more jobs; the ones queued still run.
@@ -66,7 +81,11 @@ final class HandlerPool: Sendable {
     private static func work(_ state: State) {
         state.condition.lock()
         while true {
-            while state.jobs.isEmpty && !state.stopping { state.condition.wait() }
+            while state.jobs.isEmpty && !state.stopping {
+                state.idle += 1
+                state.condition.wait()
+                state.idle -= 1
+            }
             if state.jobs.isEmpty {  // stopping, nothing left
                 state.threads -= 1
                 state.condition.broadcast()

@@ -31,15 +31,7 @@ public struct EnvironmentCatalogue: Codable, Sendable, Equatable {
     /// - Throws: ``CatalogueError`` naming the file by its last path component: `.unreadable`
     ///   when the file cannot be read, otherwise as ``decode(_:file:)``.
     public static func load(contentsOf url: URL) throws(CatalogueError) -> EnvironmentCatalogue {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw CatalogueError(
-                code: .unreadable, file: url.lastPathComponent, path: "(root)",
-                reason: "cannot read \(url.path): \(readFailure(error))")
-        }
-        return try decode(data, file: url.lastPathComponent)
+        try decode(DataFile.read(url), file: url.lastPathComponent)
     }
 
     /// Checks a catalogue document.
@@ -79,13 +71,4 @@ public struct EnvironmentCatalogue: Codable, Sendable, Equatable {
                 "duplicate region id \"\(region.id)\"",
                 at: decoder.codingPath + [CodingKeys.regions, FieldKey(intValue: index), Region.CodingKeys.id])
         }
-    }
-
-    private static func readFailure(_ error: any Error) -> String {
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?: "no such file"
-        case .fileReadNoPermission?: "permission denied"
-        default: (error as? CocoaError)?.localizedDescription ?? "\(error)"
-        }
-    }
-}
+    }}

@@ -48,7 +48,7 @@ public struct MerchantCatalogue: Sendable, Equatable {
     /// - Throws: ``CatalogueError`` naming `merchants.json` or `local/<name>.json`:
     ///   `.unreadable` when a file cannot be read, otherwise as ``decode(_:file:overlays:environments:)``.
     public static func load(directory: URL, environments: EnvironmentCatalogue) throws(CatalogueError) -> MerchantCatalogue {
-        let shipped = try read(directory.appendingPathComponent(fileName), as: fileName)
+        let shipped = try DataFile.read(directory.appendingPathComponent(fileName), as: fileName)
         let localFolder = directory.appendingPathComponent(localFolderName, isDirectory: true)
         var overlays: [(file: String, data: Data)] = []
         var isFolder: ObjCBool = false
@@ -59,13 +59,13 @@ public struct MerchantCatalogue: Sendable, Equatable {
             } catch {
                 throw CatalogueError(
                     code: .unreadable, file: localFolderName, path: "(root)",
-                    reason: "cannot list \(localFolder.path): \(readFailure(error))")
+                    reason: "cannot list \(localFolder.path): \(DataFile.failure(error))")
             }
             let files = names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             for name in files {
                 let file = "\(localFolderName)/\(name)"
-                overlays.append((file, try read(localFolder.appendingPathComponent(name), as: file)))
+                overlays.append((file, try DataFile.read(localFolder.appendingPathComponent(name), as: file)))
             }
         }
         return try decode(shipped, file: fileName, overlays: overlays, environments: environments)
@@ -107,22 +107,4 @@ public struct MerchantCatalogue: Sendable, Equatable {
             }
         }
         return MerchantCatalogue(regions: regions)
-    }
-
-    private static func read(_ url: URL, as file: String) throws(CatalogueError) -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw CatalogueError(
-                code: .unreadable, file: file, path: "(root)", reason: "cannot read \(url.path): \(readFailure(error))")
-        }
-    }
-
-    private static func readFailure(_ error: any Error) -> String {
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?: "no such file"
-        case .fileReadNoPermission?: "permission denied"
-        default: (error as? CocoaError)?.localizedDescription ?? "\(error)"
-        }
-    }
-}
+    }}

@@ -15,6 +15,18 @@ import Testing
         }
     }
 
+    @Test("a file the system cannot read says the system's reason, not Foundation's generic one")
+    func saysTheSystemsReason() throws {
+        let directory = TemporaryDirectory()
+        defer { withExtendedLifetime(directory) {} }
+        // A folder where the file should be: read(2) fails with EISDIR.
+        let url = directory.file("environments.json")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let error = #expect(throws: CatalogueError.self) { try EnvironmentCatalogue.load(contentsOf: url) }
+        #expect(error?.code == .unreadable)
+        #expect(error?.description == "environments.json: (root): cannot read \(url.path): \(String(cString: strerror(EISDIR)))")
+    }
+
     @Test func namesTheLoadedFileInTheMessage() throws {
         let directory = TemporaryDirectory()
         defer { withExtendedLifetime(directory) {} }

@@ -14,16 +14,17 @@ extension Connection {
     /// - Throws: the error `body` threw (after the rollback), or the ``DatabaseError`` of
     ///   `BEGIN` or `COMMIT`.
     func inTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue)")
+        // Through the statement cache: transaction control is parsed once per connection.
+        try run(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let value = try body(self)
-            try execute("COMMIT")
+            try run("COMMIT")
             return value
         } catch {
             // COMMIT can fail and leave the transaction open; a statement error may have
             // already rolled it back. Either way the connection must leave with none open.
             if isInTransaction {
-                try? execute("ROLLBACK")
+                try? run("ROLLBACK")
             }
             throw error
         }

@@ -157,6 +157,47 @@ struct StoreConcurrencyTests {
         #expect(store.walSyncCount - syncsBefore == 1, "one commit, \(store.walSyncCount - syncsBefore) syncs")
     }
 
+    @Test("when SQLite ends a shared transaction, its writes fail; the writes queued behind run in the next one")
+    func lostTransaction() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let inside = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let first = BackgroundThread {
+            try store.write { db in
+                try db.run("INSERT INTO items(name) VALUES ('first')")
+                inside.signal()
+                _ = release.wait(timeout: .now() + .seconds(10))
+            }
+        }
+        #expect(inside.wait(timeout: .now() + .seconds(10)) == .success)
+        // Queued in this order behind the first: an insert, a body that ends the whole transaction
+        // (as an I/O error would), another insert.
+        func queue(_ body: @escaping @Sendable (Connection) throws -> Void) -> BackgroundThread<Bool> {
+            let before = store.queuedWriteCount
+            let thread = BackgroundThread { () -> Bool in
+                do { try store.write(body) } catch { return false }
+                return true
+            }
+            _ = (0..<1_000).contains { _ in
+                if store.queuedWriteCount > before { return true }
+                usleep(2_000)
+                return false
+            }
+            return thread
+        }
+        let sharing = queue { try $0.run("INSERT INTO items(name) VALUES ('sharing')") }
+        let ending = queue { try $0.execute("ROLLBACK") }
+        let behind = queue { try $0.run("INSERT INTO items(name) VALUES ('behind')") }
+        #expect(store.queuedWriteCount == 3)
+        release.signal()
+        #expect(throws: DatabaseError.self) { try first.join(timeout: 10) }
+        #expect(try sharing.join(timeout: 10) == false, "a write of the lost transaction returned as if kept")
+        #expect(try ending.join(timeout: 10) == false)
+        #expect(try behind.join(timeout: 10) == true, "the write queued behind was not run in a new transaction")
+        let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
+        #expect(names == ["behind"])
+    }
+
     @Test("a store can be shared across tasks")
     func sharedAcrossTasks() async throws {
         let store = try Store.temporary(migrations: [Schemas.items])

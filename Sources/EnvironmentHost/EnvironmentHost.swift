@@ -141,7 +141,7 @@ public final class EnvironmentHost: RunningService, Responder {
             return .json(status, status: database ? 200 : 503)
         }
         // The catalogue entry never changes while the host runs: encode it once.
-        let environment = [UInt8](try JSON.encode(configuration.region.view(flavour: configuration.flavour)))
+        let environment = try JSON.encode(configuration.region.view(flavour: configuration.flavour))
         router.get("/v1/environment") { _ in .json(bytes: environment) }
         try router.serveOpenAPI(configuration.openAPIFile)
         return router

@@ -56,7 +56,7 @@ public struct Resources: Sendable {
         let openAPI = try ResourceLocator.directory("openapi", explicit: options.string("openapi"))
         do {
             return try load(sandboxData: sandboxData, web: web, openAPI: openAPI)
-        } catch let error as CustomStringConvertible {
+        } catch let error as any CustomStringConvertible {
             throw UsageError(error.description)
         }
     }

@@ -145,7 +145,7 @@ public final class Sandbox: Sendable {
     public func writeEndpoints() throws -> URL {
         let file = configuration.dataDirectory.appendingPathComponent("endpoints.json")
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
-        try JSON.encode(endpoints).write(to: file, options: .atomic)
+        try Data(JSON.encode(endpoints)).write(to: file, options: .atomic)
         return file
     }
 

@@ -20,7 +20,7 @@ public struct Response: Sendable {
     /// A JSON response; keys sorted so equal values give equal bytes (ETags, golden files).
     public static func json(_ value: some Encodable, status: Int = 200) -> Response {
         do {
-            return Response(status: status, headers: [("Content-Type", "application/json")], body: Array(try JSON.encode(value)))
+            return Response(status: status, headers: [("Content-Type", "application/json")], body: try JSON.encode(value))
         } catch {
             return HTTPError.internalError.response
         }
@@ -36,12 +36,10 @@ public struct Response: Sendable {
     }
 }
 
-/// The one JSON encoding every service uses on the wire.
+/// The one JSON encoding every service uses on the wire: `JSONEncoder`'s with sorted keys,
+/// slashes as they are and ISO 8601 dates, made by ``SortedJSONEncoder``.
 public enum JSON {
-    public static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(value)
+    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        try SortedJSONEncoder.encode(value)
     }
 }

@@ -36,7 +36,7 @@ enum TriggerCommand {
                 answer = try HTTPClient().send(
                     HTTPClientRequest(
                         method: .post, url: url + "/_sandbox/webhooks/trigger",
-                        headers: ["Content-Type": "application/json", "Accept": "application/json"], body: Array(body),
+                        headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body,
                         timeout: .seconds(15)))
             } catch {
                 throw TriggerFailure("cannot reach \(url): \(error.message.isEmpty ? error.description : error.message)")

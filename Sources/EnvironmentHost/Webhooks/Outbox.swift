@@ -97,7 +97,7 @@ struct Outbox: Sendable {
         let disabled = record.callbackURL == nil && endpoint.disabled
         try enqueue(
             db, id: id, type: type, merchant: record.merchantID, transaction: record.id, url: url, scheme: endpoint.scheme,
-            disabled: disabled, body: Array(try JSON.encode(payload)), at: now)
+            disabled: disabled, body: try JSON.encode(payload), at: now)
     }
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and

@@ -35,7 +35,12 @@ extension EnvironmentHost {
         guard let header = request.header("authorization") else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return parts[1].trimmingCharacters(in: .whitespaces)
+        // Spaces and tabs around the token, trimmed without a round trip through NSString.
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = parts[1].firstIndex(where: { !blank($0) }), let last = parts[1].lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(parts[1][first...last])
     }
 
     static func addLifecycleRoutes(

@@ -47,7 +47,7 @@ extension Payments {
             }
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
                 reference: request.reference, at: now)
             try take(db, &record, input, at: now)
@@ -150,7 +150,7 @@ extension Payments {
             if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
             record.originalID = original.id
             try take(db, &record, input, at: now)

@@ -62,8 +62,14 @@ extension Payments {
 
     func last(_ session: Lifecycle.CurrentSession) throws -> TransactionDetail {
         try reading(session) { db, terminal, now in
+            // The later of the last sale and the last refund: each one seek in transactions_latest_by_type.
             guard let row = try db.query(
-                "SELECT * FROM transactions WHERE terminal_id = ? ORDER BY seq DESC LIMIT 1", [.text(terminal.terminalId)]
+                """
+                SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'AUTH' ORDER BY seq DESC LIMIT 1)
+                UNION ALL
+                SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'REFUND' ORDER BY seq DESC LIMIT 1)
+                ORDER BY seq DESC LIMIT 1
+                """, [.text(terminal.terminalId)]
             ).first else { throw HTTPError.transactionNotFound }
             return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
         }

@@ -25,12 +25,21 @@ struct ReadTests {
             let t5 = try #require(
                 expectTransaction(await till.refund(t1, amount: 1000, payload: refundCard), 201, "CLEARED", "\(l) t5 refund of t1")
                     .transactionId)
+            let afterRefund = expectTransaction(await till.last(), 200, "CLEARED", "\(l) last transaction after the refund")
+            #expect(afterRefund.transactionId == t5, "\(l) last must be the refund t5 \(t5): \(afterRefund)")
             try await till.advance(300, "five minutes later")
             let t6reply = expectTransaction(try await till.pay("mc", amount: 4000), 201, "CLEARED", "\(l) t6 mc 40.00")
             let t6 = try #require(t6reply.transactionId)
             let all = Set([t1, t2, t3, t4, t5, t6])
             let t6Date = try #require(parseTime(t6reply["transactionDate"]), "\(l) t6 transactionDate: \(t6reply)")
             let t1Date = try #require(parseTime(expectReply(await till.details(t1), 200, nil, "\(l) t1")["transactionDate"]))
+            // UUIDv7: version 7, and the host clock's milliseconds at creation first, so ids sort in creation order.
+            let stamps = [t1, t2, t3, t4, t5, t6].map { id in Int(id.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16) ?? -1 }
+            for id in [t1, t2, t3, t4, t5, t6] {
+                #expect(id.count == 36 && Array(id)[14] == "7" && "89ab".contains(Array(id)[19]), "\(l) \(id) is not a UUIDv7")
+            }
+            #expect(stamps == stamps.sorted(), "\(l) ids out of creation order: \(stamps)")
+            #expect(stamps[5] == Int((t6Date.timeIntervalSince1970 * 1000).rounded()), "\(l) t6 id \(t6) is not stamped with its transactionDate")
 
             let last = expectTransaction(await till.last(), 200, "CLEARED", "\(l) last transaction")
             #expect(last.transactionId == t6, "\(l) last must be t6 \(t6): \(last)")

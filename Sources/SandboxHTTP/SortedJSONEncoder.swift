@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Encodes an `Encodable` value to the very bytes of Foundation's `JSONEncoder` with
 /// `outputFormatting = [.sortedKeys, .withoutEscapingSlashes]` and `dateEncodingStrategy =
@@ -40,19 +41,9 @@ public enum SortedJSONEncoder {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             let entries = object.entries
-            // Byte order of the UTF-8 keys, as JSONEncoder sorts them; of equal keys the last one
-            // encoded wins, as in JSONEncoder's dictionary.
-            let order = entries.indices.sorted { left, right in
-                let (a, b) = (entries[left].key, entries[right].key)
-                if a == b { return left < right }
-                return a.utf8.lexicographicallyPrecedes(b.utf8)
-            }
             out.append(UInt8(ascii: "{"))
-            var first = true
-            for (position, index) in order.enumerated() {
-                if position + 1 < order.count && entries[order[position + 1]].key == entries[index].key { continue }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
+            for (position, index) in KeyOrders.order(of: entries, keyType: object.keyType).enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
                 appendString(entries[index].key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 write(entries[index].node, scalars: scalars, into: &out)
@@ -62,6 +53,20 @@ public enum SortedJSONEncoder {
             // A super encoder: what was encoded into it, or an empty object.
             write(encoder.node ?? .object(ObjectNode()), scalars: scalars, into: &out)
         }
+    }
+
+    /// The byte order of two strings' UTF-8 (memcmp on native strings, as coding keys are).
+    static func compare(_ a: String, _ b: String) -> Int {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> Int in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+                return order != 0 ? order : left.count - right.count
+            }
+        }
+        if let fast, let order = fast { return order }
+        if a.utf8.elementsEqual(b.utf8) { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
     }
 
     /// Appends `string` as a JSON string: quotes, backslash and control characters escaped the way
@@ -91,6 +96,54 @@ public enum SortedJSONEncoder {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The order in which an object's entries are written: by the byte order of their UTF-8 keys, as
+/// JSONEncoder sorts them, and of equal keys only the last one encoded (JSONEncoder's dictionary
+/// keeps the last). A type's coding keys come in the same sequence for every value of it, so the
+/// order found for a sequence is kept per key type (a few sequences each, for optional keys left
+/// out) and reused when the same keys come again: checking them costs one comparison per key,
+/// sorting them dozens.
+private enum KeyOrders {
+    struct Known {
+        let keys: [String]
+        let order: [Int]
+    }
+
+    static let cache = Mutex<[ObjectIdentifier: [Known]]>([:])
+    static let sequencesPerType = 4
+
+    static func order(of entries: [(key: String, node: Node)], keyType: ObjectIdentifier?) -> [Int] {
+        if let keyType, let known = cache.withLock({ $0[keyType] }) {
+            for candidate in known where candidate.keys.count == entries.count
+                && zip(candidate.keys, entries).allSatisfy({ $0 == $1.key })
+            {
+                return candidate.order
+            }
+        }
+        let sorted = entries.indices.sorted { left, right in
+            switch SortedJSONEncoder.compare(entries[left].key, entries[right].key) {
+            case 0: left < right
+            case let order: order < 0
+            }
+        }
+        var order: [Int] = []
+        order.reserveCapacity(sorted.count)
+        for (position, index) in sorted.enumerated()
+        where position + 1 == sorted.count || entries[sorted[position + 1]].key != entries[index].key {
+            order.append(index)
+        }
+        if let keyType {
+            let found = Known(keys: entries.map(\.key), order: order)
+            cache.withLock { cache in
+                var known = cache[keyType] ?? []
+                if known.count == sequencesPerType { known.removeFirst() }
+                known.append(found)
+                cache[keyType] = known
+            }
+        }
+        return order
     }
 }
 
@@ -136,7 +189,11 @@ private enum Node {
 }
 
 private final class ObjectNode {
+    /// The coding key type the entries came with (nil for a super encoder's empty object).
+    let keyType: ObjectIdentifier?
     var entries: [(key: String, node: Node)] = []
+
+    init(keyType: ObjectIdentifier? = nil) { self.keyType = keyType }
 }
 
 private final class ArrayNode {
@@ -190,7 +247,7 @@ private final class NodeEncoder: Encoder {
         if case .object(let existing) = node {
             object = existing
         } else {
-            object = ObjectNode()
+            object = ObjectNode(keyType: ObjectIdentifier(Key.self))
             node = .object(object)
         }
         return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self, object: object, path: path))
@@ -221,6 +278,14 @@ private final class NodeEncoder: Encoder {
         if T.self == Data.self { return scalars.appendString((value as! Data).base64EncodedString()) }
         if T.self == URL.self { return scalars.appendString((value as! URL).absoluteString) }
         if T.self == Decimal.self { return scalars.append((value as! Decimal).description) }
+        // Optional scalars (explicit nulls in wire types) without an encoder of their own.
+        if T.self == String?.self { return (value as! String?).map(scalars.appendString) ?? scalars.append("null") }
+        if T.self == Int?.self { return (value as! Int?).map { scalars.append(String($0)) } ?? scalars.append("null") }
+        if T.self == Bool?.self { return (value as! Bool?).map(scalars.append) ?? scalars.append("null") }
+        if T.self == Double?.self {
+            guard let double = value as! Double? else { return scalars.append("null") }
+            return try scalars.append(double) { PathLink.keys(path) }
+        }
         let encoder = NodeEncoder(scalars: scalars, path: path ?? self.path)
         try value.encode(to: encoder)
         return encoder.node
@@ -260,7 +325,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectNode()
+        let nested = ObjectNode(keyType: ObjectIdentifier(NestedKey.self))
         add(.object(nested), key)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, object: nested, path: link(key)))
     }
@@ -316,7 +381,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let nested = ObjectNode()
+        let nested = ObjectNode(keyType: ObjectIdentifier(NestedKey.self))
         let path = link()
         array.items.append(.object(nested))
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: encoder, object: nested, path: path))

@@ -135,6 +135,25 @@ import Testing
         try expectSame(Holder())
     }
 
+    /// Synthesized Encodable leaves nil optionals out: one type, several key sequences.
+    struct Sparse: Encodable {
+        var zeta: Int?
+        var alpha: String?
+        var mid: Bool?
+        var beta: [Int]?
+    }
+
+    @Test("one type whose values leave different keys out, many times over: each value keeps its own keys, sorted")
+    func keySequencesOfOneType() throws {
+        let variants = (0..<16).map { bits in
+            Sparse(zeta: bits & 1 == 0 ? nil : bits, alpha: bits & 2 == 0 ? nil : "a\(bits)", mid: bits & 4 == 0 ? nil : true,
+                   beta: bits & 8 == 0 ? nil : [bits])
+        }
+        for round in 0..<3 {
+            for variant in round == 1 ? variants.reversed() : variants { try expectSame(variant) }
+        }
+    }
+
     @Test("what JSONEncoder refuses is refused: NaN, infinities, a top-level value that encodes nothing")
     func refusals() throws {
         for value in [Double.nan, .infinity, -.infinity] {

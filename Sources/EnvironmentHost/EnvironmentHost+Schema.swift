@@ -303,12 +303,24 @@ extension EnvironmentHost {
                 END;
                 """),
         Migration(
-            version: 7, name: "one index fewer per sale",
+            version: 7, name: "fewer index pages per sale",
             sql: """
                 -- "The terminal's last transaction" is the later of its last sale and its last refund, two
                 -- seeks in transactions_latest_by_type (Payments+Reads.swift, last). Every sale wrote one more
                 -- index page for this index, on a page of its own terminal's.
                 DROP INDEX transactions_latest;
+                -- Spent reads by (readAt, readId): a replay carries the same sealed readAt, and new reads land at
+                -- the end of the tree instead of on a random page of an index over random ids. The readAt of a
+                -- read spent before is not known: it is -1, and spending a read looks for its id there too.
+                CREATE TABLE spent_reads (
+                    read_at INTEGER NOT NULL,   -- the payload's readAt; -1 for reads spent before this migration
+                    read_id TEXT NOT NULL,
+                    used_at INTEGER NOT NULL,
+                    PRIMARY KEY (read_at, read_id)
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO spent_reads (read_at, read_id, used_at) SELECT -1, read_id, used_at FROM card_reads;
+                DROP TABLE card_reads;
+                ALTER TABLE spent_reads RENAME TO card_reads;
                 """),
     ]
 

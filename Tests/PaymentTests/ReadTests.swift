@@ -178,7 +178,7 @@ struct ReadTests {
     @Test("a database of schema 5 with transactions, opened by this build, answers count, history totals and statistics as before")
     func migratedDatabaseAnswersAlike() async throws {
         let directory = TemporaryDirectory()
-        let (terminal, device, ranges, before, now, path) = try await withSandbox(directory: directory) { sandbox in
+        let (terminal, device, ranges, before, now, path, spentCard) = try await withSandbox(directory: directory) { sandbox in
             let host = try sandbox.host("EU")
             let till = try await Till.open(host, try host.counter())
             for round in 0..<3 {
@@ -186,10 +186,12 @@ struct ReadTests {
                 try await till.advance(9 * 3600 + 120, "round \(round) done: nine hours later", relogin: true)
             }
             let ranges = try await checkedRanges(till)
+            let spentCard = try await till.tap("visa", amount: 1000)
+            expectTransaction(await till.sale(amount: 1000, payload: spentCard), 201, "CLEARED", "\(till.label) sale before the upgrade")
             let clock = expectReply(await host.service.call("GET", "/_sandbox/clock"), 200, nil, "\(till.label) sandbox clock")
             return (
                 till.terminal, till.device, ranges, try await answers(till, ranges), try #require(clock.string("now"), "\(clock)"),
-                sandbox.databasePath("EU")
+                sandbox.databasePath("EU"), spentCard
             )
         }
 
@@ -210,6 +212,9 @@ struct ReadTests {
                 Issue.record("\(till.label) ?\(ranges[index].query): before migration \(old), after \(new)")
             }
             try await expectTotalsFollowHistory(till, "after migrating the schema-5 database")
+            // A card read spent before the upgrade stays spent.
+            expectReply(
+                await till.sale(amount: 1000, payload: spentCard), 409, "card_payload_replayed", "\(till.label) replay after the upgrade")
         }
     }
 

@@ -91,7 +91,7 @@ extension Payments {
     private func take(_ db: Connection, _ record: inout TransactionRecord, _ input: ReaderInput, at now: Int64) throws {
         switch input {
         case .card(let payload):
-            try spendRead(db, payload, at: now)
+            try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             try process(db, &record, payload: payload, at: now)
         case .outcome(let status, let outcome):
             finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
@@ -249,10 +249,7 @@ extension Payments {
             } catch {
                 throw HTTPError.pinPayloadInvalid
             }
-            guard try db.query("SELECT 1 FROM card_reads WHERE read_id = ?", [.text(payload.readId)]).isEmpty else {
-                throw HTTPError.cardPayloadReplayed
-            }
-            try db.run("INSERT INTO card_reads (read_id, used_at) VALUES (?, ?)", [.text(payload.readId), .integer(now)])
+            try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             record.retries += 1
             if data.issuer.pinMatches(payload.pin, panHash: record.panHash ?? "") {
                 record.pinVerified = true

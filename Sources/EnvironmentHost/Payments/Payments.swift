@@ -156,7 +156,7 @@ struct Payments: Sendable {
 
     // MARK: - Cards
 
-    /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:_:at:)``).
+    /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:readId:readAt:at:)``).
     func openCard(sealed: String, terminal: String) throws -> CardPayload {
         do {
             return try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
@@ -165,12 +165,19 @@ struct Payments: Sendable {
         }
     }
 
-    /// Spends the read id of an opened card payload: a second use is a replay.
-    func spendRead(_ db: Connection, _ payload: CardPayload, at now: Int64) throws {
-        guard try db.query("SELECT 1 FROM card_reads WHERE read_id = ?", [.text(payload.readId)]).isEmpty else {
-            throw HTTPError.cardPayloadReplayed
-        }
-        try db.run("INSERT INTO card_reads (read_id, used_at) VALUES (?, ?)", [.text(payload.readId), .integer(now)])
+    /// Spends the read id of an opened card or PIN payload: a second use is a replay. A replay
+    /// carries the same sealed readAt, so reads are kept by (readAt, readId): new ones land at
+    /// the end of the index instead of on a random page of it. Reads spent before schema 7 have
+    /// no readAt (-1) and are looked up by id.
+    func spendRead(_ db: Connection, readId: String, readAt: Int64, at now: Int64) throws {
+        try db.run(
+            """
+            INSERT INTO card_reads (read_at, read_id, used_at)
+            SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM card_reads WHERE read_at = -1 AND read_id = ?2)
+            ON CONFLICT DO NOTHING
+            """,
+            [.integer(readAt), .text(readId), .integer(now)])
+        guard db.changes == 1 else { throw HTTPError.cardPayloadReplayed }
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.

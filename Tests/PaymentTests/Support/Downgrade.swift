@@ -16,7 +16,12 @@ func rewriteDatabase(_ path: String, asVersion version: Int) throws {
             "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
         ).map { try $0["name"] }
         try db.execute("BEGIN")
-        for table in tables { try db.execute("INSERT INTO main.\(table) SELECT * FROM newer.\(table)") }
+        for table in tables {
+            // By the old table's columns: a later migration may have added or reordered some.
+            let columns: [String] = try db.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map { try $0["name"] }
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            try db.execute("INSERT INTO main.\(table) (\(list)) SELECT \(list) FROM newer.\(table)")
+        }
         try db.execute("COMMIT")
         try db.execute("DETACH DATABASE newer")
     }

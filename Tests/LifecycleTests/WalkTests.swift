@@ -282,12 +282,15 @@ struct WalkTests {
         expectReply(host.session(session), 401, "session_expired", "[\(region)] session after logout")
         expectReply(host.terminalInfo(session), 401, "session_expired", "[\(region)] terminal info after logout")
 
-        // MARK: Unregister frees the terminal
+        // MARK: Unregister frees the terminal (and ends a session in use, though the host has seen it just before)
+        let lastSession = try host.loginToken(a, pin: newPin, "[\(region)] login before unregistering")
+        expectReply(host.terminalInfo(lastSession), 200, nil, "[\(region)] terminal info before unregistering")
         var wrong = a
         wrong.secret = "ds_wrong"
         expectReply(host.unregister(wrong), 401, "unauthorized", "[\(region)] unregister with a wrong secret")
         host.expectRegistrations([t1.id: deviceA, t2.id: deviceB, t3.id: deviceC], "after a refused unregister")
         expectReply(host.unregister(a), 204, nil, "[\(region)] unregister A")
+        expectReply(host.terminalInfo(lastSession), 401, "terminal_unregistered", "[\(region)] the session of the unregistered device")
         let freed = expectReply(host.terminalState(t1.id), 200, nil, "[\(region)] back office after unregister")
         #expect(freed.bool("registered") == false, "[\(region)] \(t1.id) still registered: \(freed)")
         #expect(freed["deviceId"] == nil || freed["deviceId"] is NSNull, "[\(region)] \(t1.id) still names a device: \(freed)")

@@ -82,7 +82,7 @@ extension Lifecycle {
 
     /// The back office clears the lock after too many wrong secure codes.
     func unlock(terminal id: String) throws {
-        try store.write { db in
+        try write { db in
             guard try terminal(db, id) != nil else { throw HTTPError.terminalNotFound }
             try db.run(
                 "UPDATE devices SET locked = 0, failed_attempts = 0 WHERE terminal_id = ? AND state = 'registered'", [.text(id)])
@@ -93,7 +93,7 @@ extension Lifecycle {
     /// The back office unregisters the device of a terminal.
     func unregister(terminal id: String) throws {
         let now = now()
-        try store.write { db in
+        try write { db in
             guard try terminal(db, id) != nil else { throw HTTPError.terminalNotFound }
             guard let device = try db.query("SELECT id FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(id)]).first
             else { throw HTTPError.terminalNotRegistered }
@@ -124,7 +124,7 @@ extension Lifecycle {
     func loadFixtures(_ fixtures: RegionFixtures) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try store.write { db in
+        try write { db in
             var position: Int64 = 0
             for merchant in fixtures.merchants {
                 try db.run(
@@ -150,7 +150,7 @@ extension Lifecycle {
 
     /// POST /_sandbox/reset: every device, session, code, token and mail is forgotten.
     func reset(_ fixtures: RegionFixtures) throws {
-        try store.write { db in
+        try write { db in
             for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads", "transactions", "sessions", "support_numbers", "registration_tokens", "challenges", "devices", "mailbox", "terminals", "merchants"] {
                 try db.run("DELETE FROM \(table)")
             }

@@ -14,7 +14,7 @@ extension Lifecycle {
     /// beginRegistration: a challenge code for the merchant to type into the portal.
     func beginRegistration(device: String, model: String) throws -> Challenge {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
             var code = credentials.challengeCode()
             while try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty {
@@ -38,7 +38,7 @@ extension Lifecycle {
     func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> Confirmation {
         guard let code = Credentials.normalizeChallenge(text) else { throw HTTPError.challengeNotFound }
         let now = now()
-        return try store.write { db in
+        return try write { db in
             guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
                 throw HTTPError.challengeNotFound
             }
@@ -119,7 +119,7 @@ extension Lifecycle {
     /// auto-login terminal may leave out).
     func completeRegistration(device: String, backOfficeCode: String, pin: String?) throws -> RegistrationResult {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
             guard (try challenge["device_id"] as String) == device else { throw HTTPError.backOfficeCodeWrongDevice }
             // As with tokens, only an auto-login terminal may be activated without a secure code.
@@ -150,7 +150,7 @@ extension Lifecycle {
     /// - Parameter merchant: when the merchant API asks, only its own terminals exist.
     func issueToken(terminal: String, merchant: String?, email: String?) throws -> IssuedToken {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             guard let found = try self.terminal(db, terminal), merchant == nil || found.merchantID == merchant else {
                 throw HTTPError.terminalNotFound
             }
@@ -202,7 +202,7 @@ extension Lifecycle {
     /// verifyRegistrationToken: true moves the token to "verified"; false says why in `reason`.
     func verifyToken(_ text: String) throws -> Verification {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             switch try token(db, text, at: now) {
             case .failure(let error):
                 return Verification(valid: false, reason: error.code)
@@ -227,7 +227,7 @@ extension Lifecycle {
     /// beginTokenRegistration: the device claims a verified token.
     func beginTokenRegistration(_ text: String, device: String, model: String) throws -> Begun {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             let row = try token(db, text, at: now).get()
             let terminal: String = try row["terminal_id"]
             switch try row["state"] as String {
@@ -249,7 +249,7 @@ extension Lifecycle {
     /// endTokenRegistration: activates the terminal on the device that began.
     func endTokenRegistration(_ text: String, device: String, pin: String?) throws -> RegistrationResult {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             let row = try token(db, text, at: now).get()
             guard (try row["state"] as String) == "begun" else { throw HTTPError.outOfOrder("begin the registration first") }
             guard (try row["device_id"] as String?) == device else { throw HTTPError.registrationWrongDevice }

@@ -15,7 +15,7 @@ extension Lifecycle {
     /// doLogin: a new session; wrong codes count towards the lock, and that count commits.
     func login(device id: String, secret: String, pin: String?) throws -> Session {
         let now = now()
-        let outcome: Result<Session, HTTPError> = try store.write { db in
+        let outcome: Result<Session, HTTPError> = try write { db in
             let device: Device
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .failure(let error): return .failure(error)
@@ -72,7 +72,13 @@ extension Lifecycle {
         guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
         let now = now()
         let hash = Credentials.hash(bearer)
-        return try store.read { db in
+        if let known = sessions.session(hash) {
+            // Nothing was written since it was found; only the clock may have ended it.
+            guard now < known.expiresAt else { throw HTTPError.sessionExpired }
+            return known
+        }
+        let generation = sessions.generation
+        let session = try store.read { db in
             guard let row = try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(hash)]).first else {
                 throw HTTPError.unauthorized
             }
@@ -82,6 +88,8 @@ extension Lifecycle {
             guard let terminal = try terminal(db, try row["terminal_id"]) else { throw HTTPError.terminalUnregistered }
             return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
         }
+        sessions.remember(session, since: generation)
+        return session
     }
 
     struct SessionState: Codable, Sendable {
@@ -97,7 +105,7 @@ extension Lifecycle {
     /// doLogout: the session ends now.
     func logout(_ session: CurrentSession) throws {
         let now = now()
-        try store.write { db in
+        try write { db in
             try db.run("UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL", [.integer(now), .text(session.tokenHash)])
         }
     }
@@ -109,7 +117,7 @@ extension Lifecycle {
 
     /// updateSecretCode: the old code must be right (a wrong one counts towards the lock).
     func updateSecretCode(_ session: CurrentSession, old: String, new: String) throws {
-        let outcome: HTTPError? = try store.write { db in
+        let outcome: HTTPError? = try write { db in
             guard let device = try device(db, session.device.id) else { return .terminalUnregistered }
             if device.locked { return .secureCodeLocked }
             if let failure = try checkPin(db, device: device, pin: old, autoLogin: false) {
@@ -132,7 +140,7 @@ extension Lifecycle {
     /// relinkAccount: the merchant's Tap to Pay terms are signed again on this device.
     func relink(_ session: CurrentSession) throws -> Relinked {
         let now = now()
-        try store.write { db in
+        try write { db in
             try db.run("UPDATE devices SET relinked_at = ? WHERE id = ?", [.integer(now), .text(session.device.id)])
         }
         return Relinked(relinkedAt: Wire.time(now))
@@ -141,7 +149,7 @@ extension Lifecycle {
     /// unregister (from the device): frees the terminal; the credential stops working.
     func unregisterDevice(_ id: String, secret: String) throws {
         let now = now()
-        let outcome: HTTPError? = try store.write { db in
+        let outcome: HTTPError? = try write { db in
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .failure(let error): return error
             case .success(let device):
@@ -162,7 +170,7 @@ extension Lifecycle {
     /// This is a device call like any other: certificates that expired unregister the device here too.
     func deviceStatus(_ id: String, secret: String) throws -> DeviceStatus {
         let now = now()
-        return try store.write { db in
+        return try write { db in
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .success(let device): DeviceStatus(registered: true, terminalId: device.terminalID)
             case .failure: DeviceStatus(registered: false, terminalId: nil)
@@ -176,7 +184,7 @@ extension Lifecycle {
 
     /// loadSupportNumber: one number per installation, kept across registrations.
     func supportNumber(device: String) throws -> SupportNumber {
-        try store.write { db in
+        try write { db in
             if let existing = try db.query("SELECT number FROM support_numbers WHERE device_id = ?", [.text(device)]).first {
                 return SupportNumber(supportNumber: try existing["number"])
             }

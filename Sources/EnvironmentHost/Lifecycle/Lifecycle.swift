@@ -17,6 +17,15 @@ struct Lifecycle: Sendable {
     let directory: Directory
     /// Where a transaction ended by an unregistration reports its outcome.
     let outbox: Outbox
+    /// Sessions found since the last write (see ``write(_:)``).
+    let sessions = SessionCache()
+
+    /// Every write of the lifecycle goes through here, as sessions, devices and terminals change
+    /// only here: the session cache is emptied once the write has ended, committed or not.
+    func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        defer { sessions.invalidate() }
+        return try store.write(body)
+    }
 
     /// Fixtures never change while a host runs, so every request reads them from memory instead of
     /// decoding the JSON kept in the database (which is there for joins and history).

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// The sessions found since the lifecycle's last write, by token hash, so a device's requests
+/// after the first skip the session lookup (a read transaction and two queries, a sixth of a
+/// card sale's CPU).
+///
+/// A session, its device and its terminal change only through ``Lifecycle/write(_:)`` (login,
+/// logout, registration, unregistration, secure code, reset), and every such write empties the
+/// cache once it has committed. A lookup remembers what it read only if no write ended meanwhile,
+/// so the cache never answers with something older than the last write. Expiry depends on the
+/// clock, not on writes: it is checked again on every use.
+final class SessionCache: Sendable {
+    private struct State {
+        /// Lifecycle writes so far: a lookup that started before the latest one is not remembered.
+        var generation: UInt64 = 0
+        var sessions: [String: Lifecycle.CurrentSession] = [:]
+    }
+
+    /// Sessions kept at most; past it the cache starts again empty.
+    static let capacity = 4096
+    private let state = Mutex(State())
+
+    /// The session of this token hash, if one was found since the last write.
+    func session(_ tokenHash: String) -> Lifecycle.CurrentSession? {
+        state.withLock { $0.sessions[tokenHash] }
+    }
+
+    /// Where the lifecycle stands now: pass it to ``remember(_:since:)`` after the lookup.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Keeps a session looked up after `generation` was read, unless a write ended since.
+    func remember(_ session: Lifecycle.CurrentSession, since generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.sessions.count >= Self.capacity { state.sessions.removeAll(keepingCapacity: true) }
+            state.sessions[session.tokenHash] = session
+        }
+    }
+
+    /// A lifecycle write ended (committed or not): forget every session.
+    func invalidate() {
+        state.withLock { state in
+            state.generation += 1
+            state.sessions.removeAll(keepingCapacity: true)
+        }
+    }
+}

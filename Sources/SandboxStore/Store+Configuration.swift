@@ -13,10 +13,21 @@ extension Store {
         /// every write on its own.
         public var maximumWritesPerCommit: Int
 
-        public init(maximumIdleReaders: Int = 32, busyTimeout: Duration = .seconds(5), maximumWritesPerCommit: Int = 64) {
+        /// The WAL is checkpointed into the database file (by the commit that takes it past this
+        /// many pages) and then starts again from its beginning. A checkpoint copies each page once,
+        /// however often it changed in the WAL, and syncs twice; with hot pages (the last leaf of
+        /// each index) a larger WAL means far fewer copies and syncs per write. 10,000 pages of
+        /// 4 KiB is a WAL of about 40 MB; past 64 MB it is truncated after a checkpoint.
+        public var checkpointPages: Int
+
+        public init(
+            maximumIdleReaders: Int = 32, busyTimeout: Duration = .seconds(5), maximumWritesPerCommit: Int = 64,
+            checkpointPages: Int = 10_000
+        ) {
             self.maximumIdleReaders = maximumIdleReaders
             self.busyTimeout = busyTimeout
             self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
+            self.checkpointPages = max(1, checkpointPages)
         }
     }
 }

@@ -57,6 +57,8 @@ public final class Store: Sendable {
         // Commits), which is what FULL would do inside COMMIT, holding the writer lock meanwhile.
         // which NORMAL (the usual WAL choice) does not promise.
         try connection.execute("PRAGMA synchronous = NORMAL")
+        try connection.execute("PRAGMA wal_autocheckpoint = \(configuration.checkpointPages)")
+        try connection.execute("PRAGMA journal_size_limit = \(64 << 20)")
         try migrator.migrate(connection)
         self.commits = try Commits(walPath: path + "-wal")
         self.path = path

@@ -1,3 +1,4 @@
+import Foundation
 import SandboxStore
 import Testing
 
@@ -97,6 +98,20 @@ struct StoreTransactionTests {
         #expect(journalMode == "wal")
         #expect(synchronous == 1)  // NORMAL: the store syncs the WAL itself after each commit
         #expect(foreignKeys == 1)
+    }
+
+    @Test("the WAL is checkpointed every 10,000 pages unless configured otherwise, and checkpoints keep it from growing")
+    func checkpointInterval() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        #expect(try store.write { db -> Int in try db.query("PRAGMA wal_autocheckpoint")[0][0] } == 10_000)
+        let small = try Store.temporary(migrations: [Schemas.items], configuration: .init(checkpointPages: 20))
+        #expect(try small.write { db -> Int in try db.query("PRAGMA wal_autocheckpoint")[0][0] } == 20)
+        // 200 commits of a page or more each: with a checkpoint every 20 pages the WAL starts over
+        // and stays far below 200 pages.
+        let filler = String(repeating: "x", count: 3_000)
+        for index in 0..<200 { try small.write { try $0.run("INSERT INTO items(name) VALUES (?)", [.text("\(index) \(filler)")]) } }
+        let walBytes = try FileManager.default.attributesOfItem(atPath: small.path + "-wal")[.size] as? Int ?? 0
+        #expect(walBytes < 100 * 4_096, "the WAL grew to \(walBytes) bytes")
     }
 
     @Test("every write returns after a sync of the WAL that covers it: writes one after another sync once each")

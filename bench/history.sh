@@ -58,7 +58,7 @@ port=$(free_port)
 host="http://127.0.0.1:$port"
 
 start_host() {
-  "$host_binary" --env EU --port "$port" --data-dir "$1" --threads 2 --access-log off --sandbox-data "$work/sandbox-data" >/dev/null &
+  "$host_binary" --env EU --port "$port" --data-dir "$1" --access-log off --sandbox-data "$work/sandbox-data" >/dev/null &
   host_pid=$!
   wait_for "$host/v1/environment"
 }

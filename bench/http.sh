@@ -30,16 +30,16 @@ host_binary="$SCRATCH/release/sandbox-host"
 
 # The host, without and with its access log (nginx is measured with its log off and on as well).
 host_port=$(free_port)
-"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --threads 2 --access-log off >/dev/null &
+"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --access-log off >/dev/null &
 pids+=($!)
 logged_port=$(free_port)
-"$host_binary" --env EU --port "$logged_port" --data-dir "$work/data-logged" --threads 2 \
+"$host_binary" --env EU --port "$logged_port" --data-dir "$work/data-logged" \
   --access-log "$work/host-access.log" >/dev/null &
 pids+=($!)
 wait_for "http://127.0.0.1:$host_port/v1/environment"
 wait_for "http://127.0.0.1:$logged_port/v1/environment"
 
-# nginx serves the very bytes the host answers, with the same content type, two workers (the host has two threads).
+# nginx serves the very bytes the host answers, with the same content type, two workers, one per core.
 mkdir -p "$work/www/v1"
 curl -fs "http://127.0.0.1:$host_port/v1/environment" >"$work/www/v1/environment"
 nginx_port=$(free_port)

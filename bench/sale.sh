@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Card sales per second through the terminal API, with durable commits (each answer only after an
-# fdatasync of the WAL that holds it: the host's Store syncs after its writer lock, SQLite runs
+# fdatasync of the WAL that holds it: the host's Store syncs after each shared commit, SQLite runs
 # synchronous=NORMAL), against references measured in the same invocation on this machine:
 #   - nginx answering the same POSTs (same generator, connections and request bytes) with the
-#     very bytes of a sale answer, two workers (the host has two polling threads, and 16 handler
-#     threads that mostly wait for commits);
+#     very bytes of a sale answer, two workers, one per core (the host has a thread per
+#     connection, which mostly waits for commits);
 #   - raw SQLite: one committed INSERT of an equivalent transaction row per transaction, WAL and
 #     synchronous=FULL (the sync inside COMMIT), same schema (copied from the host's database),
 #     same number of threads; and the same with group commit (rows that arrive during a commit
@@ -69,7 +69,7 @@ terminals=$(python3 -c "print(','.join(f'EU-BENCH-T{i:03d}' for i in range(1, $C
 backoffice_key=$(python3 -c 'import json; print(json.load(open("sandbox-data/merchants.json"))["regions"]["EU"]["backOfficeKey"])')
 
 host_port=$(free_port)
-"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --threads 2 --access-log off \
+"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --access-log off \
   --sandbox-data "$work/sandbox-data" >/dev/null &
 host_pid=$!
 pids+=($host_pid)

@@ -44,7 +44,7 @@ print(r["backOfficeKey"], next(m["apiKey"] for m in r["merchants"] if m["id"] ==
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 host_port=$(free_port)
-"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --threads 2 --access-log off >"$work/host.log" 2>&1 &
+"$host_binary" --env EU --port "$host_port" --data-dir "$work/data" --access-log off >"$work/host.log" 2>&1 &
 pids+=($!)
 host="http://127.0.0.1:$host_port"
 wait_for "$host/healthz"
@@ -162,7 +162,7 @@ times = [arrival["at"] for arrival in arrivals]
 span = max(times) - min(times) if times else 0
 db = sqlite3.connect(f"file:{work}/data/eu.sqlite?mode=ro", uri=True, timeout=10)
 delivered = db.execute("SELECT count(*) FROM webhook_events WHERE state = 'delivered'").fetchone()[0]
-print(f"({total} events, receiver 200 at once, host --threads 2, {os.cpu_count()} cores, load before {load_before})")
+print(f"({total} events, receiver 200 at once, {os.cpu_count()} cores, load before {load_before})")
 print(f"events: {total}")
 print(f"deliveries_per_s: {len(set(ids) & written) / span:.0f}" if span > 0 else "deliveries_per_s: 0")
 print(f"delivery_span_s: {span:.2f}")

@@ -74,8 +74,6 @@ enum Listening {
     static func options(defaultPort: String?, accessLogDefault: String) -> [Option] {
         var options: [Option] = [
             .value("host", "ADDRESS", "IPv4 address to bind.", default: "127.0.0.1"),
-            .value("threads", "N", "Server threads (epoll pollers).", default: "2"),
-            .value("handler-threads", "N", "Threads that answer requests while the pollers go on (0: answer on the pollers).", default: "16"),
             .value("max-body-bytes", "N", "Largest request body accepted; larger gets 413.", default: String(1 << 20)),
             .value("access-log", "FILE", "Access log: a file, '-' for standard error, or 'off'.", default: accessLogDefault),
             .flag("dry-run", "Check the options and data, print the resolved configuration as JSON, and exit."),
@@ -89,8 +87,6 @@ enum Listening {
     static func server(_ options: ParsedArguments, port: UInt16) throws(UsageError) -> ServerConfiguration {
         ServerConfiguration(
             host: try options.ipv4("host") ?? "127.0.0.1", port: port,
-            threads: try options.integer("threads", in: 1...64) ?? 2,
-            handlerThreads: try options.integer("handler-threads", in: 0...256) ?? 16,
             maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20))
     }
 

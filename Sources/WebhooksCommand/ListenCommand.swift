@@ -45,7 +45,7 @@ enum ListenCommand {
             router.get("/healthz") { _ in .text("ok\n") }
             router.fallback = receiver
             let configuration = ServerConfiguration(
-                host: try options.ipv4("host") ?? "127.0.0.1", port: try options.port("port") ?? 8787, threads: 4,
+                host: try options.ipv4("host") ?? "127.0.0.1", port: try options.port("port") ?? 8787,
                 maxBodyBytes: try options.integer("max-body-bytes", in: 0...(1 << 30)) ?? (10 << 20), drainSeconds: 1)
             let server = Server(name: "webhooks", configuration: configuration, responder: router)
             CommandMain.blockTerminationSignals()

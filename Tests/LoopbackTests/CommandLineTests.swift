@@ -109,7 +109,8 @@ struct CommandLineTests {
                 call: Call("portal-sim", ["--environments", "EU=localhost:8100"]),
                 message: "--environments: 'EU=localhost:8100' is not REGION=http://host:port"),
             MistakenCall(
-                call: Call("wallet-sim", ["--threads", "0"]), message: "--threads must be a whole number from 1 to 64, not '0'"),
+                call: Call("wallet-sim", ["--max-body-bytes", "0"]),
+                message: "--max-body-bytes must be a whole number from 1 to 67108864, not '0'"),
         ]
     }()
 

@@ -27,7 +27,7 @@ import TestSupport
         return server
     }
 
-    @Test("a handler that waits holds no poller: with one polling thread, other requests are answered meanwhile")
+    @Test("a handler that waits holds only its own connection: other connections are answered meanwhile")
     func waitingHandlerHoldsNoPoller() throws {
         let release = DispatchSemaphore(value: 0)
         var router = Self.router()
@@ -37,12 +37,12 @@ import TestSupport
             return .text(released ? "released" : "never released")
         }
         let server = Server(
-            name: "test", configuration: ServerConfiguration(threads: 1, handlerThreads: 4), responder: router)
+            name: "test", configuration: ServerConfiguration(), responder: router)
         try server.start()
         defer { server.stop() }
         let waiting = try RawConnection(port: server.port)
         try waiting.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
-        // While /wait is parked, the one poller serves another connection.
+        // While /wait waits, another connection is served.
         let other = try RawConnection(port: server.port, timeoutSeconds: 5)
         try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try other.readResponse().status == 200)
@@ -130,7 +130,7 @@ import TestSupport
     }
 
     @Test func twoHundredKeepAliveConnectionsAtOnce() throws {
-        let server = try start(ServerConfiguration(threads: 2))
+        let server = try start(ServerConfiguration())
         defer { server.stop() }
         let connections = try (0..<200).map { _ in try RawConnection(port: server.port) }
         // Every connection is open before any is answered, then each serves three requests in turn.

@@ -17,7 +17,7 @@ final class HostProcess: @unchecked Sendable {
         port = freePort()
         process.executableURL = executable
         process.arguments = [
-            "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off", "--threads", "4",
+            "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off",
             "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
         ]
         let output = folder.file("stdout"), errors = folder.file("stderr")
@@ -56,7 +56,7 @@ struct CrashTests {
     @Test("sales over HTTP, SIGKILL while a delivery waits for its answer, restart on the same data: every committed sale's event arrives, the unanswered one is sent again, ids stable")
     func sigkillMidDispatch() async throws {
         let data = TemporaryDirectory()
-        let receiver = try Receiver(answering: 200, threads: 2)
+        let receiver = try Receiver(answering: 200)
         receiver.answer(200, delay: .milliseconds(50))
         let backOfficeKey = try EU.fixture().backOfficeKey
 

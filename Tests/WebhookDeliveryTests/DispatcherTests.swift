@@ -7,7 +7,7 @@ struct DispatcherTests {
     func boundedConcurrency() async throws {
         let host = try TestHost(dispatches: false)
         defer { host.stop() }
-        let receiver = try Receiver(answering: 200, threads: 48)
+        let receiver = try Receiver(answering: 200)
         receiver.answer(200, delay: .milliseconds(300))
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
         var ids: [String] = []
@@ -31,7 +31,7 @@ struct DispatcherTests {
     func timeout() async throws {
         let host = try TestHost()
         defer { host.stop() }
-        let slow = try Receiver(answering: 200, threads: 2)
+        let slow = try Receiver(answering: 200)
         defer { slow.stop() }
         slow.answer(200, delay: .seconds(16))
         await host.setWebhook(EU.merchant1, url: slow.hookURL)
@@ -55,7 +55,7 @@ struct DispatcherTests {
     func slowReceiverDoesNotBlockOthers() async throws {
         let host = try TestHost()
         defer { host.stop() }
-        let slow = try Receiver(answering: 200, threads: 2)
+        let slow = try Receiver(answering: 200)
         defer { slow.stop() }
         slow.answer(200, delay: .seconds(16))
         let fast = try Receiver(answering: 200)

@@ -4,32 +4,24 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// 0 lets the system choose a free port (tests); `Server.port` tells which.
     public var port: UInt16
-    /// Threads of libmicrohttpd's internal pool, each polling with epoll.
-    public var threads: Int
-    /// Threads that run the responder. A request is parked (its connection suspended) while one of
-    /// them handles it, so a handler that waits (for a durable commit, say) holds no poller.
-    /// 0 runs the responder on the polling threads themselves.
-    public var handlerThreads: Int
     /// A larger request body is refused with 413 and never buffered.
     public var maxBodyBytes: Int
     /// Memory for one connection's request line, headers and read buffer: larger headers get 431.
     public var maxHeaderBytes: Int
     /// An idle or stalled connection is closed after this many seconds.
     public var connectionTimeoutSeconds: Int
-    /// Connections over this many at once are refused at accept.
+    /// Connections over this many at once are refused at accept (each has a thread of its own).
     public var connectionLimit: Int
     /// On stop, requests in flight get this long to finish before connections are closed.
     public var drainSeconds: Double
 
     public init(
-        host: String = "127.0.0.1", port: UInt16 = 0, threads: Int = 2, handlerThreads: Int = 16, maxBodyBytes: Int = 1 << 20,
+        host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
         drainSeconds: Double = 2
     ) {
         self.host = host
         self.port = port
-        self.threads = threads
-        self.handlerThreads = max(0, handlerThreads)
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds

@@ -86,7 +86,7 @@ final class TestHost: @unchecked Sendable {
         host = try EnvironmentHost.start(
             configuration: .init(
                 region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
-                server: ServerConfiguration(threads: 4, drainSeconds: 0.1), dataDirectory: directory.file("state"),
+                server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
                 openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
                 webhookURL: nil, dispatchesWebhooks: dispatches))
         api = API(baseURL: host.url)

@@ -50,18 +50,16 @@ final class Receiver: Sendable {
 
     private let shared: Shared
     private let server: Mutex<Server?>
-    private let threads: Int
     /// The port, chosen at the first start (or given).
     let port: UInt16
 
     /// Starts listening (on `port`, 0: one the system picks) unless `started` is false, in which
     /// case the port is only reserved by number and refuses connections until ``start()``.
-    init(answering status: Int = 200, port: UInt16 = 0, threads: Int = 4, started: Bool = true) throws {
+    init(answering status: Int = 200, port: UInt16 = 0, started: Bool = true) throws {
         shared = Shared(Answer(status: status))
-        self.threads = threads
         server = Mutex(nil)
         if started {
-            let server = Self.makeServer(port: port, threads: threads, shared: shared)
+            let server = Self.makeServer(port: port, shared: shared)
             try server.start()
             self.port = server.port
             self.server.withLock { $0 = server }
@@ -72,7 +70,7 @@ final class Receiver: Sendable {
 
     deinit { stop() }
 
-    private static func makeServer(port: UInt16, threads: Int, shared: Shared) -> Server {
+    private static func makeServer(port: UInt16, shared: Shared) -> Server {
         var router = Router()
         let record: Handler = { request in
             // The answer is decided, and the request recorded, as it arrives.
@@ -99,7 +97,7 @@ final class Receiver: Sendable {
         router.post("/callback") { try record($0) }
         router.fallback = Fallback(handler: record)
         return Server(
-            name: "test-receiver", configuration: ServerConfiguration(port: port, threads: threads, drainSeconds: 0.1),
+            name: "test-receiver", configuration: ServerConfiguration(port: port, drainSeconds: 0.1),
             responder: router)
     }
 
@@ -115,7 +113,7 @@ final class Receiver: Sendable {
 
     /// Starts (again) on the same port.
     func start() throws {
-        let server = Self.makeServer(port: port, threads: threads, shared: shared)
+        let server = Self.makeServer(port: port, shared: shared)
         try server.start()
         self.server.withLock { $0 = server }
     }

@@ -18,7 +18,7 @@ import Synchronization
 public enum SortedJSONEncoder {
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
         let encoder = NodeEncoder(scalars: Scalars(), path: nil)
-        guard let node = try encoder.box(value) else {
+        guard let node = try encoder.box(value, under: nil, key: nil) else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
         }
@@ -149,7 +149,8 @@ private enum KeyOrders {
 
 /// The bytes of every scalar encoded so far, one after another; nodes point into them.
 private final class Scalars {
-    var bytes: [UInt8] = []
+    // Only ever touched by the one encoding that owns it: no dynamic exclusivity check needed.
+    @exclusivity(unchecked) var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(1024) }
 
@@ -191,13 +192,13 @@ private enum Node {
 private final class ObjectNode {
     /// The coding key type the entries came with (nil for a super encoder's empty object).
     let keyType: ObjectIdentifier?
-    var entries: [(key: String, node: Node)] = []
+    @exclusivity(unchecked) var entries: [(key: String, node: Node)] = []
 
     init(keyType: ObjectIdentifier? = nil) { self.keyType = keyType }
 }
 
 private final class ArrayNode {
-    var items: [Node] = []
+    @exclusivity(unchecked) var items: [Node] = []
 }
 
 /// The coding path, as a linked list built only when a path is asked for (errors, custom code).
@@ -266,14 +267,16 @@ private final class NodeEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleContainer(encoder: self) }
 
-    /// Encodes `value` (at `path`) to its node; nil when it encoded nothing at all.
-    func box<T: Encodable>(_ value: T, at path: PathLink? = nil) throws -> Node? {
+    /// Encodes `value` to its node; nil when it encoded nothing at all. Its coding path is
+    /// `parent` and then `key` (none: the value of this encoder itself), built only when needed.
+    func box<T: Encodable>(_ value: T, under parent: PathLink?, key: (any CodingKey)?) throws -> Node? {
+        func path() -> PathLink? { key.map { PathLink(parent: parent, key: $0) } ?? parent }
         // The types JSONEncoder treats specially, and the common scalars, by metatype: cheaper than a cast.
         if T.self == String.self { return scalars.appendString(value as! String) }
         if T.self == Int.self { return scalars.append(String(value as! Int)) }
         if T.self == Int64.self { return scalars.append(String(value as! Int64)) }
         if T.self == Bool.self { return scalars.append(value as! Bool) }
-        if T.self == Double.self { return try scalars.append(value as! Double) { PathLink.keys(path) } }
+        if T.self == Double.self { return try scalars.append(value as! Double) { PathLink.keys(path()) } }
         if T.self == Date.self { return scalars.appendString((value as! Date).formatted(.iso8601)) }
         if T.self == Data.self { return scalars.appendString((value as! Data).base64EncodedString()) }
         if T.self == URL.self { return scalars.appendString((value as! URL).absoluteString) }
@@ -284,9 +287,9 @@ private final class NodeEncoder: Encoder {
         if T.self == Bool?.self { return (value as! Bool?).map(scalars.append) ?? scalars.append("null") }
         if T.self == Double?.self {
             guard let double = value as! Double? else { return scalars.append("null") }
-            return try scalars.append(double) { PathLink.keys(path) }
+            return try scalars.append(double) { PathLink.keys(path()) }
         }
-        let encoder = NodeEncoder(scalars: scalars, path: path ?? self.path)
+        let encoder = NodeEncoder(scalars: scalars, path: path())
         try value.encode(to: encoder)
         return encoder.node
     }
@@ -319,7 +322,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { add(encoder.scalars.append(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        add(try encoder.box(value, at: link(key)) ?? .object(ObjectNode()), key)
+        add(try encoder.box(value, under: path, key: key) ?? .object(ObjectNode()), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -377,7 +380,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int64) throws { array.items.append(encoder.scalars.append(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        array.items.append(try encoder.box(value, at: link()) ?? .object(ObjectNode()))
+        array.items.append(try encoder.box(value, under: path, key: IndexKey(array.items.count)) ?? .object(ObjectNode()))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -425,6 +428,6 @@ private struct SingleContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { set(encoder.scalars.append(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        set(try encoder.box(value) ?? .object(ObjectNode()))
+        set(try encoder.box(value, under: encoder.path, key: nil) ?? .object(ObjectNode()))
     }
 }

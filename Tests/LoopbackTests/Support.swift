@@ -82,8 +82,17 @@ final class Child {
         }
     }
 
-    var stdout: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+    var stdout: String { Self.read(outputFile) }
+    var stderr: String { Self.read(errorFile) }
+
+    /// A capture file's text; a failed read says why instead of passing for empty output.
+    private static func read(_ file: URL) -> String {
+        do {
+            return try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            return "(cannot read \(file.lastPathComponent): \(error), errno \(errno) \(String(cString: strerror(errno))))"
+        }
+    }
 
     /// Waits until standard output contains `text`; false when the child exits or time runs out first.
     func waitForOutput(_ text: String, seconds: Double) -> Bool {

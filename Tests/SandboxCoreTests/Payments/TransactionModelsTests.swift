@@ -132,4 +132,28 @@ import Testing
         let data = try JSONEncoder().encode(statistics)
         #expect(try JSONDecoder().decode(TransactionsStatistics.self, from: data) == statistics)
     }
+
+    @Test("a transactionDate shows the very millisecond it was made from, from 1900 to 2200, and reads back equal")
+    func wireDatesKeepTheirMillisecond() throws {
+        // Foundation's ISO 8601 style truncates: nudged 0.4 ms up, it prints the intended millisecond
+        // and serves as an independent reference for the calendar arithmetic.
+        let reference = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var random = SystemRandomNumberGenerator()
+        let edges: [Int64] = [
+            0, -1, 951_782_400_000, 951_868_799_999, 4_107_542_399_999, 4_107_542_400_000, 946_684_799_999,
+            -2_208_988_800_000, 7_258_118_399_999, 1_795_956_502_555, 1_072_926_639_650,
+        ]
+        let samples = edges + (0..<3_000).map { _ in Int64.random(in: -2_208_988_800_000...7_258_118_399_999, using: &random) }
+        for milliseconds in samples {
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            var detail = Self.bare
+            detail.transactionDate = date
+            let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(detail)) as? [String: Any])
+            let text = try #require(object["transactionDate"] as? String)
+            let expected = Date(timeIntervalSince1970: Double(milliseconds) / 1000 + 0.0004).formatted(reference)
+            #expect(text == expected, "\(milliseconds) ms")
+            let back = try JSONDecoder().decode(TransactionDetail.self, from: JSONSerialization.data(withJSONObject: object))
+            #expect(back.transactionDate == date, "\(milliseconds) ms read back as \(back.transactionDate.timeIntervalSince1970)")
+        }
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SandboxCore
 
 /// Encodes an `Encodable` value to the very bytes of Foundation's `JSONEncoder` with
 /// `outputFormatting = [.sortedKeys, .withoutEscapingSlashes]` and `dateEncodingStrategy =
@@ -111,11 +111,13 @@ private enum KeyOrders {
         let order: [Int]
     }
 
-    static let cache = Mutex<[ObjectIdentifier: [Known]]>([:])
+    /// Read by every encoding on every thread, written a few times per type: a reader-writer lock,
+    /// so readers never wait for each other (a mutex here made threads queue and sleep).
+    static let cache = ReadMostly<[ObjectIdentifier: [Known]]>([:])
     static let sequencesPerType = 4
 
     static func order(of entries: [(key: String, node: Node)], keyType: ObjectIdentifier?) -> [Int] {
-        if let keyType, let known = cache.withLock({ $0[keyType] }) {
+        if let keyType, let known = cache.read({ $0[keyType] }) {
             for candidate in known where candidate.keys.count == entries.count
                 && zip(candidate.keys, entries).allSatisfy({ $0 == $1.key })
             {
@@ -136,7 +138,7 @@ private enum KeyOrders {
         }
         if let keyType {
             let found = Known(keys: entries.map(\.key), order: order)
-            cache.withLock { cache in
+            cache.write { cache in
                 var known = cache[keyType] ?? []
                 if known.count == sequencesPerType { known.removeFirst() }
                 known.append(found)

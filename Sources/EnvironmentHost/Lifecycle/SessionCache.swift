@@ -1,4 +1,4 @@
-import Synchronization
+import SandboxCore
 
 /// The sessions found since the lifecycle's last write, by token hash, so a device's requests
 /// after the first skip the session lookup (a read transaction and two queries, a sixth of a
@@ -18,19 +18,19 @@ final class SessionCache: Sendable {
 
     /// Sessions kept at most; past it the cache starts again empty.
     static let capacity = 4096
-    private let state = Mutex(State())
+    private let state = ReadMostly(State())
 
     /// The session of this token hash, if one was found since the last write.
     func session(_ tokenHash: String) -> Lifecycle.CurrentSession? {
-        state.withLock { $0.sessions[tokenHash] }
+        state.read { $0.sessions[tokenHash] }
     }
 
     /// Where the lifecycle stands now: pass it to ``remember(_:since:)`` after the lookup.
-    var generation: UInt64 { state.withLock { $0.generation } }
+    var generation: UInt64 { state.read { $0.generation } }
 
     /// Keeps a session looked up after `generation` was read, unless a write ended since.
     func remember(_ session: Lifecycle.CurrentSession, since generation: UInt64) {
-        state.withLock { state in
+        state.write { state in
             guard state.generation == generation else { return }
             if state.sessions.count >= Self.capacity { state.sessions.removeAll(keepingCapacity: true) }
             state.sessions[session.tokenHash] = session
@@ -39,7 +39,7 @@ final class SessionCache: Sendable {
 
     /// A lifecycle write ended (committed or not): forget every session.
     func invalidate() {
-        state.withLock { state in
+        state.write { state in
             state.generation += 1
             state.sessions.removeAll(keepingCapacity: true)
         }

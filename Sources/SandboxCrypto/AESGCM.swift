@@ -107,7 +107,7 @@ private final class CipherContext {
     func start(encrypting: Bool, key: some DataProtocol, nonce: [UInt8]) throws {
         let initialize = encrypting ? EVP_EncryptInit_ex : EVP_DecryptInit_ex
         // First choose the cipher and the nonce length, then give the key and nonce.
-        guard initialize(handle, EVP_aes_256_gcm(), nil, nil, nil) == 1 else {
+        guard initialize(handle, OpenSSL.aes256GCM, nil, nil, nil) == 1 else {
             throw OpenSSL.lastError("EVP_CipherInit_ex(AES-256-GCM)")
         }
         guard EVP_CIPHER_CTX_ctrl(handle, EVP_CTRL_GCM_SET_IVLEN, Int32(nonce.count), nil) == 1 else {

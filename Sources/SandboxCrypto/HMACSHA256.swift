@@ -32,7 +32,7 @@ public enum HMACSHA256 {
                     // A key longer than Int32.max bytes cannot be passed to HMAC's `int` length.
                     guard let keyLength = Int32(exactly: keyBytes.count) else { return false }
                     return HMAC(
-                        EVP_sha256(),
+                        OpenSSL.sha256,
                         keyBytes.baseAddress, keyLength,
                         messageBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), messageBytes.count,
                         output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length

@@ -4,6 +4,21 @@ import Foundation
 
 /// Small helpers shared by the OpenSSL wrappers; nothing here is public.
 enum OpenSSL {
+    /// SHA-256 and AES-256-GCM fetched from the provider once per process. `EVP_sha256()` and
+    /// `EVP_aes_256_gcm()` are legacy handles that OpenSSL 3 fetches again on every use (a
+    /// lookup in the provider tables under a lock, per digest or per payload opened).
+    nonisolated(unsafe) static let sha256: OpaquePointer = {
+        guard let digest = EVP_MD_fetch(nil, "SHA256", nil) else { preconditionFailure("\(lastError("EVP_MD_fetch(SHA256)"))") }
+        return digest
+    }()
+
+    nonisolated(unsafe) static let aes256GCM: OpaquePointer = {
+        guard let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil) else {
+            preconditionFailure("\(lastError("EVP_CIPHER_fetch(AES-256-GCM)"))")
+        }
+        return cipher
+    }()
+
     /// Calls `body` with the bytes of `data` as one contiguous buffer whose base address is
     /// never `nil`, even when `data` is empty.
     ///

@@ -27,7 +27,7 @@ public enum SHA256 {
                 EVP_Digest(
                     input.baseAddress, input.count,
                     output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                    EVP_sha256(), nil
+                    OpenSSL.sha256, nil
                 )
             }
         }

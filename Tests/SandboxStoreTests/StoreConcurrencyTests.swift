@@ -37,20 +37,11 @@ struct StoreConcurrencyTests {
     @Test("a read does not wait for a long write to finish")
     func readDoesNotBlockOnWriter() throws {
         let store = try Store.temporary(migrations: [Schemas.items])
-        let insideWrite = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let writer = BackgroundThread {
-            try store.write { db in
-                try db.run("INSERT INTO items(name) VALUES ('slow')")
-                insideWrite.signal()
-                _ = release.wait(timeout: .now() + .seconds(10))
-            }
-        }
-        #expect(insideWrite.wait(timeout: .now() + .seconds(10)) == .success)
+        let writer = try HeldWrite(store, inserting: "slow")
         // The read runs on its own thread so that, if it blocked, the test could still release the writer.
         let reader = BackgroundThread { try store.read { try $0.count("items") } }
         let count = try reader.join(timeout: 3)
-        release.signal()
+        writer.release()
         try writer.join()
         #expect(count == 0)
     }
@@ -114,18 +105,9 @@ struct StoreConcurrencyTests {
     @Test("writes that queue up share one commit; each returns only once its row is committed; a throwing one is undone alone")
     func groupCommit() throws {
         let store = try Store.temporary(migrations: [Schemas.items])
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
         let commitsBefore = store.commitCount
         let syncsBefore = store.walSyncCount
-        let first = BackgroundThread {
-            try store.write { db in
-                try db.run("INSERT INTO items(name) VALUES ('first')")
-                inside.signal()
-                _ = release.wait(timeout: .now() + .seconds(10))
-            }
-        }
-        #expect(inside.wait(timeout: .now() + .seconds(10)) == .success)
+        let first = try HeldWrite(store, inserting: "first")
         // Four writers queue behind the first; one of them throws after inserting.
         let queued = (0..<4).map { index in
             BackgroundThread { () -> Int in
@@ -147,8 +129,8 @@ struct StoreConcurrencyTests {
             return false
         }
         #expect(allQueued, "the writers did not queue: \(store.queuedWriteCount)")
-        release.signal()
-        try first.join(timeout: 10)
+        first.release()
+        try first.join()
         let seen = try queued.map { try $0.join(timeout: 10) }
         #expect(seen.sorted() == [-1, 1, 1, 1])
         let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
@@ -160,16 +142,7 @@ struct StoreConcurrencyTests {
     @Test("when SQLite ends a shared transaction, its writes fail; the writes queued behind run in the next one")
     func lostTransaction() throws {
         let store = try Store.temporary(migrations: [Schemas.items])
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let first = BackgroundThread {
-            try store.write { db in
-                try db.run("INSERT INTO items(name) VALUES ('first')")
-                inside.signal()
-                _ = release.wait(timeout: .now() + .seconds(10))
-            }
-        }
-        #expect(inside.wait(timeout: .now() + .seconds(10)) == .success)
+        let first = try HeldWrite(store, inserting: "first")
         // Queued in this order behind the first: an insert, a body that ends the whole transaction
         // (as an I/O error would), another insert.
         func queue(_ body: @escaping @Sendable (Connection) throws -> Void) -> BackgroundThread<Bool> {
@@ -189,8 +162,8 @@ struct StoreConcurrencyTests {
         let ending = queue { try $0.execute("ROLLBACK") }
         let behind = queue { try $0.run("INSERT INTO items(name) VALUES ('behind')") }
         #expect(store.queuedWriteCount == 3)
-        release.signal()
-        #expect(throws: DatabaseError.self) { try first.join(timeout: 10) }
+        first.release()
+        #expect(throws: DatabaseError.self) { try first.join() }
         #expect(try sharing.join(timeout: 10) == false, "a write of the lost transaction returned as if kept")
         #expect(try ending.join(timeout: 10) == false)
         #expect(try behind.join(timeout: 10) == true, "the write queued behind was not run in a new transaction")

@@ -6,7 +6,8 @@
 # For each size: a host starts on a fresh data dir with a bench terminal, a device registers and
 # logs in over HTTP, the host stops, bench-load seeds N transactions of that terminal straight into
 # its database (spread over the last 90 days up to now, statuses and brands mixed), the host
-# starts again and is measured. Ends with `name: value` lines. Timings are for reading, never asserted.
+# starts again and is measured; at the largest size a few sales and a reset follow. Ends with
+# `name: value` lines. Timings are for reading, never asserted.
 #
 #   bench/history.sh                                 # 10k, 100k, 1M rows; 2 connections, 4 s per endpoint
 #   SIZES="10000 100000" DURATION=10 bench/history.sh
@@ -111,6 +112,13 @@ PY
     start_host "$data"
     "$load" sale --state "$work/state-$rows.json" --url "$host" --expect-contains '"transactionStatus":"CLEARED"' \
       --warmup 0 --duration 3 --label sale >"$work/sale-$rows.json"
+    # Then the whole sandbox is reset with that history in it (every transaction and its totals go).
+    python3 - "$host/_sandbox/reset" >"$work/reset-seconds" <<'PY'
+import sys, time, urllib.request
+started = time.monotonic()
+urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="POST"), timeout=600).read()
+print(f"{time.monotonic() - started:.2f}")
+PY
   fi
   stop_host
   rm -rf "$data"
@@ -154,5 +162,6 @@ for key, name in [("history", "history"), ("count", "count"), ("stats-daily", "s
     print(f"{name}_raw_sqlite_p99_ms_{big}: {raw['p99_ms']:.2f}")
     print(f"{name}_p99_vs_raw_sqlite_{big}: {host['p99_ms'] / raw['p99_ms']:.2f}" if raw['p99_ms'] else f"{name}_p99_vs_raw_sqlite_{big}: n/a")
 print(f"sale_p99_ms_on_{big}_terminal: {sale['p99_ms']:.2f}")
+print(f"reset_seconds_{big}: {open(f'{work}/reset-seconds').read().strip()}")
 print(f"history_failures: {sum(load(f'host-{k}-{n}')['failures'] for k, _ in endpoints for n in sizes)}")
 PY

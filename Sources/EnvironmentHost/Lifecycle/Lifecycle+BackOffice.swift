@@ -151,16 +151,24 @@ extension Lifecycle {
     /// POST /_sandbox/reset: every device, session, code, token, mail and transaction is forgotten.
     func reset(_ fixtures: RegionFixtures) throws {
         try write { db in
-            // Every transaction goes, and its hour and day totals with it. The delete trigger would
-            // take each row out of the totals one by one (15 s for a million); it is set aside for
-            // this DELETE and put back as it was, in the same transaction.
-            let trigger: String = try db.query(
-                "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'transactions_rollup_delete'")[0][0]
-            try db.execute("DROP TRIGGER transactions_rollup_delete")
-            for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads", "transactions", "transaction_hours", "transaction_days", "sessions", "support_numbers", "registration_tokens", "challenges", "devices", "mailbox", "terminals", "merchants"] {
+            // Every transaction goes, and its hour and day totals with it. A DELETE of the table (which
+            // has a foreign key and a delete trigger) goes row by row through every index and the
+            // trigger: 13 s for a million. Dropping it and creating it again from its own schema
+            // (table, indexes, triggers), in the same transaction, takes no time.
+            let schema: [String] = try db.query(
+                """
+                SELECT sql FROM sqlite_master WHERE tbl_name = 'transactions' AND sql IS NOT NULL
+                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name
+                """
+            ).map { try $0["sql"] }
+            for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads"] {
                 try db.run("DELETE FROM \(table)")
             }
-            try db.execute(trigger)
+            try db.execute("DROP TABLE transactions")
+            for statement in schema { try db.execute(statement) }
+            for table in ["transaction_hours", "transaction_days", "sessions", "support_numbers", "registration_tokens", "challenges", "devices", "mailbox", "terminals", "merchants"] {
+                try db.run("DELETE FROM \(table)")
+            }
         }
         try loadFixtures(fixtures)
     }

@@ -33,6 +33,20 @@ import Testing
         #expect(try json(response)["posted"] as? String == "T1")
     }
 
+    @Test("a literal path wins over a parameter: GET on a POST-only action is 405, not a lookup of that id")
+    func literalSegmentsWin() throws {
+        var router = Router()
+        router.get("/v1/transactions/{id}") { request in .json(["id": request.parameter("id")]) }
+        router.post("/v1/transactions/sale") { _ in .json(["sold": "yes"], status: 201) }
+        router.get("/v1/transactions/count") { _ in .json(["count": "3"]) }
+        let get = router.respond(to: Request(method: "GET", path: "/v1/transactions/sale"))
+        #expect(get.status == 405)
+        #expect(get.header("Allow") == "POST")
+        #expect(router.respond(to: Request(method: "POST", path: "/v1/transactions/sale")).status == 201)
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/transactions/count")))["count"] as? String == "3")
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/transactions/t-1")))["id"] as? String == "t-1")
+    }
+
     @Test func unknownPathIsA404Envelope() throws {
         let response = router.respond(to: Request(method: "GET", path: "/v1/nothing"))
         #expect(response.status == 404)

@@ -25,6 +25,8 @@ public struct Router: Responder {
         let method: String
         let segments: [Segment]
         let handler: Handler
+        /// How many segments are literal: of the routes a path matches, those with most win.
+        var literals: Int { segments.count { if case .literal = $0 { true } else { false } } }
     }
 
     private enum Segment: Sendable, Equatable {
@@ -60,9 +62,22 @@ public struct Router: Responder {
     public func respond(to request: Request) -> Response {
         let parts = Self.split(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
-        var allowed: [String] = []
+        // The routes the path matches with the most literal segments: `POST …/transactions/sale`
+        // is the resource at `…/transactions/sale`, not a transaction with the id "sale", so a GET
+        // there is 405, not a lookup of that id.
+        var matches: [(route: Route, parameters: [String: String])] = []
+        var mostLiterals = -1
         for route in routes {
             guard let parameters = Self.match(route.segments, parts) else { continue }
+            let literals = route.literals
+            if literals > mostLiterals {
+                mostLiterals = literals
+                matches.removeAll()
+            }
+            if literals == mostLiterals { matches.append((route, parameters)) }
+        }
+        var allowed: [String] = []
+        for (route, parameters) in matches {
             guard route.method == method else {
                 if !allowed.contains(route.method) { allowed.append(route.method) }
                 continue

@@ -75,15 +75,17 @@ struct StatusRuleTests {
         } else {
             Issue.record("no nextAttemptAt after a \(status): \(first)")
         }
-        // 5 s (the schedule's first wait) and even 115 s later: not yet.
-        await host.advance(6)
+        // 6 s (past the schedule's first wait of 5 s) and even 110 s after the first attempt: not yet.
+        // Set from the first attempt's time, as the sandbox clock also moves with real time: on a
+        // loaded machine, steps of 6 and 109 s could pass 120 s together with the real seconds.
+        await host.moveClock(to: firstAt.addingTimeInterval(6))
         try await Task.sleep(for: .milliseconds(250))
         #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 6 s")
-        await host.advance(109)
+        await host.moveClock(to: firstAt.addingTimeInterval(110))
         try await Task.sleep(for: .milliseconds(250))
-        #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 115 s")
+        #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 110 s")
         receiver.answer(200)
-        await host.advance(6)
+        await host.moveClock(to: firstAt.addingTimeInterval(121))
         let detail = await host.waitForState(id, "delivered", "delivered after Retry-After")
         let log = attemptLog(detail)
         #expect(log.map(\.status) == [status, 200], "\(detail)")

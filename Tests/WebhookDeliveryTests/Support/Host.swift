@@ -141,6 +141,18 @@ final class TestHost: @unchecked Sendable {
         return try #require(reply.string("eventId"), "trigger: no eventId: \(reply)", sourceLocation: sourceLocation)
     }
 
+    /// Moves the host clock to `date` over HTTP, unless it is there already: the sandbox clock also
+    /// moves with real time, and on a loaded machine it may have passed `date` on its own.
+    func moveClock(to date: Date, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let now = parseTime(expectReply(await api.call("GET", "/_sandbox/clock"), 200, nil, "read the clock").string("now"))
+        guard let now, date > now else { return }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        expectReply(
+            await api.call("POST", "/_sandbox/clock", body: ["set": formatter.string(from: date)]), 200, nil,
+            "move the clock to \(date)", sourceLocation: sourceLocation)
+    }
+
     /// Moves the host clock forward over HTTP.
     func advance(_ seconds: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
         expectReply(

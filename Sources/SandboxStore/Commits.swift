@@ -14,7 +14,7 @@ final class Commits: @unchecked Sendable {
     private var durable: UInt64 = 0
     private var syncing = false
     private var failures: [UInt64: any Error] = [:]
-    private(set) var syncs: UInt64 = 0
+    private var syncs: UInt64 = 0
 
     init(walPath: String) throws {
         wal = Self.openFile(walPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -53,9 +53,8 @@ public final class Store: Sendable {
         guard journalMode.lowercased() == "wal" else {
             throw DatabaseError.sqlite.with(message: "cannot switch \(path) to WAL (journal mode is \(journalMode))")
         }
-        // NORMAL: COMMIT writes the WAL without syncing it; `write` syncs it right after (see
-        // Commits), which is what FULL would do inside COMMIT, holding the writer lock meanwhile.
-        // which NORMAL (the usual WAL choice) does not promise.
+        // NORMAL: COMMIT writes the WAL without syncing it; `write` syncs it right after the commit
+        // (see Commits), which is what FULL would do inside COMMIT, while the next writes run.
         try connection.execute("PRAGMA synchronous = NORMAL")
         try connection.execute("PRAGMA wal_autocheckpoint = \(configuration.checkpointPages)")
         try connection.execute("PRAGMA journal_size_limit = \(64 << 20)")

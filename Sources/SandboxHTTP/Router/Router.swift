@@ -26,7 +26,7 @@ public struct Router: Responder {
         let segments: [Segment]
         let handler: Handler
         /// How many segments are literal: of the routes a path matches, those with most win.
-        var literals: Int { segments.count { if case .literal = $0 { true } else { false } } }
+        let literals: Int
     }
 
     private enum Segment: Sendable, Equatable {
@@ -51,7 +51,8 @@ public struct Router: Responder {
         }
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
-        routes.append(Route(method: method, segments: segments, handler: handler))
+        let literals = segments.count { if case .literal = $0 { true } else { false } }
+        routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
@@ -65,27 +66,27 @@ public struct Router: Responder {
         // The routes the path matches with the most literal segments: `POST …/transactions/sale`
         // is the resource at `…/transactions/sale`, not a transaction with the id "sale", so a GET
         // there is 405, not a lookup of that id.
-        var matches: [(route: Route, parameters: [String: String])] = []
+        var chosen: (route: Route, parameters: [String: String])?
+        var allowed: [String] = []
         var mostLiterals = -1
         for route in routes {
-            guard let parameters = Self.match(route.segments, parts) else { continue }
-            let literals = route.literals
-            if literals > mostLiterals {
-                mostLiterals = literals
-                matches.removeAll()
+            guard route.literals >= mostLiterals, let parameters = Self.match(route.segments, parts) else { continue }
+            if route.literals > mostLiterals {
+                mostLiterals = route.literals
+                chosen = nil
+                allowed = []
             }
-            if literals == mostLiterals { matches.append((route, parameters)) }
+            if route.method == method {
+                if chosen == nil { chosen = (route, parameters) }
+            } else if !allowed.contains(route.method) {
+                allowed.append(route.method)
+            }
         }
-        var allowed: [String] = []
-        for (route, parameters) in matches {
-            guard route.method == method else {
-                if !allowed.contains(route.method) { allowed.append(route.method) }
-                continue
-            }
+        if let chosen {
             var request = request
-            request.parameters = parameters
+            request.parameters = chosen.parameters
             do {
-                return try route.handler(request)
+                return try chosen.route.handler(request)
             } catch let error as HTTPError {
                 return error.response
             } catch {

@@ -26,12 +26,13 @@ let package = Package(
         // Platform.
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
         .target(name: "SandboxCore"),
+        .target(name: "FastJSON"),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "FastJSON"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
-        .target(name: "CardPayload", dependencies: ["SandboxCrypto"]),
+        .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
@@ -70,6 +71,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),

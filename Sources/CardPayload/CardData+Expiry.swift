@@ -19,15 +19,28 @@ extension CardData {
     /// the month after `expiry` (a card is good through the whole of its expiry month).
     ///
     /// `YY` is read as 20YY. `nil` when ``expiry`` is not a valid `YYMM`.
-    public var expiresAt: Date? {
-        guard Self.isValidExpiry(expiry), let yy = Int(expiry.prefix(2)), let mm = Int(expiry.suffix(2)) else {
-            return nil
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let next = mm == 12 ? DateComponents(year: 2000 + yy + 1, month: 1, day: 1)
-                            : DateComponents(year: 2000 + yy, month: mm + 1, day: 1)
-        return calendar.date(from: next)
+    public var expiresAt: Date? { Self.validityEnd(of: expiry) }
+
+    /// Midnight UTC on the first day of the month after a `YYMM` expiry (20YY), or `nil` when it
+    /// is not a valid `YYMM`.
+    ///
+    /// Plain calendar arithmetic: building a Foundation `Calendar` for every card read cost more
+    /// than the rest of the expiry check.
+    public static func validityEnd(of expiry: String) -> Date? {
+        guard isValidExpiry(expiry), let yy = Int(expiry.prefix(2)), let mm = Int(expiry.suffix(2)) else { return nil }
+        let (year, month) = mm == 12 ? (2000 + yy + 1, 1) : (2000 + yy, mm + 1)
+        return Date(timeIntervalSince1970: Double(daysSince1970(year: year, month: month, day: 1)) * 86_400)
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`: years counted from March, so the leap day ends a year).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let marchYear = month <= 2 ? year - 1 : year
+        let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Whether the card has expired at `date`.

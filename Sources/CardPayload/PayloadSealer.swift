@@ -1,3 +1,4 @@
+import FastJSON
 import Foundation
 import SandboxCrypto
 
@@ -108,7 +109,7 @@ public enum PayloadSealer {
             throw .authenticationFailed
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(plaintext))
+            return try FastJSONDecoder.decode(T.self, from: plaintext)
         } catch {
             throw .malformed(describe(error))
         }

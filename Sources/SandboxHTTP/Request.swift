@@ -1,3 +1,4 @@
+import FastJSON
 import Foundation
 
 /// One HTTP request as a handler sees it: method, decoded path, query, headers and the whole body.
@@ -45,7 +46,7 @@ public struct Request: Sendable {
             throw .unsupportedMediaType
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try FastJSONDecoder.decode(T.self, from: body)
         } catch let error as DecodingError {
             // Foundation reports a number it cannot hold (1e30, 2^63, 12.5 for an integer) as corrupt
             // data at the root; the body is valid JSON, so name the field that holds such a number.

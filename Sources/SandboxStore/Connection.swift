@@ -30,7 +30,7 @@ public final class Connection {
     public let path: String
 
     /// Compiled statements by SQL text; see ``cachedStatement(_:)``.
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [SQLText: Statement] = [:]
 
     /// Enough for every distinct query a host runs; past it the cache is emptied, which only
     /// costs recompiling, and keeps a caller that splices values into SQL from growing it forever.
@@ -135,14 +135,14 @@ public final class Connection {
     /// The statement is shared by every caller of the same SQL text on this connection:
     /// finish with it (``Statement/reset()``) before running the same SQL again.
     public func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statementCache[sql] {
+        if let statement = statementCache[SQLText(sql)] {
             return statement
         }
         let statement = try prepare(sql)
         if statementCache.count >= statementCacheCapacity {
             statementCache.removeAll()
         }
-        statementCache[sql] = statement
+        statementCache[SQLText(sql)] = statement
         return statement
     }
 
@@ -178,5 +178,26 @@ public final class Connection {
         let (seconds, attoseconds) = duration.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(0, milliseconds))
+    }
+}
+
+/// SQL text as a cache key, hashed by its length and its first and last 32 bytes: hashing the
+/// whole text (a 40-column upsert is 1.5 kB) cost more than a lookup should. Texts with the same
+/// length, start and end only share a bucket; equality compares the whole UTF-8, byte for byte
+/// (SQLite compiles bytes; Swift's `==` would match canonically equivalent spellings too).
+private struct SQLText: Hashable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static func == (lhs: SQLText, rhs: SQLText) -> Bool { lhs.sql.utf8.elementsEqual(rhs.sql.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var sql = sql  // withUTF8 needs a mutable copy; a native string is not copied
+        sql.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(32))))
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32))))
+        }
     }
 }

@@ -23,9 +23,9 @@ public final class Statement {
     /// The SQL text this statement was compiled from.
     public let sql: String
 
-    /// Column names of the current result, read once per execution: SQLite re-prepares a
-    /// statement after a schema change, and `SELECT *` may then gain columns.
-    private var columnNames: [String]?
+    /// Column names of the result, kept with SQLite's count of re-preparations: after a schema
+    /// change SQLite re-prepares the statement, and `SELECT *` may then gain or rename columns.
+    private var columnNames: (names: [String], preparations: Int32)?
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -104,10 +104,8 @@ public final class Statement {
         case SQLITE_ROW:
             return currentRow()
         case SQLITE_DONE:
-            columnNames = nil
             return nil
         default:
-            columnNames = nil
             // With sqlite3_prepare_v2 the step code is already the specific error.
             throw DatabaseError.sqlite(code: code, db: sqlite3_db_handle(handle), sql: sql)
         }
@@ -117,7 +115,6 @@ public final class Statement {
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        columnNames = nil
     }
 
     /// Binds `values`, runs the statement to completion and resets it.
@@ -140,8 +137,14 @@ public final class Statement {
 
     private func currentRow() -> Row {
         let count = sqlite3_column_count(handle)
-        let names = columnNames ?? (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
-        columnNames = names
+        let preparations = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        let names: [String]
+        if let cached = columnNames, cached.preparations == preparations, cached.names.count == count {
+            names = cached.names
+        } else {
+            names = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
+            columnNames = (names, preparations)
+        }
         let values = (0..<count).map(columnValue)
         return Row(columns: names, values: values)
     }

@@ -40,6 +40,19 @@ struct ConnectionTests {
         #expect(try db.query("SELECT ? AS v", [7])[0].values == [7])
     }
 
+    @Test("a cached SELECT * names the columns of the schema it runs on")
+    func cachedSelectFollowsSchemaChanges() throws {
+        let db = try memory()
+        try db.execute("CREATE TABLE s(a INTEGER, b TEXT); INSERT INTO s VALUES (1, 'x')")
+        #expect(try db.query("SELECT * FROM s")[0].columns == ["a", "b"])
+        try db.execute("ALTER TABLE s RENAME COLUMN b TO c")
+        let renamed = try db.query("SELECT * FROM s")[0]
+        #expect(renamed.columns == ["a", "c"])
+        #expect(try renamed["c"] == "x")
+        try db.execute("ALTER TABLE s ADD COLUMN d INTEGER DEFAULT 5")
+        #expect(try db.query("SELECT * FROM s")[0].columns == ["a", "c", "d"])
+    }
+
     @Test("a statement that failed can run again")
     func statementUsableAfterFailure() throws {
         let db = try Connection(path: ":memory:")

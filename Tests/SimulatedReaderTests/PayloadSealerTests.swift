@@ -154,4 +154,19 @@ struct PayloadSealerTests {
         #expect(!CardData.isValidExpiry("2813"))
         #expect(!CardData.isValidExpiry("281"))
     }
+
+    /// The calendar arithmetic against Foundation's Gregorian calendar, for every YYMM there is.
+    @Test func validityEndsAsFoundationsCalendarSays() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for yy in 0...99 {
+            for mm in 1...12 {
+                let next = mm == 12 ? DateComponents(year: 2000 + yy + 1, month: 1, day: 1) : DateComponents(year: 2000 + yy, month: mm + 1, day: 1)
+                let expiry = String(format: "%02d%02d", yy, mm)
+                #expect(CardData.validityEnd(of: expiry) == calendar.date(from: next), "\(expiry)")
+            }
+        }
+        #expect(CardData.validityEnd(of: "2813") == nil)
+        #expect(CardData.validityEnd(of: "28a2") == nil)
+    }
 }

@@ -176,6 +176,8 @@ extension Payments {
         guard terminal.isReversalAvailable, record.type == .auth, record.status == .cleared,
             now - record.createdAt < Self.reversalWindow
         else { return false }
+        // A sale inserted by the write under way is its terminal's latest: no need to look it up.
+        if record.isInsertedNow { return true }
         let latest = try db.query(
             "SELECT id FROM transactions WHERE terminal_id = ? AND type = 'AUTH' ORDER BY seq DESC LIMIT 1", [.text(record.terminalID)]
         ).first

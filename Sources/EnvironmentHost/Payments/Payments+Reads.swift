@@ -1,3 +1,4 @@
+import CardPayload
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -34,14 +35,7 @@ extension Payments {
 
     /// The last day of a card's expiry month (`YYMM`), at midnight UTC.
     static func expiryDate(_ expiry: String) -> Date? {
-        guard expiry.count == 4, let year = Int(expiry.prefix(2)), let month = Int(expiry.suffix(2)), (1...12).contains(month)
-        else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let first = calendar.date(from: DateComponents(year: 2000 + year, month: month, day: 1)),
-            let next = calendar.date(byAdding: .month, value: 1, to: first)
-        else { return nil }
-        return calendar.date(byAdding: .day, value: -1, to: next)
+        CardData.validityEnd(of: expiry).map { $0.addingTimeInterval(-86_400) }
     }
 
     /// Runs `body` after in-flight deadlines of the terminal were applied, so reads see TIMEOUTs.

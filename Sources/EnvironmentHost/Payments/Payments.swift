@@ -61,10 +61,22 @@ struct Payments: Sendable {
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * index)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x70
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Hex.encode(bytes)
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return parts.joined(separator: "-")
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var count = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                text[count] = Self.hexDigits[Int(byte >> 4)]
+                text[count + 1] = Self.hexDigits[Int(byte & 0x0F)]
+                count += 2
+            }
+            return count
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `count` random decimal digits (1 to 18), drawn as one number: one call to the random source,
     /// not one per digit.

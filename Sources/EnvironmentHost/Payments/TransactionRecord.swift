@@ -51,6 +51,9 @@ struct TransactionRecord: Sendable {
     var eventType: String?
     /// Insertion order; 0 until saved.
     var seq: Int64 = 0
+    /// Whether the last ``save(_:at:)`` inserted the row (in the write transaction still open): an
+    /// inserted row has the highest `seq` there is, so it is its terminal's latest of its type.
+    private(set) var isInsertedNow = false
 
     /// The part of the amount the magic-amount rules read (the tip is not part of it).
     var baseAmount: Int { amount - (tipAmount ?? 0) }
@@ -149,6 +152,7 @@ struct TransactionRecord: Sendable {
     mutating func save(_ db: Connection, at now: Int64) throws {
         updatedAt = now
         try db.run(Self.upsert, values)
+        isInsertedNow = seq == 0
         if seq == 0 { seq = db.lastInsertRowID }
     }
 }

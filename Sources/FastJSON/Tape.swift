@@ -1,0 +1,260 @@
+/// A JSON document parsed into a flat list of nodes, in document order: an object is followed by
+/// its keys and values, an array by its items. Each node records where its subtree ends, so a
+/// reader steps over a value without looking inside it. Scalars keep only their byte range.
+///
+/// The parser is strict (RFC 8259, UTF-8, no byte-order mark) and gives up, by returning `nil`,
+/// on anything ``FastJSONDecoder`` leaves to Foundation: a key that is not plain ASCII without
+/// escapes, a top level that is not an object or an array, nesting deeper than
+/// ``maximumDepth``. Giving up never changes a result, it only takes the slower path.
+struct Tape {
+    enum Kind: UInt8 {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    struct Node {
+        var kind: Kind
+        /// Strings: has escapes. Numbers: has a fraction or an exponent.
+        var flag: Bool
+        /// Strings and numbers: the bytes (a string's without its quotes).
+        var start: Int32
+        var end: Int32
+        /// The index after this node's subtree (after the last item of an object or an array).
+        var next: Int32
+    }
+
+    static let maximumDepth = 64
+
+    let bytes: [UInt8]
+    private(set) var nodes: [Node] = []
+
+    init?(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        guard bytes.count < Int(Int32.max) else { return nil }
+        nodes.reserveCapacity(32)
+        let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            var parser = Parser(bytes: buffer)
+            parser.skipSpace()
+            guard parser.position < buffer.count, buffer[parser.position] == UInt8(ascii: "{") || buffer[parser.position] == UInt8(ascii: "[")
+            else { return false }
+            guard parser.value(into: &nodes, depth: 0) else { return false }
+            parser.skipSpace()
+            return parser.position == buffer.count
+        }
+        guard parsed else { return nil }
+    }
+
+    /// The bytes of a string or number node.
+    func slice(_ node: Node) -> ArraySlice<UInt8> {
+        bytes[Int(node.start)..<Int(node.end)]
+    }
+}
+
+private struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func skipSpace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    mutating func value(into nodes: inout [Tape.Node], depth: Int) -> Bool {
+        guard let byte = current else { return false }
+        switch byte {
+        case UInt8(ascii: "{"): return object(into: &nodes, depth: depth + 1)
+        case UInt8(ascii: "["): return array(into: &nodes, depth: depth + 1)
+        case UInt8(ascii: "\""): return string(into: &nodes, key: false)
+        case UInt8(ascii: "t"): return literal("true", .true, into: &nodes)
+        case UInt8(ascii: "f"): return literal("false", .false, into: &nodes)
+        case UInt8(ascii: "n"): return literal("null", .null, into: &nodes)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number(into: &nodes)
+        default: return false
+        }
+    }
+
+    private mutating func object(into nodes: inout [Tape.Node], depth: Int) -> Bool {
+        guard depth <= Tape.maximumDepth else { return false }
+        let index = nodes.count
+        nodes.append(Tape.Node(kind: .object, flag: false, start: 0, end: 0, next: 0))
+        position += 1
+        skipSpace()
+        if current == UInt8(ascii: "}") {
+            position += 1
+        } else {
+            while true {
+                guard current == UInt8(ascii: "\""), string(into: &nodes, key: true) else { return false }
+                skipSpace()
+                guard current == UInt8(ascii: ":") else { return false }
+                position += 1
+                skipSpace()
+                guard value(into: &nodes, depth: depth) else { return false }
+                skipSpace()
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    skipSpace()
+                } else if current == UInt8(ascii: "}") {
+                    position += 1
+                    break
+                } else {
+                    return false
+                }
+            }
+        }
+        nodes[index].next = Int32(nodes.count)
+        return true
+    }
+
+    private mutating func array(into nodes: inout [Tape.Node], depth: Int) -> Bool {
+        guard depth <= Tape.maximumDepth else { return false }
+        let index = nodes.count
+        nodes.append(Tape.Node(kind: .array, flag: false, start: 0, end: 0, next: 0))
+        position += 1
+        skipSpace()
+        if current == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                guard value(into: &nodes, depth: depth) else { return false }
+                skipSpace()
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                    skipSpace()
+                } else if current == UInt8(ascii: "]") {
+                    position += 1
+                    break
+                } else {
+                    return false
+                }
+            }
+        }
+        nodes[index].next = Int32(nodes.count)
+        return true
+    }
+
+    /// A string: control characters refused, escapes checked (a high surrogate must be followed
+    /// by a low one), other UTF-8 validated. A key must be plain ASCII, so it compares byte by
+    /// byte the way Swift strings compare.
+    private mutating func string(into nodes: inout [Tape.Node], key: Bool) -> Bool {
+        position += 1
+        let start = position
+        var escaped = false
+        var ascii = true
+        while true {
+            guard let byte = current else { return false }
+            if byte == UInt8(ascii: "\"") { break }
+            if byte < 0x20 { return false }
+            if byte >= 0x80 {
+                ascii = false
+                position += 1
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+                guard escape() else { return false }
+            } else {
+                position += 1
+            }
+        }
+        let end = position
+        position += 1
+        if key && (escaped || !ascii) { return false }
+        if !ascii, String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) == nil { return false }
+        nodes.append(Tape.Node(kind: .string, flag: escaped, start: Int32(start), end: Int32(end), next: Int32(nodes.count + 1)))
+        return true
+    }
+
+    /// One escape sequence at `position` (the backslash).
+    private mutating func escape() -> Bool {
+        position += 1
+        guard let byte = current else { return false }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
+            position += 1
+            return true
+        case UInt8(ascii: "u"):
+            guard let unit = hex4(at: position + 1) else { return false }
+            position += 5
+            if (0xDC00...0xDFFF).contains(unit) { return false }
+            if (0xD800...0xDBFF).contains(unit) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u"),
+                    let low = hex4(at: position + 2), (0xDC00...0xDFFF).contains(low)
+                else { return false }
+                position += 6
+            }
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func hex4(at index: Int) -> UInt16? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            guard let digit = Tape.hexValue(bytes[index + offset]) else { return nil }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func number(into nodes: inout [Tape.Node]) -> Bool {
+        let start = position
+        var fractional = false
+        if current == UInt8(ascii: "-") { position += 1 }
+        if current == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            guard digits() else { return false }
+        }
+        if current == UInt8(ascii: ".") {
+            fractional = true
+            position += 1
+            guard digits() else { return false }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            fractional = true
+            position += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard digits() else { return false }
+        }
+        nodes.append(Tape.Node(kind: .number, flag: fractional, start: Int32(start), end: Int32(position), next: Int32(nodes.count + 1)))
+        return true
+    }
+
+    /// One or more decimal digits.
+    private mutating func digits() -> Bool {
+        let start = position
+        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+        return position > start
+    }
+
+    private mutating func literal(_ word: StaticString, _ kind: Tape.Kind, into nodes: inout [Tape.Node]) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[position + offset] != word.utf8Start[offset] { return false }
+        position += count
+        nodes.append(Tape.Node(kind: kind, flag: false, start: 0, end: 0, next: Int32(nodes.count + 1)))
+        return true
+    }
+}
+
+extension Tape {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

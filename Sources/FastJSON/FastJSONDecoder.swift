@@ -214,7 +214,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         var name = key.stringValue
         return try name.withUTF8 { wanted in
             guard wanted.allSatisfy({ $0 < 0x80 }) else { throw Unhandled() }
-            return members.first { $0.key.elementsEqual(wanted) }?.value
+            return members.first { member in
+                member.key.count == wanted.count
+                    && (wanted.isEmpty || member.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, wanted.baseAddress!, wanted.count) == 0 })
+            }?.value
         }
     }
 

@@ -1,5 +1,11 @@
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// One SQLite connection: run SQL, query rows, reuse compiled statements.
 ///
 /// A `Connection` owns its `sqlite3` handle and closes it when released. It is not
@@ -190,7 +196,12 @@ private struct SQLText: Hashable {
 
     init(_ sql: String) { self.sql = sql }
 
-    static func == (lhs: SQLText, rhs: SQLText) -> Bool { lhs.sql.utf8.elementsEqual(rhs.sql.utf8) }
+    static func == (lhs: SQLText, rhs: SQLText) -> Bool {
+        var (left, right) = (lhs.sql, rhs.sql)
+        return left.withUTF8 { a in
+            right.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) }
+        }
+    }
 
     func hash(into hasher: inout Hasher) {
         var sql = sql  // withUTF8 needs a mutable copy; a native string is not copied

@@ -108,10 +108,11 @@ pids+=($!)
 nginx="http://127.0.0.1:$nginx_port"
 wait_for "$nginx/"
 
-# nginx gets the same generator: same sealed payload per request, same headers, same path.
+# nginx gets the same generator: same sealed payload per request, same headers, same path, and the
+# same check of the answer (it serves the host's cleared answer, so the check passes).
 # Rounds alternate the order, so drift on a shared machine hits every side alike; figures merge the rounds.
 run_nginx() {
-  "$load" sale --state "$work/state.json" --url "$nginx" --expect-status 200 --warmup "$WARMUP" --duration "$DURATION" \
+  "$load" sale --state "$work/state.json" --url "$nginx" --expect-status 200 --expect-contains "$cleared" --warmup "$WARMUP" --duration "$DURATION" \
     --label nginx --latencies "$work/nginx-$1.lat" >"$work/nginx-$1.json"
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }

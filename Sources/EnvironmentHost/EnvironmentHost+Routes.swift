@@ -33,14 +33,19 @@ extension EnvironmentHost {
     /// The token of `Authorization: Bearer <token>`.
     static func bearer(_ request: Request) -> String? {
         guard let header = request.header("authorization") else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        // Spaces and tabs around the token, trimmed without a round trip through NSString.
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = parts[1].firstIndex(where: { !blank($0) }), let last = parts[1].lastIndex(where: { !blank($0) }) else {
+        // "Bearer" (any case), one space, the token with spaces and tabs around it trimmed; read
+        // as bytes, as this runs on every terminal request.
+        let bytes = Array(header.utf8)
+        let scheme = Array("bearer".utf8)
+        guard bytes.count > scheme.count, bytes[scheme.count] == UInt8(ascii: " "),
+            zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let token = bytes[(scheme.count + 1)...]
+        guard let first = token.firstIndex(where: { !blank($0) }), let last = token.lastIndex(where: { !blank($0) }) else {
             return ""
         }
-        return String(parts[1][first...last])
+        return String(decoding: token[first...last], as: UTF8.self)
     }
 
     static func addLifecycleRoutes(

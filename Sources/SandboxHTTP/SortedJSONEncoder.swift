@@ -17,6 +17,11 @@ import SandboxCore
 /// ```
 public enum SortedJSONEncoder {
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any SortedJSONWritable {
+            var writer = SortedJSONWriter()
+            try writable.write(to: &writer)
+            return writer.bytes
+        }
         let encoder = NodeEncoder(scalars: Scalars(), path: nil)
         guard let node = try encoder.box(value, under: nil, key: nil) else {
             throw EncodingError.invalidValue(
@@ -69,34 +74,8 @@ public enum SortedJSONEncoder {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Appends `string` as a JSON string: quotes, backslash and control characters escaped the way
-    /// JSONEncoder does (`\b \f \n \r \t`, others `\u00xx`), `/` and everything else as is.
     static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var plainFrom = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom..<index]))
-                plainFrom = index + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: out.append(UInt8(ascii: "\""))
-                case 0x5C: out.append(UInt8(ascii: "\\"))
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONText.appendString(string, to: &out)
     }
 }
 
@@ -172,12 +151,10 @@ private final class Scalars {
     func append(_ value: Bool) -> Node { append(value ? "true" : "false") }
 
     func append<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, path: () -> [any CodingKey]) throws -> Node {
-        guard value.isFinite else {
+        guard let text = JSONText.number(value) else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: path(), debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
         }
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
         return append(text)
     }
 }

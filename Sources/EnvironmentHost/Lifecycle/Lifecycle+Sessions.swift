@@ -71,13 +71,13 @@ extension Lifecycle {
     func session(bearer: String?) throws -> CurrentSession {
         guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
         let now = now()
-        let hash = Credentials.hash(bearer)
-        if let known = sessions.session(hash) {
+        if let known = sessions.session(bearer) {
             // Nothing was written since it was found; only the clock may have ended it.
             guard now < known.expiresAt else { throw HTTPError.sessionExpired }
             return known
         }
         let generation = sessions.generation
+        let hash = Credentials.hash(bearer)
         let session = try store.read { db in
             guard let row = try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(hash)]).first else {
                 throw HTTPError.unauthorized
@@ -88,7 +88,7 @@ extension Lifecycle {
             guard let terminal = try terminal(db, try row["terminal_id"]) else { throw HTTPError.terminalUnregistered }
             return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
         }
-        sessions.remember(session, since: generation)
+        sessions.remember(session, token: bearer, since: generation)
         return session
     }
 

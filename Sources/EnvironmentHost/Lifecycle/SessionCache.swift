@@ -1,8 +1,9 @@
 import SandboxCore
 
-/// The sessions found since the lifecycle's last write, by token hash, so a device's requests
+/// The sessions found since the lifecycle's last write, by bearer token, so a device's requests
 /// after the first skip the session lookup (a read transaction and two queries, a sixth of a
-/// card sale's CPU).
+/// card sale's CPU) and the token's hash. The tokens stay in this process's memory, which
+/// receives them on every request anyway; the database keeps only their hashes.
 ///
 /// A session, its device and its terminal change only through ``Lifecycle/write(_:)`` (login,
 /// logout, registration, unregistration, secure code, reset), and every such write empties the
@@ -20,20 +21,20 @@ final class SessionCache: Sendable {
     static let capacity = 4096
     private let state = ReadMostly(State())
 
-    /// The session of this token hash, if one was found since the last write.
-    func session(_ tokenHash: String) -> Lifecycle.CurrentSession? {
-        state.read { $0.sessions[tokenHash] }
+    /// The session of this bearer token, if one was found since the last write.
+    func session(_ token: String) -> Lifecycle.CurrentSession? {
+        state.read { $0.sessions[token] }
     }
 
     /// Where the lifecycle stands now: pass it to ``remember(_:since:)`` after the lookup.
     var generation: UInt64 { state.read { $0.generation } }
 
-    /// Keeps a session looked up after `generation` was read, unless a write ended since.
-    func remember(_ session: Lifecycle.CurrentSession, since generation: UInt64) {
+    /// Keeps the session of `token` looked up after `generation` was read, unless a write ended since.
+    func remember(_ session: Lifecycle.CurrentSession, token: String, since generation: UInt64) {
         state.write { state in
             guard state.generation == generation else { return }
             if state.sessions.count >= Self.capacity { state.sessions.removeAll(keepingCapacity: true) }
-            state.sessions[session.tokenHash] = session
+            state.sessions[token] = session
         }
     }
 

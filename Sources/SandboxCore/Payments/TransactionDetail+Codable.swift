@@ -98,3 +98,55 @@ extension TransactionDetail {
         try c.encode(transactionRetry, forKey: .transactionRetry)
     }
 }
+
+extension TransactionDetail: SortedJSONWritable {
+    private static let memberNames = JSONMemberNames<CodingKeys>()
+
+    /// What ``encode(to:)`` gives through the wire encoder, written directly: a sale answers one.
+    public func write(to writer: inout SortedJSONWriter) throws {
+        try writer.object { w in
+            for (key, written) in Self.memberNames.sorted {
+                w.member(written: written)
+                switch key {
+                case .transactionId: w.string(transactionId)
+                case .transactionStatus: w.string(transactionStatus.rawValue)
+                case .transactionType: w.string(transactionType.rawValue)
+                case .transactionAmount: w.integer(transactionAmount)
+                case .tipAmount: w.integer(tipAmount)
+                case .transactionDate: w.string(WireDate.string(from: transactionDate))
+                case .merchantId: w.string(merchantId)
+                case .terminalId: w.string(terminalId)
+                case .cancellable: w.bool(cancellable)
+                case .applicationLabel: w.string(applicationLabel)
+                case .cardType: w.string(cardType)
+                case .expiryDate: w.string(expiryDate.map(WireDate.string(from:)))
+                case .authId: w.string(authId)
+                case .aid: w.string(aid)
+                case .cardNumber: w.string(cardNumber)
+                case .responseCode: w.string(responseCode)
+                case .responseMsg: w.string(responseMsg)
+                case .cid: w.string(cid)
+                case .applicationCryptogram: w.string(applicationCryptogram)
+                case .externalID: w.string(externalID)
+                case .retrievalRefNum: w.string(retrievalRefNum)
+                case .refundedTransactionId: w.string(refundedTransactionId)
+                case .refundedDate: w.string(refundedDate.map(WireDate.string(from:)))
+                case .refundedMaskedPan: w.string(refundedMaskedPan)
+                case .isReversalAvailable: w.bool(isReversalAvailable)
+                case .paymentMethod: w.string(paymentMethod.rawValue)
+                case .refundable: w.bool(refundable)
+                case .ref1: w.string(ref1)
+                case .ref2: w.string(ref2)
+                case .currency: try w.value(currency)
+                case .dccStatus: w.string(dccStatus?.rawValue)
+                case .dccAmount: w.integer(dccAmount)
+                case .dccCurrency: try w.value(dccCurrency)
+                case .dccExchangeRate: try w.double(dccExchangeRate, codingPath: [key])
+                case .dccMarkup: try w.double(dccMarkup, codingPath: [key])
+                case .dccEcbIndicator: w.bool(dccEcbIndicator)
+                case .transactionRetry: w.integer(transactionRetry)
+                }
+            }
+        }
+    }
+}

@@ -34,7 +34,7 @@ public struct TerminalCurrency: Codable, Sendable, Equatable {
             isoCode: currency.numericCode, exponent: currency.exponent)
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case code, name, unitLength, isoCode, exponent
     }
 
@@ -46,5 +46,25 @@ public struct TerminalCurrency: Codable, Sendable, Equatable {
         try container.encode(unitLength, forKey: .unitLength)
         try container.encode(isoCode, forKey: .isoCode)
         try container.encode(exponent, forKey: .exponent)
+    }
+}
+
+extension TerminalCurrency: SortedJSONWritable {
+    private static let memberNames = JSONMemberNames<CodingKeys>()
+
+    /// What ``encode(to:)`` gives through the wire encoder, written directly.
+    public func write(to writer: inout SortedJSONWriter) throws {
+        writer.object { w in
+            for (key, written) in Self.memberNames.sorted {
+                w.member(written: written)
+                switch key {
+                case .code: w.string(code)
+                case .name: w.string(name)
+                case .unitLength: w.integer(unitLength)
+                case .isoCode: w.integer(isoCode)
+                case .exponent: w.integer(exponent)
+                }
+            }
+        }
     }
 }

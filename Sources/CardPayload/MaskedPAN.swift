@@ -15,6 +15,13 @@ public enum MaskedPAN {
     /// - Parameter pan: The full card number.
     /// - Returns: A string as long as `pan`.
     public static func mask(_ pan: String) -> String {
+        // A PAN is digits: mask its bytes (one byte, one character). Other text goes by Character.
+        let bytes = Array(pan.utf8)
+        if bytes.count > 10, bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            var masked = bytes
+            for index in 6..<(bytes.count - 4) { masked[index] = UInt8(ascii: "*") }
+            return String(decoding: masked, as: UTF8.self)
+        }
         let characters = Array(pan)
         guard characters.count > 10 else {
             let shown = characters.count > 4 ? 4 : 0

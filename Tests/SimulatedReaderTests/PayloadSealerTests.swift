@@ -141,6 +141,8 @@ struct PayloadSealerTests {
         ("12345678901", "123456*8901"),
         ("1234567890", "******7890"),
         ("1234", "****"),
+        ("4761-7300-0000-0011", "4761-7*********0011"),
+        ("476173€0000000011", "476173*******0011"),
     ])
     func maskedPANKeepsFirstSixAndLastFour(pan: String, masked: String) {
         #expect(MaskedPAN.mask(pan) == masked)

@@ -20,14 +20,21 @@ extension Store {
         /// 4 KiB is a WAL of about 40 MB; past 64 MB it is truncated after a checkpoint.
         public var checkpointPages: Int
 
+        /// Every this many commits, a writer whose call has ended copies the WAL into the database
+        /// file on a connection of its own (a passive checkpoint, beside the writes), so the
+        /// checkpoint at ``checkpointPages`` finds little left to copy while every write waits
+        /// for it. 0: only that one.
+        public var backgroundCheckpointCommits: Int
+
         public init(
             maximumIdleReaders: Int = 32, busyTimeout: Duration = .seconds(5), maximumWritesPerCommit: Int = 64,
-            checkpointPages: Int = 10_000
+            checkpointPages: Int = 10_000, backgroundCheckpointCommits: Int = 64
         ) {
             self.maximumIdleReaders = maximumIdleReaders
             self.busyTimeout = busyTimeout
             self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
             self.checkpointPages = max(1, checkpointPages)
+            self.backgroundCheckpointCommits = max(0, backgroundCheckpointCommits)
         }
     }
 }

@@ -40,6 +40,7 @@ public final class Store: Sendable {
     private let configuration: Configuration
     private let writes: WriteQueue
     private let commits: Commits
+    private let checkpointer: Checkpointer?
     private let idleReaders = Mutex<[ConnectionBox]>([])
 
     /// The directory ``temporary(migrations:configuration:)`` created, removed with the store.
@@ -64,6 +65,9 @@ public final class Store: Sendable {
         self.configuration = configuration
         self.writes = WriteQueue(
             connection: connection, commits: commits, maximumWritesPerCommit: configuration.maximumWritesPerCommit)
+        self.checkpointer = configuration.backgroundCheckpointCommits == 0 ? nil : Checkpointer(
+            connection: try Connection(path: path, access: .readWrite, busyTimeout: configuration.busyTimeout),
+            interval: UInt64(configuration.backgroundCheckpointCommits))
         self.temporaryDirectory = temporaryDirectory
     }
 
@@ -155,6 +159,7 @@ public final class Store: Sendable {
             writes.perform(job)
             return job.failure
         }
+        checkpointer?.runIfDue(commits: writes.commitCount)
         guard let result else { throw failure ?? DatabaseError.sqlite.with(message: "the write was not run") }
         if let failure, case .success = result { throw failure }
         return try result.get()
@@ -168,6 +173,9 @@ public final class Store: Sendable {
 
     /// Syncs of the WAL that ``write(_:)`` made since the store was opened (one can cover several commits).
     public var walSyncCount: UInt64 { commits.syncCount }
+
+    /// Passive checkpoints run beside the writes so far (see ``Configuration/backgroundCheckpointCommits``).
+    public var backgroundCheckpointCount: UInt64 { checkpointer?.count ?? 0 }
 
     /// Runs `body` in a read transaction on a reader connection.
     ///

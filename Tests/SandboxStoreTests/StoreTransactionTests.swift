@@ -114,6 +114,29 @@ struct StoreTransactionTests {
         #expect(walBytes < 100 * 4_096, "the WAL grew to \(walBytes) bytes")
     }
 
+    @Test("every few commits a finished writer copies the WAL into the database file, beside the writes")
+    func backgroundCheckpoints() throws {
+        // The automatic checkpoint is out of reach (a million pages), so only the background one copies.
+        func rowsInFileAlone(every commits: Int) throws -> (rows: Int, checkpoints: UInt64) {
+            let store = try Store.temporary(
+                migrations: [Schemas.items], configuration: .init(checkpointPages: 1_000_000, backgroundCheckpointCommits: commits))
+            for index in 0..<10 { try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", [.text("item \(index)")]) } }
+            // The database file without its WAL holds what was checkpointed, and nothing else.
+            let copy = store.path + ".alone"
+            try FileManager.default.copyItem(atPath: store.path, toPath: copy)
+            let alone = try Connection(path: copy, access: .readOnly)
+            let tables: Int = try alone.query("SELECT count(*) FROM sqlite_master WHERE name = 'items'")[0][0]
+            let rows: Int = tables == 0 ? 0 : try alone.query("SELECT count(*) FROM items")[0][0]
+            return (rows, store.backgroundCheckpointCount)
+        }
+        let every4 = try rowsInFileAlone(every: 4)
+        #expect(every4.checkpoints == 2)  // after the 4th and the 8th commit (the migration's is not counted)
+        #expect(every4.rows == 8)
+        let never = try rowsInFileAlone(every: 0)
+        #expect(never.checkpoints == 0)
+        #expect(never.rows == 0)
+    }
+
     @Test("every write returns after a sync of the WAL that covers it: writes one after another sync once each")
     func eachWriteIsSynced() throws {
         let store = try Store.temporary(migrations: [Schemas.items])

@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FastJSON
@@ -197,7 +198,7 @@ import Testing
     /// Random documents of the request's shape, then the same documents with one byte changed,
     /// dropped or doubled: every answer of the fast path is Foundation's.
     @Test func randomDocumentsAndTheirMutationsMatchFoundation() throws {
-        var random = SplitMix64(seed: 0x5A1E)
+        var random = SeededGenerator(state: 0x5A1E)
         let alphabet = Array("aZ09 \"\\/\u{08}\u{0C}\n\r\t\u{01}é€😀".unicodeScalars)
         func text() -> String {
             String(String.UnicodeScalarView((0..<Int(random.next() % 12)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
@@ -228,18 +229,5 @@ import Testing
             }
         }
         #expect(fastAnswers == 300, "every well-formed document of the request's shape takes the fast path")
-    }
-}
-
-/// A seeded generator, so a failure replays.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import TestSupport
 import Testing
 
 /// The wire types that write their own JSON must write JSONEncoder's bytes for every value: a
 /// field written wrongly, or added to `encode(to:)` and not to `write(to:)`, fails here.
 @Suite struct SortedJSONWritableTests {
-    typealias Random = SortedJSONEncoderTests.SeededGenerator
+    typealias Random = SeededGenerator
 
     static func written(_ value: some SortedJSONWritable) throws -> [UInt8] {
         var writer = SortedJSONWriter()

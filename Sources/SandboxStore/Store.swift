@@ -134,7 +134,8 @@ public final class Store: Sendable {
     /// The WAL is then synced while the next writes run, one sync covering every commit made
     /// before it, and every caller returns only after a sync that covers its commit. A body that
     /// throws is rolled back to its savepoint alone; a commit or sync that fails fails every write
-    /// of it.
+    /// of it. Every ``Configuration/backgroundCheckpointCommits`` commits, one caller also runs a
+    /// passive checkpoint before it returns (see `Checkpointer`).
     ///
     /// Readers may see a commit a moment before its sync ends (as with any WAL commit that is not
     /// yet synced); a writer's caller never hears "done" before it.

@@ -11,15 +11,18 @@ import Synchronization
 /// the automatic checkpoint finds most pages already copied and mainly restarts the WAL. One runs
 /// at a time; a writer that finds one running goes on.
 final class Checkpointer: @unchecked Sendable {
+    /// Opens the connection on the first run: a store that never gets that far (most in tests)
+    /// holds no extra file descriptors.
+    private let open: () throws -> Connection
     /// Used only by the one caller that set `running`.
-    private let connection: Connection
+    private var connection: Connection?
     private let interval: UInt64
     private let running = Atomic<Bool>(false)
     private let lastCommit = Atomic<UInt64>(0)
     private let runs = Atomic<UInt64>(0)
 
-    init(connection: Connection, interval: UInt64) {
-        self.connection = connection
+    init(interval: UInt64, open: @escaping () throws -> Connection) {
+        self.open = open
         self.interval = max(1, interval)
     }
 
@@ -32,6 +35,8 @@ final class Checkpointer: @unchecked Sendable {
         lastCommit.store(commits, ordering: .relaxed)
         // PASSIVE never waits for a lock; a failure (a busy database) leaves the work to the next
         // run or to the automatic checkpoint, and is not the caller's failure.
+        guard let connection = connection ?? (try? open()) else { return }
+        self.connection = connection
         if (try? connection.query("PRAGMA wal_checkpoint(PASSIVE)")) != nil {
             runs.add(1, ordering: .relaxed)
         }

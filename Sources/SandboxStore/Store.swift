@@ -65,9 +65,10 @@ public final class Store: Sendable {
         self.configuration = configuration
         self.writes = WriteQueue(
             connection: connection, commits: commits, maximumWritesPerCommit: configuration.maximumWritesPerCommit)
+        let busyTimeout = configuration.busyTimeout
         self.checkpointer = configuration.backgroundCheckpointCommits == 0 ? nil : Checkpointer(
-            connection: try Connection(path: path, access: .readWrite, busyTimeout: configuration.busyTimeout),
-            interval: UInt64(configuration.backgroundCheckpointCommits))
+            interval: UInt64(configuration.backgroundCheckpointCommits),
+            open: { try Connection(path: path, access: .readWrite, busyTimeout: busyTimeout) })
         self.temporaryDirectory = temporaryDirectory
     }
 

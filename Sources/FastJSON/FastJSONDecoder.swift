@@ -28,7 +28,9 @@ public enum FastJSONDecoder {
     /// The value, or `nil` when this decoder leaves the document to Foundation.
     static func fastDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
         guard let tape = Tape(bytes) else { return nil }
-        return try? T(from: TapeDecoder(document: Document(tape), node: 0, codingPath: []))
+        let document = Document(tape)
+        guard let value = try? T(from: TapeDecoder(document: document, node: 0, codingPath: [])), !document.gaveUp else { return nil }
+        return value
     }
 }
 
@@ -38,6 +40,8 @@ private struct Unhandled: Error {}
 /// The tape, shared by every decoder and container of one document.
 private final class Document {
     let tape: Tape
+    /// Set where a call that cannot throw (`contains`) met something left to Foundation.
+    var gaveUp = false
 
     init(_ tape: Tape) {
         self.tape = tape
@@ -226,7 +230,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return index
     }
 
-    func contains(_ key: Key) -> Bool { (try? value(key)) != nil }
+    func contains(_ key: Key) -> Bool {
+        do {
+            return try value(key) != nil
+        } catch {
+            document.gaveUp = true
+            return false
+        }
+    }
     func decodeNil(forKey key: Key) throws -> Bool { document.isNull(try required(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try document.bool(required(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try document.string(required(key)) }

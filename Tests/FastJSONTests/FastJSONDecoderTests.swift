@@ -137,6 +137,18 @@ import Testing
 
     /// Foundation refuses invalid UTF-8 in a value it reads and passes over it elsewhere; the fast
     /// path leaves both to it.
+    /// Swift compares strings by canonical equivalence: the KELVIN SIGN key matches a document's
+    /// "K", which a byte comparison would miss. Such a key name is left to Foundation, also when
+    /// only asked whether it is there (`decodeIfPresent`).
+    @Test func nonASCIIKeyNamesGoToFoundation() {
+        struct Kelvin: Decodable, Equatable {
+            var value: Int?
+            enum CodingKeys: String, CodingKey { case value = "\u{212A}" }
+        }
+        #expect(!Self.agrees(Kelvin.self, #"{"K":1}"#))
+        #expect((try? FastJSONDecoder.decode(Kelvin.self, from: Array(#"{"K":1}"#.utf8))) == (try? JSONDecoder().decode(Kelvin.self, from: Data(#"{"K":1}"#.utf8))))
+    }
+
     @Test func invalidUTF8GoesToFoundation() {
         var unread = Array(#"{"text":"ok","other":"_"}"#.utf8)
         unread[unread.count - 3] = 0xC3  // a lead byte without its continuation

@@ -40,8 +40,9 @@ private struct Unhandled: Error {}
 /// The tape, shared by every decoder and container of one document.
 private final class Document {
     let tape: Tape
-    /// Set where a call that cannot throw (`contains`) met something left to Foundation.
-    var gaveUp = false
+    /// Set whenever something is left to Foundation, so the fast path answers nothing even where
+    /// a decoder's own code caught the error (`try?`) or could not throw it (`contains`).
+    private(set) var gaveUp = false
 
     init(_ tape: Tape) {
         self.tape = tape
@@ -49,28 +50,34 @@ private final class Document {
 
     func node(_ index: Int) -> Tape.Node { tape.nodes[index] }
 
+    /// The error that leaves the document to Foundation.
+    func unhandled() -> any Error {
+        gaveUp = true
+        return Unhandled()
+    }
+
     func isNull(_ index: Int) -> Bool { node(index).kind == .null }
 
     func bool(_ index: Int) throws -> Bool {
         switch node(index).kind {
         case .true: return true
         case .false: return false
-        default: throw Unhandled()
+        default: throw unhandled()
         }
     }
 
     func string(_ index: Int) throws -> String {
         let node = node(index)
-        guard node.kind == .string else { throw Unhandled() }
+        guard node.kind == .string else { throw unhandled() }
         let bytes = tape.slice(node)
         guard node.flag else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: try Self.unescape(bytes), as: UTF8.self)
+        return String(decoding: try unescape(bytes), as: UTF8.self)
     }
 
     /// A whole number without fraction or exponent that `T` holds exactly; "-0" only for signed types.
     func integer<T: FixedWidthInteger>(_ index: Int, as type: T.Type) throws -> T {
         let node = node(index)
-        guard node.kind == .number, !node.flag else { throw Unhandled() }
+        guard node.kind == .number, !node.flag else { throw unhandled() }
         var digits = tape.slice(node)
         let negative = digits.first == UInt8(ascii: "-")
         if negative { digits = digits.dropFirst() }
@@ -78,38 +85,38 @@ private final class Document {
         for byte in digits {
             let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
             let (sum, carry) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
-            guard !overflow, !carry else { throw Unhandled() }
+            guard !overflow, !carry else { throw unhandled() }
             magnitude = sum
         }
         if negative {
-            guard T.isSigned, magnitude <= UInt64(1) << 63 else { throw Unhandled() }
+            guard T.isSigned, magnitude <= UInt64(1) << 63 else { throw unhandled() }
             let value = magnitude == UInt64(1) << 63 ? Int64.min : -Int64(magnitude)
-            guard let exact = T(exactly: value) else { throw Unhandled() }
+            guard let exact = T(exactly: value) else { throw unhandled() }
             return exact
         }
-        guard let exact = T(exactly: magnitude) else { throw Unhandled() }
+        guard let exact = T(exactly: magnitude) else { throw unhandled() }
         return exact
     }
 
     /// A double, correctly rounded by `strtod` as Foundation's is.
     func double(_ index: Int) throws -> Double {
         let node = node(index)
-        guard node.kind == .number else { throw Unhandled() }
+        guard node.kind == .number else { throw unhandled() }
         var text = Array(tape.slice(node))
         text.append(0)
         let value = text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { strtod($0.baseAddress!, nil) }
         }
         // Foundation refuses what overflows to infinity or underflows to zero.
-        guard value.isFinite else { throw Unhandled() }
+        guard value.isFinite else { throw unhandled() }
         if value == 0, text.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }).contains(where: { (UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }) {
-            throw Unhandled()
+            throw unhandled()
         }
         return value
     }
 
     /// A string's bytes with its escapes resolved (the tape checked them, surrogate pairs included).
-    private static func unescape(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
+    private func unescape(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -138,7 +145,7 @@ private final class Document {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index + 2) - 0xDC00)
                     index += 6
                 }
-                guard let value = Unicode.Scalar(scalar) else { throw Unhandled() }
+                guard let value = Unicode.Scalar(scalar) else { throw unhandled() }
                 out.append(contentsOf: UTF8.encode(value)!)
             default: out.append(escape)  // " \ /
             }
@@ -149,12 +156,12 @@ private final class Document {
     /// The value nodes of an object's keys, in document order; a repeated key is left to Foundation.
     func members(of index: Int) throws -> [(key: ArraySlice<UInt8>, value: Int)] {
         let object = node(index)
-        guard object.kind == .object else { throw Unhandled() }
+        guard object.kind == .object else { throw unhandled() }
         var members: [(key: ArraySlice<UInt8>, value: Int)] = []
         var position = index + 1
         while position < Int(object.next) {
             let key = tape.slice(node(position))
-            for member in members where member.key == key { throw Unhandled() }
+            for member in members where member.key == key { throw unhandled() }
             members.append((key, position + 1))
             position = Int(node(position + 1).next)
         }
@@ -164,7 +171,7 @@ private final class Document {
     /// The item nodes of an array.
     func items(of index: Int) throws -> [Int] {
         let array = node(index)
-        guard array.kind == .array else { throw Unhandled() }
+        guard array.kind == .array else { throw unhandled() }
         var items: [Int] = []
         var position = index + 1
         while position < Int(array.next) {
@@ -177,7 +184,7 @@ private final class Document {
     /// Decodes a nested value; the types `JSONDecoder` decodes its own way are left to it.
     func decode<T: Decodable>(_ type: T.Type, at index: Int, codingPath: [any CodingKey]) throws -> T {
         if T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self || T.self == Float.self {
-            throw Unhandled()
+            throw unhandled()
         }
         return try T(from: TapeDecoder(document: self, node: index, codingPath: codingPath))
     }
@@ -217,7 +224,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func value(_ key: Key) throws -> Int? {
         var name = key.stringValue
         return try name.withUTF8 { wanted in
-            guard wanted.allSatisfy({ $0 < 0x80 }) else { throw Unhandled() }
+            guard wanted.allSatisfy({ $0 < 0x80 }) else { throw document.unhandled() }
             return members.first { member in
                 member.key.count == wanted.count
                     && (wanted.isEmpty || member.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, wanted.baseAddress!, wanted.count) == 0 })
@@ -226,23 +233,18 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func required(_ key: Key) throws -> Int {
-        guard let index = try value(key) else { throw Unhandled() }
+        guard let index = try value(key) else { throw document.unhandled() }
         return index
     }
 
-    func contains(_ key: Key) -> Bool {
-        do {
-            return try value(key) != nil
-        } catch {
-            document.gaveUp = true
-            return false
-        }
-    }
+    /// A key name left to Foundation marks the document (`unhandled()`), so `false` here is never
+    /// the answer the caller gets.
+    func contains(_ key: Key) -> Bool { (try? value(key)) != nil }
     func decodeNil(forKey key: Key) throws -> Bool { document.isNull(try required(key)) }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try document.bool(required(key)) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try document.string(required(key)) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try document.double(required(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw Unhandled() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw document.unhandled() }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try document.integer(required(key), as: type) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try document.integer(required(key), as: type) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try document.integer(required(key), as: type) }
@@ -269,8 +271,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         UnkeyedContainer(document: document, items: try document.items(of: required(key)), codingPath: codingPath + [key])
     }
 
-    func superDecoder() throws -> any Decoder { throw Unhandled() }
-    func superDecoder(forKey key: Key) throws -> any Decoder { throw Unhandled() }
+    func superDecoder() throws -> any Decoder { throw document.unhandled() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw document.unhandled() }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
@@ -290,7 +292,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next item, consumed only when `read` succeeds (as the protocol asks).
     private mutating func next<T>(_ read: (Document, Int) throws -> T) throws -> T {
-        guard !isAtEnd else { throw Unhandled() }
+        guard !isAtEnd else { throw document.unhandled() }
         let value = try read(document, items[currentIndex])
         currentIndex += 1
         return value
@@ -299,7 +301,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private var path: [any CodingKey] { codingPath + [IndexKey(intValue: currentIndex)] }
 
     mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { throw Unhandled() }
+        guard !isAtEnd else { throw document.unhandled() }
         guard document.isNull(items[currentIndex]) else { return false }
         currentIndex += 1
         return true
@@ -308,7 +310,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: Bool.Type) throws -> Bool { try next { try $0.bool($1) } }
     mutating func decode(_ type: String.Type) throws -> String { try next { try $0.string($1) } }
     mutating func decode(_ type: Double.Type) throws -> Double { try next { try $0.double($1) } }
-    mutating func decode(_ type: Float.Type) throws -> Float { throw Unhandled() }
+    mutating func decode(_ type: Float.Type) throws -> Float { throw document.unhandled() }
     mutating func decode(_ type: Int.Type) throws -> Int { try next { try $0.integer($1, as: type) } }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try next { try $0.integer($1, as: type) } }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try next { try $0.integer($1, as: type) } }
@@ -335,7 +337,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
         return try next { UnkeyedContainer(document: $0, items: try $0.items(of: $1), codingPath: path) }
     }
 
-    mutating func superDecoder() throws -> any Decoder { throw Unhandled() }
+    mutating func superDecoder() throws -> any Decoder { throw document.unhandled() }
 }
 
 private struct SingleValueContainer: SingleValueDecodingContainer {
@@ -347,7 +349,7 @@ private struct SingleValueContainer: SingleValueDecodingContainer {
     func decode(_ type: Bool.Type) throws -> Bool { try document.bool(node) }
     func decode(_ type: String.Type) throws -> String { try document.string(node) }
     func decode(_ type: Double.Type) throws -> Double { try document.double(node) }
-    func decode(_ type: Float.Type) throws -> Float { throw Unhandled() }
+    func decode(_ type: Float.Type) throws -> Float { throw document.unhandled() }
     func decode(_ type: Int.Type) throws -> Int { try document.integer(node, as: type) }
     func decode(_ type: Int8.Type) throws -> Int8 { try document.integer(node, as: type) }
     func decode(_ type: Int16.Type) throws -> Int16 { try document.integer(node, as: type) }

@@ -149,6 +149,21 @@ import Testing
         #expect((try? FastJSONDecoder.decode(Kelvin.self, from: Array(#"{"K":1}"#.utf8))) == (try? JSONDecoder().decode(Kelvin.self, from: Data(#"{"K":1}"#.utf8))))
     }
 
+    /// A decoder that catches an error and goes on with a default must not get a different value
+    /// from the fast path (here for a Float, which the fast path leaves to Foundation).
+    @Test func caughtErrorsStillGoToFoundation() throws {
+        struct Lenient: Decodable, Equatable {
+            var ratio: Float
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                ratio = (try? container.decode(Float.self, forKey: .ratio)) ?? -1
+            }
+            enum CodingKeys: String, CodingKey { case ratio }
+        }
+        #expect(!Self.agrees(Lenient.self, #"{"ratio":0.5}"#))
+        #expect(try FastJSONDecoder.decode(Lenient.self, from: Array(#"{"ratio":0.5}"#.utf8)).ratio == 0.5)
+    }
+
     @Test func invalidUTF8GoesToFoundation() {
         var unread = Array(#"{"text":"ok","other":"_"}"#.utf8)
         unread[unread.count - 3] = 0xC3  // a lead byte without its continuation

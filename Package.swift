@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // Tests only: glibc's posix_spawn extensions, which the Swift Glibc module leaves out.
+        .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
 
         // Platform.
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
@@ -68,7 +70,7 @@ let package = Package(
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
-        .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "CSpawn"], path: "Tests/TestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),

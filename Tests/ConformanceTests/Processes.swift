@@ -4,7 +4,7 @@ import TestSupport
 /// A child process whose output goes to a file (no pipe to fill up), ended by `SIGKILL` when it
 /// outlives its time or the test.
 final class ChildProcess {
-    let process = Process()
+    let process: SpawnedProcess
     private let folder = TemporaryDirectory()
     private let outputFile: URL
 
@@ -12,15 +12,9 @@ final class ChildProcess {
     init(_ executable: URL, _ arguments: [String], environment: [String: String], workingDirectory: URL) throws {
         outputFile = folder.file("output")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: outputFile)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = workingDirectory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        process = try SpawnedProcess(
+            executable: executable.path, arguments: arguments, environment: environment, directory: workingDirectory.path,
+            stdout: outputFile.path, stderr: outputFile.path)
     }
 
     deinit { stop() }
@@ -51,7 +45,7 @@ final class ChildProcess {
 
     func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        kill(process.pid, SIGKILL)
         process.waitUntilExit()
     }
 }

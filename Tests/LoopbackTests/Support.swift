@@ -55,31 +55,19 @@ struct Finished: CustomStringConvertible {
 /// A child process whose standard output and error go to files, so a test can poll them
 /// without pipes filling up.
 final class Child {
-    let process = Process()
     let folder = TemporaryDirectory()
     private let outputFile: URL
     private let errorFile: URL
+    private let process: SpawnedProcess
 
     init(_ executable: URL, _ arguments: [String], workingDirectory: URL? = nil) throws {
         outputFile = folder.file("stdout")
         errorFile = folder.file("stderr")
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = childEnvironment()
-        process.currentDirectoryURL = workingDirectory ?? folder.url
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputFile)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process = try SpawnedProcess(
+            executable: executable.path, arguments: arguments, environment: childEnvironment(),
+            directory: (workingDirectory ?? folder.url).path, stdout: outputFile.path, stderr: errorFile.path)
     }
 
     var stdout: String { Self.read(outputFile) }
@@ -106,7 +94,7 @@ final class Child {
     }
 
     func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        kill(process.pid, signal)
     }
 
     /// Waits for the child to end; after `seconds` it is killed and reported as timed out.
@@ -116,12 +104,11 @@ final class Child {
         var timedOut = false
         if process.isRunning {
             timedOut = true
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.pid, SIGKILL)
         }
         process.waitUntilExit()
         return Finished(
-            status: process.terminationStatus, exited: process.terminationReason == .exit, timedOut: timedOut,
-            stdout: stdout, stderr: stderr)
+            status: process.terminationStatus, exited: process.exited, timedOut: timedOut, stdout: stdout, stderr: stderr)
     }
 }
 

@@ -56,19 +56,11 @@ func runProcess(_ executable: String, _ arguments: [String], environment: [Strin
     let out = scratch.file("stdout"), err = scratch.file("stderr")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
     _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        _ = done.wait(timeout: .now() + 5)
+    let process = try SpawnedProcess(
+        executable: "/usr/bin/env", arguments: [executable] + arguments,
+        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+        directory: FileManager.default.currentDirectoryPath, stdout: out.path, stderr: err.path)
+    if !process.finish(within: timeout) {
         Issue.record("\(executable) did not finish within \(timeout) s")
     }
     return ProcessResult(

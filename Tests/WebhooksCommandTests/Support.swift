@@ -31,23 +31,13 @@ func webhooks(
     try Data(stdin).write(to: input)
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
     _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = try webhooksExecutable()
-    process.arguments = arguments
-    process.currentDirectoryURL = directory ?? scratch.url
     var childEnvironment = ProcessInfo.processInfo.environment
     childEnvironment["WEBHOOKS_SECRET"] = nil
     for (key, value) in environment { childEnvironment[key] = value }
-    process.environment = childEnvironment
-    process.standardInput = try FileHandle(forReadingFrom: input)
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        _ = done.wait(timeout: .now() + 5)
+    let process = try SpawnedProcess(
+        executable: try webhooksExecutable().path, arguments: arguments, environment: childEnvironment,
+        directory: (directory ?? scratch.url).path, stdin: input.path, stdout: out.path, stderr: err.path)
+    if !process.finish(within: timeout) {
         Issue.record("webhooks \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
     }
     return Run(
@@ -58,7 +48,7 @@ func webhooks(
 
 /// A `webhooks listen` running in the background on a port the system picks.
 final class Listener: @unchecked Sendable {
-    let process = Process()
+    private(set) var process: SpawnedProcess!
     let folder = TemporaryDirectory()
     private(set) var port: UInt16 = 0
 
@@ -68,12 +58,10 @@ final class Listener: @unchecked Sendable {
     init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         _ = FileManager.default.createFile(atPath: folder.file("stdout").path, contents: nil)
         _ = FileManager.default.createFile(atPath: folder.file("stderr").path, contents: nil)
-        process.executableURL = try webhooksExecutable(sourceLocation: sourceLocation)
-        process.arguments = ["listen", "--port", "0"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: folder.file("stdout"))
-        process.standardError = try FileHandle(forWritingTo: folder.file("stderr"))
-        try process.run()
+        process = try SpawnedProcess(
+            executable: try webhooksExecutable(sourceLocation: sourceLocation).path, arguments: ["listen", "--port", "0"] + arguments,
+            environment: ProcessInfo.processInfo.environment, directory: folder.url.path, stdout: folder.file("stdout").path,
+            stderr: folder.file("stderr").path)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if let first = lines.first, first.hasPrefix("listening on http://127.0.0.1:") {
@@ -111,8 +99,8 @@ final class Listener: @unchecked Sendable {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
+        guard let process, process.isRunning else { return }
+        kill(process.pid, SIGTERM)
         process.waitUntilExit()
     }
 }

@@ -41,24 +41,14 @@ func run(
     let err = scratch.file("stderr")
     FileManager.default.createFile(atPath: out.path, contents: nil)
     FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
     var childEnvironment = ProcessInfo.processInfo.environment
     // The children find sandbox-data only where a test says (or beside the executable).
     childEnvironment["TAPSANDBOX_HOME"] = nil
     for (key, value) in environment { childEnvironment[key] = value }
-    process.environment = childEnvironment
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    let done = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in done.signal() }
-    try process.run()
-    if done.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
-        _ = done.wait(timeout: .now() + 5)
+    let process = try SpawnedProcess(
+        executable: executable.path, arguments: arguments, environment: childEnvironment, directory: directory.path,
+        stdout: out.path, stderr: err.path)
+    if !process.finish(within: timeout) {
         Issue.record("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
     }
     return Run(

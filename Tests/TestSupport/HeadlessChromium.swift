@@ -27,18 +27,16 @@ public enum HeadlessChromium {
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw Missing() }
         let profile = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--user-data-dir=\(profile.url.path)",
-        ] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let output = profile.file("dom")
+        let process = try SpawnedProcess(
+            executable: executable.path,
+            arguments: [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                "--user-data-dir=\(profile.url.path)",
+            ] + arguments,
+            environment: ProcessInfo.processInfo.environment, directory: profile.url.path, stdout: output.path, stderr: "/dev/null")
         process.waitUntilExit()
+        let data = (try? Data(contentsOf: output)) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

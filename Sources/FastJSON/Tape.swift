@@ -83,53 +83,43 @@ private struct Parser {
     }
 
     private mutating func object(into nodes: inout [Tape.Node], depth: Int) -> Bool {
-        guard depth <= Tape.maximumDepth else { return false }
-        let index = nodes.count
-        nodes.append(Tape.Node(kind: .object, flag: false, start: 0, end: 0, next: 0))
-        position += 1
-        skipSpace()
-        if current == UInt8(ascii: "}") {
-            position += 1
-        } else {
-            while true {
-                guard current == UInt8(ascii: "\""), string(into: &nodes, key: true) else { return false }
-                skipSpace()
-                guard current == UInt8(ascii: ":") else { return false }
-                position += 1
-                skipSpace()
-                guard value(into: &nodes, depth: depth) else { return false }
-                skipSpace()
-                if current == UInt8(ascii: ",") {
-                    position += 1
-                    skipSpace()
-                } else if current == UInt8(ascii: "}") {
-                    position += 1
-                    break
-                } else {
-                    return false
-                }
-            }
+        container(.object, closedBy: UInt8(ascii: "}"), into: &nodes, depth: depth) { parser, nodes in
+            guard parser.current == UInt8(ascii: "\""), parser.string(into: &nodes, key: true) else { return false }
+            parser.skipSpace()
+            guard parser.current == UInt8(ascii: ":") else { return false }
+            parser.position += 1
+            parser.skipSpace()
+            return parser.value(into: &nodes, depth: depth)
         }
-        nodes[index].next = Int32(nodes.count)
-        return true
     }
 
     private mutating func array(into nodes: inout [Tape.Node], depth: Int) -> Bool {
+        container(.array, closedBy: UInt8(ascii: "]"), into: &nodes, depth: depth) { parser, nodes in
+            parser.value(into: &nodes, depth: depth)
+        }
+    }
+
+    /// An object or an array at its opening byte: `member` reads each member (a key and its value,
+    /// or an item), separated by commas, up to `close`; the node then records where it ends.
+    private mutating func container(
+        _ kind: Tape.Kind, closedBy close: UInt8, into nodes: inout [Tape.Node], depth: Int,
+        member: (inout Parser, inout [Tape.Node]) -> Bool
+    ) -> Bool {
         guard depth <= Tape.maximumDepth else { return false }
         let index = nodes.count
-        nodes.append(Tape.Node(kind: .array, flag: false, start: 0, end: 0, next: 0))
+        nodes.append(Tape.Node(kind: kind, flag: false, start: 0, end: 0, next: 0))
         position += 1
         skipSpace()
-        if current == UInt8(ascii: "]") {
+        if current == close {
             position += 1
         } else {
             while true {
-                guard value(into: &nodes, depth: depth) else { return false }
+                guard member(&self, &nodes) else { return false }
                 skipSpace()
                 if current == UInt8(ascii: ",") {
                     position += 1
                     skipSpace()
-                } else if current == UInt8(ascii: "]") {
+                } else if current == close {
                     position += 1
                     break
                 } else {

@@ -49,7 +49,7 @@ public enum SortedJSONEncoder {
             out.append(UInt8(ascii: "{"))
             for (position, index) in KeyOrders.order(of: entries, keyType: object.keyType).enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                appendString(entries[index].key, to: &out)
+                JSONText.appendString(entries[index].key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 write(entries[index].node, scalars: scalars, into: &out)
             }
@@ -58,24 +58,6 @@ public enum SortedJSONEncoder {
             // A super encoder: what was encoded into it, or an empty object.
             write(encoder.node ?? .object(ObjectNode()), scalars: scalars, into: &out)
         }
-    }
-
-    /// The byte order of two strings' UTF-8 (memcmp on native strings, as coding keys are).
-    static func compare(_ a: String, _ b: String) -> Int {
-        let fast = a.utf8.withContiguousStorageIfAvailable { left in
-            b.utf8.withContiguousStorageIfAvailable { right -> Int in
-                let common = min(left.count, right.count)
-                let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
-                return order != 0 ? order : left.count - right.count
-            }
-        }
-        if let fast, let order = fast { return order }
-        if a.utf8.elementsEqual(b.utf8) { return 0 }
-        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-    }
-
-    static func appendString(_ string: String, to out: inout [UInt8]) {
-        JSONText.appendString(string, to: &out)
     }
 }
 
@@ -105,7 +87,7 @@ private enum KeyOrders {
             }
         }
         let sorted = entries.indices.sorted { left, right in
-            switch SortedJSONEncoder.compare(entries[left].key, entries[right].key) {
+            switch JSONText.compare(entries[left].key, entries[right].key) {
             case 0: left < right
             case let order: order < 0
             }
@@ -144,7 +126,7 @@ private final class Scalars {
 
     func appendString(_ string: String) -> Node {
         let start = bytes.count
-        SortedJSONEncoder.appendString(string, to: &bytes)
+        JSONText.appendString(string, to: &bytes)
         return .scalar(start, bytes.count)
     }
 

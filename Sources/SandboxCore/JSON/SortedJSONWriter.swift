@@ -107,7 +107,7 @@ public struct JSONMemberNames<Key: CodingKey & CaseIterable>: @unchecked Sendabl
                 JSONText.appendString(key.stringValue, to: &name)
                 return (key, name + [UInt8(ascii: ":")])
             }
-            .sorted { Array($0.key.stringValue.utf8).lexicographicallyPrecedes(Array($1.key.stringValue.utf8)) }
+            .sorted { JSONText.compare($0.key.stringValue, $1.key.stringValue) < 0 }
     }
 }
 
@@ -141,6 +141,21 @@ public enum JSONText {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainFrom...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The order JSONEncoder sorts keys in: the byte order of their UTF-8 (memcmp on native
+    /// strings, as coding keys are).
+    public static func compare(_ a: String, _ b: String) -> Int {
+        let fast = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> Int in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+                return order != 0 ? order : left.count - right.count
+            }
+        }
+        if let fast, let order = fast { return order }
+        if a.utf8.elementsEqual(b.utf8) { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
     }
 
     /// A finite number as JSONEncoder writes it (Swift's shortest form, `.0` dropped); nil for

@@ -18,7 +18,8 @@ static inline struct MHD_Daemon *cmhd_start(
     size_t connection_memory_limit,
     unsigned int connection_timeout_seconds,
     unsigned int connection_limit,
-    unsigned int listen_backlog
+    unsigned int listen_backlog,
+    unsigned int thread_pool_size
 ) {
     struct sockaddr_in address;
     memset(&address, 0, sizeof(address));
@@ -35,6 +36,7 @@ static inline struct MHD_Daemon *cmhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, listen_backlog,
+        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_END);
 }
 

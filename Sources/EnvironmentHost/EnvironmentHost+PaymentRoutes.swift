@@ -52,44 +52,44 @@ extension EnvironmentHost {
                     serverTime: Wire.time(now), serverTimeUnix: Wire.unix(now), cardScreenTimeoutSeconds: 40,
                     payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
         }
-        router.post("/terminal/v1/transactions/sale") { request in
+        router.post("/terminal/v1/transactions/sale", deferred: { request, reply in
             let session = try session(request)
-            return try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request))
-        }
-        router.post("/terminal/v1/transactions/refund") { request in
+            try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
+        })
+        router.post("/terminal/v1/transactions/refund", deferred: { request, reply in
             let session = try session(request)
             let body = try request.decode(Payments.RefundRequest.self)
             _ = try Validate.identifier(body.transactionId, field: "transactionId")
-            return try payments.refund(session, body, key: try idempotencyKey(request))
-        }
+            try payments.refund(session, body, key: try idempotencyKey(request), reply: reply)
+        })
         router.post("/terminal/v1/transactions/validate") { request in
             try payments.validate(try session(request), try request.decode(Payments.ValidateRequest.self))
             return Response(status: 204)
         }
-        router.post("/terminal/v1/transactions/{transactionId}/card") { request in
+        router.post("/terminal/v1/transactions/{transactionId}/card", deferred: { request, reply in
             let session = try session(request)
             let body = try request.decode(PaymentBodies.Card.self)
-            return try payments.card(
+            try payments.card(
                 session, transaction: try id(request), cardPayload: body.cardPayload, readerOutcome: body.readerOutcome,
-                key: try idempotencyKey(request))
-        }
-        router.post("/terminal/v1/transactions/{transactionId}/reversal") { request in
+                key: try idempotencyKey(request), reply: reply)
+        })
+        router.post("/terminal/v1/transactions/{transactionId}/reversal", deferred: { request, reply in
             let session = try session(request)
             let body = try request.decode(PaymentBodies.Reversal.self)
-            return try payments.reverse(
-                session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request))
-        }
-        router.post("/terminal/v1/transactions/{transactionId}/dcc") { request in
+            try payments.reverse(
+                session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request), reply: reply)
+        })
+        router.post("/terminal/v1/transactions/{transactionId}/dcc", deferred: { request, reply in
             let session = try session(request)
             let body = try request.decode(PaymentBodies.DCC.self)
-            return try payments.finishDCC(
-                session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request))
-        }
-        router.post("/terminal/v1/transactions/{transactionId}/pin") { request in
+            try payments.finishDCC(
+                session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request), reply: reply)
+        })
+        router.post("/terminal/v1/transactions/{transactionId}/pin", deferred: { request, reply in
             let session = try session(request)
             let body = try request.decode(PaymentBodies.Pin.self)
-            return try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request))
-        }
+            try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request), reply: reply)
+        })
         router.get("/terminal/v1/transactions/last") { request in
             .json(try payments.last(try session(request)))
         }

@@ -125,6 +125,9 @@ public final class EnvironmentHost: RunningService, Responder {
     }
 
     public func respond(to request: Request) -> Response { router.respond(to: request) }
+    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
+        router.respond(to: request, reply: reply)
+    }
 
     private static func routes(_ configuration: Configuration, _ store: Store) throws -> Router {
         var router = Router()

@@ -6,8 +6,9 @@ import Synchronization
 /// `checkpointPages`: it copies every page changed since the last one and syncs the WAL and the
 /// database file while every other write waits, some 8 ms on the 2-core bench machine, twice a
 /// second under load, which every sale in flight then waited for (a third of the p99 gap in
-/// bench/sale.sh). Every `interval` commits, a writer whose own call has ended runs a passive
-/// checkpoint here instead: it copies what the readers allow without taking the write lock, so
+/// bench/sale.sh). Every `interval` commits, a passive checkpoint runs here instead, beside the
+/// writes (after a waiting writer's call, or on a thread of the system's pool for a write that
+/// answers through a completion): it copies what the readers allow without taking the write lock, so
 /// the automatic checkpoint finds most pages already copied and mainly restarts the WAL. One runs
 /// at a time; a writer that finds one running goes on.
 final class Checkpointer: @unchecked Sendable {
@@ -28,11 +29,25 @@ final class Checkpointer: @unchecked Sendable {
 
     /// Checkpoints when `interval` commits were made since the last time and none runs now.
     func runIfDue(commits: UInt64) {
-        guard commits >= lastCommit.load(ordering: .relaxed) &+ interval else { return }
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
-        defer { running.store(false, ordering: .releasing) }
-        guard commits >= lastCommit.load(ordering: .relaxed) &+ interval else { return }
+        if claim(commits: commits) { runClaimed() }
+    }
+
+    /// Takes the next checkpoint when it is due and none runs: the caller must then call
+    /// ``runClaimed()`` (on any thread).
+    func claim(commits: UInt64) -> Bool {
+        guard commits >= lastCommit.load(ordering: .relaxed) &+ interval else { return false }
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+        guard commits >= lastCommit.load(ordering: .relaxed) &+ interval else {
+            running.store(false, ordering: .releasing)
+            return false
+        }
         lastCommit.store(commits, ordering: .relaxed)
+        return true
+    }
+
+    /// Runs the checkpoint ``claim(commits:)`` took.
+    func runClaimed() {
+        defer { running.store(false, ordering: .releasing) }
         // PASSIVE never waits for a lock; a failure (a busy database) leaves the work to the next
         // run or to the automatic checkpoint, and is not the caller's failure.
         guard let connection = connection ?? (try? open()) else { return }

@@ -1,19 +1,20 @@
 import Foundation
 
-/// Makes commits durable: syncs the WAL after commits, one sync for every commit made
-/// before it started, and lets writers wait for the sync that covers theirs.
+/// Makes commits durable on a thread of its own: syncs the WAL after commits, one sync for every
+/// commit made before it started, and then completes the writes of those commits.
 ///
 /// This is what `synchronous=FULL` does inside `COMMIT` (sync the WAL), done after the commit
-/// while the next writes run (see ``WriteQueue``). SQLite itself still syncs the WAL
+/// while the writer runs the next writes (see ``WriteQueue``). SQLite itself still syncs the WAL
 /// before a checkpoint and the database file after one (`synchronous=NORMAL`).
 final class Commits: @unchecked Sendable {
     private let condition = NSCondition()
     /// The WAL file, opened for syncing only: fdatasync flushes the file whichever descriptor wrote it.
     private let wal: Int32
-    private var committed: UInt64 = 0
-    private var durable: UInt64 = 0
-    private var syncing = false
-    private var failures: [UInt64: any Error] = [:]
+    // Under `condition`:
+    private var waiting: [WriteQueue.Job] = []
+    private var started = false
+    private var sleeping = false
+    private var stopping = false
     private var syncs: UInt64 = 0
 
     init(walPath: String) throws {
@@ -33,45 +34,51 @@ final class Commits: @unchecked Sendable {
         #endif
     }
 
-    /// COMMIT of `commit` returned: from now on a sync covers it.
-    func committed(_ commit: UInt64) {
+    /// COMMIT of `jobs` returned: the next sync covers them, and then they are finished.
+    func committed(_ jobs: [WriteQueue.Job]) {
         condition.lock()
-        committed = max(committed, commit)
-        // While a sync runs nobody can start the next one, and its end wakes everyone anyway:
-        // waking the waiters now would only send them back to sleep.
-        if !syncing { condition.broadcast() }
+        waiting += jobs
+        if !started {
+            started = true
+            let thread = Thread { [self] in runSyncs() }
+            thread.name = "store-syncer"
+            thread.start()
+        } else if sleeping {
+            condition.signal()
+        }
         condition.unlock()
     }
 
-    /// Returns once commit `commit` is on disk (syncing the WAL when no sync that covers it is
-    /// under way), or with its failure.
-    func waitUntilDurable(_ commit: UInt64) -> (any Error)? {
+    /// Syncs what is committed, then ends the syncer thread.
+    func stop() {
         condition.lock()
-        defer { condition.unlock() }
-        while durable < commit && failures[commit] == nil {
-            guard !syncing && committed >= commit else {
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runSyncs() {
+        while true {
+            condition.lock()
+            while waiting.isEmpty && !stopping {
+                sleeping = true
                 condition.wait()
-                continue
+                sleeping = false
             }
-            // Sync for every commit made so far; whoever waits meanwhile waits for this one or the next.
-            syncing = true
-            let target = committed
+            // Every commit made so far: whatever commits during this sync waits for the next one.
+            let covered = waiting
+            waiting = []
             condition.unlock()
+            if covered.isEmpty { return }
             let synced = fdatasync(wal) == 0
             let code = errno
             condition.lock()
-            syncing = false
             syncs += 1
-            if !synced {
-                let failure = DatabaseError.sqlite.with(message: "fdatasync of the WAL failed: errno \(code)")
-                for failed in (durable + 1)...target where failures[failed] == nil { failures[failed] = failure }
-                // A failure is read by writers woken just now; keep a generous window, drop the rest.
-                if failures.count > 256 { failures = failures.filter { $0.key + 256 > target } }
-            }
-            durable = max(durable, target)
-            condition.broadcast()
+            condition.unlock()
+            let failure: (any Error)? =
+                synced ? nil : DatabaseError.sqlite.with(message: "fdatasync of the WAL failed: errno \(code)")
+            for job in covered { job.finish(failure) }
         }
-        return failures[commit]
     }
 
     var syncCount: UInt64 {

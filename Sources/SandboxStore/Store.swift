@@ -22,13 +22,15 @@ import Synchronization
 /// ```
 ///
 /// `write` and `read` block the calling thread for the length of the transaction, so keep
-/// transactions short. Do not call `write` from inside `write`: it would wait for itself.
+/// transactions short; `write(_:then:)` does not block it (an HTTP handler hands its write over
+/// and is answered when it is durable). Do not call `write` from inside `write`: it would wait
+/// for itself.
 public final class Store: Sendable {
     /// Gives a reader connection to whoever holds it, one holder at a time.
     ///
     /// `@unchecked` because `Connection` is not `Sendable`. That is sound here: a reader's box is
     /// used only by the one caller that took it out of `idleReaders` until it puts it back (and the
-    /// writer's connection is only touched by the writer leading the ``WriteQueue``).
+    /// writer's connection is only touched by the ``WriteQueue``'s thread).
     private final class ConnectionBox: @unchecked Sendable {
         let connection: Connection
         init(_ connection: Connection) { self.connection = connection }
@@ -73,6 +75,7 @@ public final class Store: Sendable {
     }
 
     deinit {
+        writes.stop()
         if let temporaryDirectory {
             try? FileManager.default.removeItem(atPath: temporaryDirectory)
         }
@@ -129,10 +132,10 @@ public final class Store: Sendable {
     /// throws, nothing it did is kept.
     ///
     /// One write runs at a time, in the order they came; readers are not blocked. Writes that queue
-    /// up while another one runs share its commit (group commit): one writer runs the queued bodies
-    /// back to back, each in its own savepoint of one transaction, and commits them together (see
-    /// ``WriteQueue``; a body may therefore run on another caller's thread while its own waits).
-    /// The WAL is then synced while the next writes run, one sync covering every commit made
+    /// up while another one runs share its commit (group commit): the store's writer thread runs the
+    /// queued bodies back to back, each in its own savepoint of one transaction, and commits them
+    /// together (see ``WriteQueue``; the body runs there while its caller waits). Its syncer
+    /// thread then syncs the WAL while the next writes run, one sync covering every commit made
     /// before it, and every caller returns only after a sync that covers its commit. A body that
     /// throws is rolled back to its savepoint alone; a commit or sync that fails fails every write
     /// of it. Every ``Configuration/backgroundCheckpointCommits`` commits, one caller also runs a
@@ -153,18 +156,74 @@ public final class Store: Sendable {
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         var result: Result<T, any Error>?
         let failure = withoutActuallyEscaping(body) { body -> (any Error)? in
-            let job = WriteQueue.Job { db in
+            // The caller waits right here until the job is done, so the body and `result` outlive it.
+            let outcome = Outcome()
+            let job = WriteQueue.Job({ db in
                 result = Result { try db.inSavepoint(body) }
                 if case .success = result { return true }
                 return false
-            }
-            writes.perform(job)
-            return job.failure
+            }, done: { failure in
+                outcome.failure = failure
+                outcome.wake.signal()
+            })
+            writes.submit(job)
+            outcome.wake.wait()
+            return outcome.failure
         }
         checkpointer?.runIfDue(commits: writes.commitCount)
         guard let result else { throw failure ?? DatabaseError.sqlite.with(message: "the write was not run") }
         if let failure, case .success = result { throw failure }
         return try result.get()
+    }
+
+    /// The outcome of an asynchronous write's body: set on the writer thread, read by the job's
+    /// `done` after it (on the writer's or the syncer's thread).
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+    }
+
+    /// How a waiting ``write(_:)`` hears that its job is done.
+    private final class Outcome: @unchecked Sendable {
+        var failure: (any Error)?
+        let wake = DispatchSemaphore(value: 0)
+    }
+
+    /// Runs `body` in a write transaction like ``write(_:)``, without waiting: `completion` gets
+    /// what `body` returned once it is durable, or what `body` threw (nothing of it kept), or the
+    /// ``DatabaseError`` of `BEGIN`/`COMMIT`/the sync.
+    ///
+    /// `completion` runs on the store's writer or syncer thread, after the sync: keep it short
+    /// (encode an answer, wake a connection) and never write to this store from it.
+    ///
+    /// ```swift
+    /// store.write({ db in try db.run("INSERT INTO payments(id) VALUES (?)", ["p_1"]) }) { result in
+    ///     reply(result.map { _ in Response(status: 201) })
+    /// }
+    /// ```
+    public func write<T>(
+        _ body: @escaping @Sendable (Connection) throws -> T,
+        then completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let box = ResultBox<T>()
+        let job = WriteQueue.Job({ db in
+            box.result = Result { try db.inSavepoint(body) }
+            if case .success = box.result { return true }
+            return false
+        }, done: { [writes, checkpointer] failure in
+            // As `write(_:)` answers: the body's own error first, then the batch's.
+            if case .failure? = box.result {
+                completion(box.result!)
+            } else if let failure {
+                completion(.failure(failure))
+            } else {
+                completion(box.result ?? .failure(DatabaseError.sqlite.with(message: "the write was not run")))
+            }
+            // On the writer's or syncer's thread: the checkpoint runs elsewhere, nobody waits for it.
+            if let checkpointer, checkpointer.claim(commits: writes.commitCount) {
+                DispatchQueue.global(qos: .utility).async { checkpointer.runClaimed() }
+            }
+        })
+        writes.submit(job)
     }
 
     /// Writes queued right now, waiting to be run (they will share the next commit).

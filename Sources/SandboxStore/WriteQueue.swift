@@ -1,55 +1,54 @@
 import Foundation
 
-/// Runs a store's writes on its one writer connection by combining them: a write queues its body
-/// and sleeps, and whichever writer leads at the moment runs every queued body back to back, each in
-/// its own savepoint of one transaction, and commits them together.
+/// Runs a store's writes on its one writer connection, on a thread of its own: writes queue their
+/// bodies, and the writer runs every queued body back to back, each in its own savepoint of one
+/// transaction, commits them together and hands the batch to ``Commits``, which syncs the WAL and
+/// completes the writes while the writer already runs the next batch.
 ///
-/// The bodies run one after another on the leader's thread, with no hand-over of a lock between
-/// them: on a busy machine each hand-over is a wake-up that waits for a free core while every other
-/// writer waits too. After the commit the leader hands the lead to the first writer that queued
-/// meanwhile, syncs the WAL (see ``Commits``) while that one runs the next bodies, and then wakes
-/// the writers of its batch. So a write costs its caller one sleep and one wake-up.
+/// A caller is never the one that runs the queue: it either waits (``perform(_:)``) or is told
+/// later (``submit(_:)``), so an HTTP poller thread can hand a write over and go on serving other
+/// connections. Under load the writer never sleeps; a write costs its caller at most one wake-up.
 ///
-/// A body may run on another thread than its caller's, while the caller waits; bodies must not
-/// depend on thread-local state, and must not call `Store.write` (they would wait for themselves).
+/// Bodies run on the writer thread, while their caller waits or serves others; they must not
+/// depend on thread-local state and must not write to the same store (they would wait for
+/// themselves).
 final class WriteQueue: @unchecked Sendable {
-    /// One call of `Store.write` while it waits for its body to be run and made durable.
+    /// One write while it waits to be run and made durable.
     final class Job: @unchecked Sendable {
-        /// Runs the caller's body in its savepoint, keeps the outcome in the caller's frame and
-        /// tells whether the body succeeded. Dropped as soon as it ran: it wraps a non-escaping
-        /// closure of a caller that is waiting.
+        /// Runs the caller's body in its savepoint, keeps the outcome with the caller and tells
+        /// whether the body succeeded. Dropped as soon as it ran.
         fileprivate var body: ((Connection) -> Bool)?
-        /// Why the write is not kept although its body succeeded (BEGIN, COMMIT or the sync failed),
-        /// read by the caller once woken.
-        fileprivate(set) var failure: (any Error)?
-        fileprivate var role = Role.queued
-        fileprivate let wake = DispatchSemaphore(value: 0)
+        /// Told once: with nil when the body ran and its commit is durable (or the body failed and
+        /// nothing needed keeping), with the error when BEGIN, COMMIT or the sync failed.
+        /// Called on the writer's or the syncer's thread: keep it short, and never write from it.
+        private let done: @Sendable ((any Error)?) -> Void
 
-        init(_ body: @escaping (Connection) -> Bool) { self.body = body }
+        init(_ body: @escaping (Connection) -> Bool, done: @escaping @Sendable ((any Error)?) -> Void) {
+            self.body = body
+            self.done = done
+        }
 
         fileprivate func run(on connection: Connection) -> Bool {
             let body = self.body
             self.body = nil
             return body?(connection) ?? false
         }
+
+        func finish(_ failure: (any Error)?) { done(failure) }
     }
 
-    fileprivate enum Role {
-        case queued
-        /// Woken to run the queue (its own job first).
-        case leader
-        /// Run, committed and synced (or failed): the caller may return.
-        case done
-    }
-
-    private let connection: Connection
+    /// The writer connection, used by the writer thread only; closed (dropped) when it ends.
+    private var connection: Connection?
     private let commits: Commits
     private let maximumWritesPerCommit: Int
-    private let lock = NSLock()
-    // Under `lock`:
+    private let condition = NSCondition()
+    // Under `condition`:
     private var queue: [Job] = []
-    private var leading = false
     private var commitNumber: UInt64 = 0
+    private var thread: Thread?
+    private var sleeping = false
+    private var stopping = false
+    private var finished = false
 
     init(connection: Connection, commits: Commits, maximumWritesPerCommit: Int) {
         self.connection = connection
@@ -57,38 +56,77 @@ final class WriteQueue: @unchecked Sendable {
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
     }
 
-    /// Queues `job` and returns once it ran and its commit is durable, or failed.
-    func perform(_ job: Job) {
-        lock.lock()
+    /// Queues `job`; its `done` is called once it ran and its commit is durable, or failed.
+    func submit(_ job: Job) {
+        condition.lock()
         queue.append(job)
-        if leading {
-            lock.unlock()
-            job.wake.wait()  // woken as leader, or done
-        } else {
-            leading = true
-            job.role = .leader
-            lock.unlock()
+        if thread == nil {
+            let thread = Thread { [self] in runWrites() }
+            thread.name = "store-writer"
+            self.thread = thread
+            thread.start()
+        } else if sleeping {
+            condition.signal()
         }
-        if job.role == .leader { lead(job) }
+        condition.unlock()
     }
 
-    /// Writes queued now, waiting for a leader to run them.
+    /// Finishes the queued writes, ends the writer thread (and with it the syncer's) and closes
+    /// the writer connection; returns once it is closed, so that the files can be moved or
+    /// removed right after. (Called on the writer thread itself, from a body that held the
+    /// store's last reference, it cannot wait for itself: the connection closes just after.)
+    func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        stopping = true
+        guard let thread else {
+            connection = nil
+            return
+        }
+        condition.broadcast()
+        if thread === Thread.current { return }
+        while !finished { condition.wait() }
+    }
+
+    /// Writes queued now, waiting for the writer to run them.
     var queuedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return queue.count
     }
 
     /// Commits that kept at least one write, made so far.
     var commitCount: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return commitNumber
     }
 
-    /// Runs the queue (`own` first) in one transaction for as long as writes keep coming (up to
-    /// the limit), commits, hands the lead on, syncs, and wakes the batch.
-    private func lead(_ own: Job) {
+    private func runWrites() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping {
+                sleeping = true
+                condition.wait()
+                sleeping = false
+            }
+            if queue.isEmpty {
+                connection = nil
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                commits.stop()
+                return
+            }
+            condition.unlock()
+            runBatch()
+        }
+    }
+
+    /// Runs the queue in one transaction for as long as writes keep coming (up to the limit),
+    /// commits, and hands the batch to the syncer (or fails it).
+    private func runBatch() {
+        guard let connection else { return }
         var batch: [Job] = []
         var failure: (any Error)?
         var isOpen = false
@@ -127,29 +165,19 @@ final class WriteQueue: @unchecked Sendable {
                 failure = error
             }
         }
-        // Hand the lead on before syncing: the next batch runs while the disk syncs this one.
-        let synced = failure == nil && kept > 0
-        lock.lock()
-        if synced { commitNumber += 1 }
-        let commit = commitNumber
-        let next = queue.first
-        if let next { next.role = .leader } else { leading = false }
-        lock.unlock()
-        next?.wake.signal()
-        if synced {
-            commits.committed(commit)
-            failure = commits.waitUntilDurable(commit)
+        guard failure == nil && kept > 0 else {
+            for job in batch { job.finish(failure) }
+            return
         }
-        for job in batch {
-            job.failure = failure
-            job.role = .done
-            if job !== own { job.wake.signal() }
-        }
+        condition.lock()
+        commitNumber += 1
+        condition.unlock()
+        commits.committed(batch)
     }
 
     private func take(_ limit: Int) -> ArraySlice<Job> {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         let taken = queue.prefix(limit)
         queue.removeFirst(taken.count)
         return taken
@@ -157,8 +185,8 @@ final class WriteQueue: @unchecked Sendable {
 
     private func requeue(_ jobs: ArraySlice<Job>) {
         guard !jobs.isEmpty else { return }
-        lock.lock()
+        condition.lock()
         queue.insert(contentsOf: jobs, at: 0)
-        lock.unlock()
+        condition.unlock()
     }
 }

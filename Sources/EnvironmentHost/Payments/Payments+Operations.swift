@@ -35,13 +35,13 @@ extension Payments {
     }
 
     /// doPayment: validates, then creates the sale (NEW when no card came with it) and processes the card.
-    func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?) throws -> Response {
+    func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
         let terminal = try terminalInfo(session)
         try PaymentValidation.sale(request, terminal: terminal)
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
-        return try transact(terminal, key: key, status: 201, at: now) { db in
+        transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
             if let checkout = request.checkoutId {
                 try useCheckout(db, checkout, terminal: terminal.terminalId, request: request, at: now)
             }
@@ -72,7 +72,7 @@ extension Payments {
     /// What the reader sent with a request: a card read (opened and checked, not yet spent), what it
     /// saw instead of a card, or nothing yet. Opened before the write, so the decryption does not
     /// hold the writer lock.
-    enum ReaderInput {
+    enum ReaderInput: Sendable {
         case card(CardPayload)
         case outcome(TransactionStatus, String)
         case nothing
@@ -103,12 +103,13 @@ extension Payments {
 
     /// POST …/{id}/card: the card for a transaction that waits for one.
     func card(
-        _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?
-    ) throws -> Response {
+        _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?,
+        reply: @escaping Reply
+    ) throws {
         let terminal = try terminalInfo(session)
         let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
-        return try transact(terminal, key: key, status: 200, at: now) { db in
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
             if case .nothing = input {
@@ -122,14 +123,14 @@ extension Payments {
     }
 
     /// doRefund: a card-present credit of a cleared sale that can no longer be reversed.
-    func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?) throws -> Response {
+    func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
         let terminal = try terminalInfo(session)
         guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
         try PaymentValidation.refund(request, terminal: terminal)
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
-        return try transact(terminal, key: key, status: 201, at: now) { db in
+        transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
             let original = try record(db, id: request.transactionId, terminal: terminal.terminalId)
             guard original.type == .auth else {
                 throw HTTPError(
@@ -185,10 +186,12 @@ extension Payments {
     }
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
-    func reverse(_ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, key: IdempotencyKey?) throws -> Response {
+    func reverse(
+        _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, key: IdempotencyKey?, reply: @escaping Reply
+    ) throws {
         let terminal = try terminalInfo(session)
         let now = now()
-        return try transact(terminal, key: key, status: 200, at: now) { db in
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
@@ -204,12 +207,12 @@ extension Payments {
     }
 
     /// doMakeTransactionFinishDCC: the customer takes or refuses the offer, then the issuer answers.
-    func finishDCC(_ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?) throws
-        -> Response
-    {
+    func finishDCC(
+        _ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?, reply: @escaping Reply
+    ) throws {
         let terminal = try terminalInfo(session)
         let now = now()
-        return try transact(terminal, key: key, status: 200, at: now) { db in
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .dccRequired else {
                 throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
@@ -237,10 +240,12 @@ extension Payments {
     }
 
     /// The PIN typed on the reader after PIN_REQUESTED.
-    func pin(_ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?) throws -> Response {
+    func pin(
+        _ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?, reply: @escaping Reply
+    ) throws {
         let terminal = try terminalInfo(session)
         let now = now()
-        return try transact(terminal, key: key, status: 200, at: now) { db in
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .pinRequested else {
                 throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")

@@ -95,25 +95,27 @@ struct Payments: Sendable {
         let requestHash: String
     }
 
-    /// Runs one change of a terminal's transactions in one write transaction and answers its detail.
+    /// What a change answers: a detail to encode, or an answer already encoded (and kept).
+    private enum Answer: Sendable {
+        case fresh(TransactionDetail)
+        case stored(Response)
+    }
+
+    /// Runs one change of a terminal's transactions in one write transaction and answers its
+    /// detail through `reply` once the change is durable (on the store's syncer thread; the
+    /// caller's thread goes on meanwhile).
     ///
     /// Deadlines are applied first; a repeated `Idempotency-Key` answers the stored first result
     /// (same request) or 409 (another request). Only successful answers are stored, in the same
     /// database transaction as the change, so a retry after an error runs again and a retry after
     /// success never charges twice.
-    /// What a change answers: a detail to encode, or an answer already encoded (and kept).
-    private enum Answer {
-        case fresh(TransactionDetail)
-        case stored(Response)
-    }
-
     func transact(
-        _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64,
-        _ body: (Connection) throws -> TransactionRecord
-    ) throws -> Response {
-        // The answer is encoded after the commit, off the writer lock, unless it must be kept for a
+        _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64, reply: @escaping Reply,
+        _ body: @escaping @Sendable (Connection) throws -> TransactionRecord
+    ) {
+        // The answer is encoded after the commit, off the writer, unless it must be kept for a
         // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
-        let answer = try store.write { db -> Answer in
+        store.write({ db -> Answer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
             if let key, let row = try db.query(
                 "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
@@ -134,11 +136,14 @@ struct Payments: Sendable {
                 [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
                  .blob(response.body), .integer(now)])
             return .stored(response)
-        }
-        switch answer {
-        case .stored(let response): return response
-        case .fresh(let detail): return Response.json(detail, status: status)
-        }
+        }, then: { result in
+            reply(result.map { answer in
+                switch answer {
+                case .stored(let response): response
+                case .fresh(let detail): Response.json(detail, status: status)
+                }
+            })
+        })
     }
 
     // MARK: - In flight

@@ -2,11 +2,31 @@ import Foundation
 
 /// Something that answers requests: a router, a static-file tree, a whole service.
 public protocol Responder: Sendable {
+    /// Answers `request` on the calling thread (waiting for an answer that comes later).
     func respond(to request: Request) -> Response
+    /// Answers `request` through `reply`, exactly once: right away, or later from another thread
+    /// (a payment, once its commit is durable). The server calls this one.
+    func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void)
+}
+
+extension Responder {
+    /// Answers on a thread of ``HandlerThreads``: `respond(to:)` may block, and the server's
+    /// polling threads must not.
+    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
+        HandlerThreads.shared.run { reply(respond(to: request)) }
+    }
 }
 
 /// A handler of one route. A thrown `HTTPError` becomes its envelope; anything else a bare 500.
 public typealias Handler = @Sendable (Request) throws -> Response
+
+/// Hands a route's answer (or the error that stands for it) over, exactly once, from any thread.
+public typealias Reply = @Sendable (Result<Response, any Error>) -> Void
+
+/// A handler of one route whose answer comes later, through `reply`, from another thread: it
+/// starts the work (a write whose commit is still to be synced) and returns. A thrown error is the
+/// answer, as for ``Handler``, and then `reply` must not be called.
+public typealias DeferredHandler = @Sendable (Request, _ reply: @escaping Reply) throws -> Void
 
 /// Matches method and path to a handler; answers 404 and 405 (with `Allow`) itself.
 ///
@@ -24,9 +44,14 @@ public struct Router: Responder {
     private struct Route: Sendable {
         let method: String
         let segments: [Segment]
-        let handler: Handler
+        let handler: Action
         /// How many segments are literal: of the routes a path matches, those with most win.
         let literals: Int
+    }
+
+    private enum Action: Sendable {
+        case now(Handler)
+        case later(DeferredHandler)
     }
 
     private enum Segment: Sendable, Equatable {
@@ -46,6 +71,15 @@ public struct Router: Responder {
     public init() {}
 
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        add(method, pattern, action: .now(handler))
+    }
+
+    /// Adds a route that answers later (see ``DeferredHandler``).
+    public mutating func add(_ method: String, _ pattern: String, deferred handler: @escaping DeferredHandler) {
+        add(method, pattern, action: .later(handler))
+    }
+
+    private mutating func add(_ method: String, _ pattern: String, action handler: Action) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
@@ -59,8 +93,59 @@ public struct Router: Responder {
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add("PUT", pattern, handler) }
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+    public mutating func post(_ pattern: String, deferred handler: @escaping DeferredHandler) {
+        add("POST", pattern, deferred: handler)
+    }
 
     public func respond(to request: Request) -> Response {
+        switch resolve(request) {
+        case .answer(let response):
+            return response
+        case .fallback(let fallback):
+            return fallback.respond(to: request)
+        case .now(let handler, let request):
+            return answer(request, Result { try handler(request) })
+        case .later(let handler, let request):
+            // The answer comes from another thread: wait for it here.
+            final class Waiting: @unchecked Sendable {
+                var response: Response?
+                let done = DispatchSemaphore(value: 0)
+            }
+            let waiting = Waiting()
+            start(handler, request) { response in
+                waiting.response = response
+                waiting.done.signal()
+            }
+            waiting.done.wait()
+            return waiting.response!
+        }
+    }
+
+    /// Routes that answer later start on the calling thread (a server's polling thread: they only
+    /// decode, check and hand their write over); the others run on ``HandlerThreads``.
+    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
+        switch resolve(request) {
+        case .answer(let response):
+            reply(response)
+        case .fallback(let fallback):
+            fallback.respond(to: request, reply: reply)
+        case .now(let handler, let request):
+            HandlerThreads.shared.run { reply(answer(request, Result { try handler(request) })) }
+        case .later(let handler, let request):
+            start(handler, request, reply: reply)
+        }
+    }
+
+    /// What a request comes to: a route's handler (with the request carrying the path's
+    /// parameters), the fallback, or an answer of the router's own (404, 405).
+    private enum Resolution {
+        case now(Handler, Request)
+        case later(DeferredHandler, Request)
+        case fallback(any Responder)
+        case answer(Response)
+    }
+
+    private func resolve(_ request: Request) -> Resolution {
         let parts = Self.split(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         // The routes the path matches with the most literal segments: `POST …/transactions/sale`
@@ -85,20 +170,44 @@ public struct Router: Responder {
         if let chosen {
             var request = request
             request.parameters = chosen.parameters
-            do {
-                return try chosen.route.handler(request)
-            } catch let error as HTTPError {
-                return error.response
-            } catch {
-                onUnexpectedError(request, error)
-                return HTTPError.internalError.response
+            switch chosen.route.handler {
+            case .now(let handler): return .now(handler, request)
+            case .later(let handler): return .later(handler, request)
             }
         }
         if !allowed.isEmpty {
             if allowed.contains("GET") { allowed.append("HEAD") }
-            return HTTPError.methodNotAllowed(allowed: allowed).response
+            return .answer(HTTPError.methodNotAllowed(allowed: allowed).response)
         }
-        return fallback?.respond(to: request) ?? HTTPError.notFound.response
+        if let fallback { return .fallback(fallback) }
+        return .answer(HTTPError.notFound.response)
+    }
+
+    private func start(_ handler: DeferredHandler, _ request: Request, reply: @escaping @Sendable (Response) -> Void) {
+        let onUnexpectedError = onUnexpectedError
+        do {
+            try handler(request) { result in reply(Self.answer(request, result, onUnexpectedError)) }
+        } catch {
+            reply(answer(request, .failure(error)))
+        }
+    }
+
+    /// A handler's outcome as the client sees it: a thrown `HTTPError` is its envelope, anything
+    /// else a bare 500 (reported to `onUnexpectedError`).
+    private func answer(_ request: Request, _ result: Result<Response, any Error>) -> Response {
+        Self.answer(request, result, onUnexpectedError)
+    }
+
+    private static func answer(
+        _ request: Request, _ result: Result<Response, any Error>, _ onUnexpectedError: (Request, any Error) -> Void
+    ) -> Response {
+        switch result {
+        case .success(let response): return response
+        case .failure(let error as HTTPError): return error.response
+        case .failure(let error):
+            onUnexpectedError(request, error)
+            return HTTPError.internalError.response
+        }
     }
 
     private static func split(_ path: String) -> [Substring] {

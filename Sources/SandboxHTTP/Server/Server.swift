@@ -28,6 +28,8 @@ public final class Server: Sendable {
     private let boundPort = Atomic<UInt16>(0)
     private let inFlight = Atomic<Int>(0)
     private let sequence = Atomic<UInt64>(0)
+    /// Requests whose connection is suspended until their answer comes (see `finish`).
+    private let suspended = Mutex<[ObjectIdentifier: Exchange]>([:])
     private let idPrefix: String
 
     public init(name: String, configuration: ServerConfiguration, responder: any Responder, accessLog: AccessLog? = nil) {
@@ -50,17 +52,22 @@ public final class Server: Sendable {
 
     /// Starts listening. Requests are served on libmicrohttpd's threads from here on.
     public func start() throws(ServerError) {
-        // The listening thread polls for new connections; each connection's thread polls its socket.
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
-            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+        // A pool of threads, each polling its share of the connections with epoll; a connection whose
+        // answer comes later is suspended meanwhile and resumed by whoever answers it.
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let started: OpaquePointer? = cmhd_start(
             flags, configuration.host, configuration.port, serverAccessHandler,
             Unmanaged.passUnretained(self).toOpaque(), serverCompletedHandler,
-            configuration.maxHeaderBytes, UInt32(configuration.connectionTimeoutSeconds), UInt32(configuration.connectionLimit), 1024)
+            configuration.maxHeaderBytes, UInt32(configuration.connectionTimeoutSeconds), UInt32(configuration.connectionLimit), 1024,
+            UInt32(max(1, configuration.pollingThreads)))
         guard let started else {
+            let code = errno
             var probe = in_addr()
             if inet_pton(AF_INET, configuration.host, &probe) != 1 { throw .invalidAddress(configuration.host) }
-            throw .cannotListen(configuration.host, configuration.port)
+            // The port is in use or refused; anything else (out of descriptors or threads) is named.
+            let reason = code == EADDRINUSE || code == EACCES || code == 0
+                ? "address in use or not permitted" : String(cString: strerror(code))
+            throw .cannotListen(configuration.host, configuration.port, reason: reason)
         }
         boundPort.store(cmhd_bound_port(started), ordering: .relaxed)
         daemon.withLock { $0 = DaemonHandle(pointer: started) }
@@ -77,6 +84,17 @@ public final class Server: Sendable {
         let deadline = Date().addingTimeInterval(configuration.drainSeconds)
         while inFlight.load(ordering: .acquiring) > 0 && Date() < deadline {
             usleep(5_000)
+        }
+        // libmicrohttpd refuses to stop with suspended connections: those still waiting for their
+        // answer are resumed without one, and closed (the answer, if it ever comes, is dropped).
+        for exchange in suspended.withLock({ Array($0.values) }) {
+            exchange.lock.lock()
+            if let connection = exchange.suspended {
+                exchange.suspended = nil
+                exchange.abandoned = true
+                MHD_resume_connection(connection)
+            }
+            exchange.lock.unlock()
         }
         MHD_stop_daemon(running)
         if listener >= 0 { close(listener) }
@@ -98,6 +116,16 @@ public final class Server: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         var body: [UInt8] = []
         var tooLarge = false
+        var requestID = ""
+        /// Guards what follows, which the thread that answers and `stop()` change too.
+        let lock = NSLock()
+        /// The answer, once the responder gave it (the request was handed over when `requestID` is set).
+        var answer: Response?
+        /// The connection while it waits, suspended, for `answer`: whoever sets the answer resumes it
+        /// (under `lock`, so that `stop()` never sees a resume half done).
+        var suspended: OpaquePointer?
+        /// `stop()` resumed the connection without an answer, to close it: a late answer is dropped.
+        var abandoned = false
     }
 
     func handle(
@@ -149,8 +177,17 @@ public final class Server: Sendable {
         _ connection: OpaquePointer, _ exchange: Exchange, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
         limitExceeded: Bool
     ) -> MHD_Result {
+        if !exchange.requestID.isEmpty {
+            // Called again after a resume: the answer is there, unless `stop()` gave up on it.
+            exchange.lock.lock()
+            let answer = exchange.answer
+            exchange.lock.unlock()
+            guard let answer else { return .NO }
+            return send(answer, requestID: exchange.requestID, on: connection, exchange, url: url, method: method)
+        }
         let requestID = Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
             ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
+        exchange.requestID = requestID
         if limitExceeded {
             let response = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
             return send(response, requestID: requestID, on: connection, exchange, url: url, method: method)
@@ -159,7 +196,28 @@ public final class Server: Sendable {
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
             headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body, id: requestID)
         exchange.body = []
-        return send(responder.respond(to: request), requestID: requestID, on: connection, exchange, url: url, method: method)
+        responder.respond(to: request) { [self] response in
+            exchange.lock.lock()
+            defer { exchange.lock.unlock() }
+            guard !exchange.abandoned else { return }
+            exchange.answer = response
+            if let connection = exchange.suspended {
+                exchange.suspended = nil
+                suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(exchange)) }
+                MHD_resume_connection(connection)
+            }
+        }
+        exchange.lock.lock()
+        defer { exchange.lock.unlock() }
+        if let answer = exchange.answer {
+            // Answered on this thread, or already by another: send it now.
+            return send(answer, requestID: requestID, on: connection, exchange, url: url, method: method)
+        }
+        // Under the lock: an answer that comes from here on finds the connection suspended and resumes it.
+        MHD_suspend_connection(connection)
+        exchange.suspended = connection
+        suspended.withLock { $0[ObjectIdentifier(exchange)] = exchange }
+        return .YES
     }
 
     private func send(

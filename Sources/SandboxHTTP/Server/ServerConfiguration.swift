@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where and how a server listens, and the limits it holds every client to.
 public struct ServerConfiguration: Sendable {
     /// The IPv4 address to bind: 127.0.0.1 unless told otherwise (docker-compose says 0.0.0.0).
@@ -10,15 +12,18 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderBytes: Int
     /// An idle or stalled connection is closed after this many seconds.
     public var connectionTimeoutSeconds: Int
-    /// Connections over this many at once are refused at accept (each has a thread of its own).
+    /// Connections over this many at once are refused at accept.
     public var connectionLimit: Int
+    /// Threads that poll the connections and run the handlers (a handler that answers later,
+    /// such as a payment waiting for its commit, holds none of them meanwhile).
+    public var pollingThreads: Int
     /// On stop, requests in flight get this long to finish before connections are closed.
     public var drainSeconds: Double
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
-        drainSeconds: Double = 2
+        drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
     ) {
         self.host = host
         self.port = port
@@ -27,5 +32,6 @@ public struct ServerConfiguration: Sendable {
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.drainSeconds = drainSeconds
+        self.pollingThreads = pollingThreads
     }
 }

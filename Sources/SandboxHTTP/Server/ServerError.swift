@@ -12,8 +12,8 @@ public struct ServerError: Error, Equatable, Sendable, CustomStringConvertible {
         ServerError(code: .invalidAddress, description: "\(host) is not an IPv4 address to listen on")
     }
 
-    public static func cannotListen(_ host: String, _ port: UInt16) -> ServerError {
-        ServerError(code: .cannotListen, description: "cannot listen on \(host):\(port) (address in use or not permitted)")
+    public static func cannotListen(_ host: String, _ port: UInt16, reason: String = "address in use or not permitted") -> ServerError {
+        ServerError(code: .cannotListen, description: "cannot listen on \(host):\(port) (\(reason))")
     }
 
     public static func == (lhs: ServerError, rhs: ServerError) -> Bool { lhs.code == rhs.code }

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxHTTP
+import Synchronization
 import Testing
 
 @Suite struct RouterTests {
@@ -79,6 +80,34 @@ import Testing
         #expect(response.status == 500)
         #expect(!String(decoding: response.body, as: UTF8.self).contains("Failure"))
         #expect((try json(response)["error"] as? [String: Any])?["code"] as? String == "internal_error")
+    }
+
+    @Test("a deferred route answers a caller that waits; its errors become envelopes as a plain route's do")
+    func deferredRouteAnswersAWaitingCaller() throws {
+        let reported = Mutex<[String]>([])
+        var router = router
+        router.onUnexpectedError = { request, _ in reported.withLock { $0.append(request.path) } }
+        router.post("/v1/later/{outcome}", deferred: { request, reply in
+            let outcome = request.parameter("outcome")
+            if outcome == "thrown" { throw HTTPError(status: 422, code: "refused", message: "Refused.") }
+            // Answered from another thread, after the handler returned.
+            Thread.detachNewThread {
+                switch outcome {
+                case "ok": reply(.success(.json(["outcome": "ok"], status: 201)))
+                case "busy": reply(.failure(HTTPError(status: 409, code: "busy", message: "Busy.")))
+                default: reply(.failure(Failure()))
+                }
+            }
+        })
+        let ok = router.respond(to: Request(method: "POST", path: "/v1/later/ok"))
+        #expect(ok.status == 201)
+        #expect(try json(ok)["outcome"] as? String == "ok")
+        #expect(router.respond(to: Request(method: "POST", path: "/v1/later/busy")).status == 409)
+        #expect(router.respond(to: Request(method: "POST", path: "/v1/later/thrown")).status == 422)
+        let crashed = router.respond(to: Request(method: "POST", path: "/v1/later/crash"))
+        #expect(crashed.status == 500)
+        #expect(reported.withLock { $0 } == ["/v1/later/crash"])
+        #expect(router.respond(to: Request(method: "GET", path: "/v1/later/ok")).status == 405)
     }
 
     @Test func fallbackAnswersUnmatchedPaths() {

@@ -27,7 +27,7 @@ import TestSupport
         return server
     }
 
-    @Test("a handler that waits holds only its own connection: other connections are answered meanwhile")
+    @Test("handlers that wait hold no polling thread: with one poller and three waiting, another connection is answered")
     func waitingHandlerHoldsNoPoller() throws {
         let release = DispatchSemaphore(value: 0)
         var router = Self.router()
@@ -36,20 +36,103 @@ import TestSupport
             let released = release.wait(timeout: .now() + .seconds(10)) == .success
             return .text(released ? "released" : "never released")
         }
-        let server = Server(
-            name: "test", configuration: ServerConfiguration(), responder: router)
+        let server = Server(name: "test", configuration: ServerConfiguration(pollingThreads: 1), responder: router)
         try server.start()
         defer { server.stop() }
-        let waiting = try RawConnection(port: server.port)
-        try waiting.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
-        // While /wait waits, another connection is served.
+        let waiting = try (0..<3).map { _ in try RawConnection(port: server.port) }
+        for connection in waiting { try connection.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n") }
+        // While they wait, another connection is served by the one polling thread.
         let other = try RawConnection(port: server.port, timeoutSeconds: 5)
         try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try other.readResponse().status == 200)
-        release.signal()
-        let answer = try waiting.readResponse()
-        #expect(answer.status == 200)
-        #expect(answer.text == "released")
+        for _ in waiting { release.signal() }
+        for connection in waiting {
+            let answer = try connection.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.text == "released")
+        }
+    }
+
+    /// A router with a deferred route whose answers the test gives from its own thread.
+    final class Pending: @unchecked Sendable {
+        private let lock = NSCondition()
+        private var replies: [Reply] = []
+
+        func add(_ reply: @escaping Reply) {
+            lock.lock()
+            replies.append(reply)
+            lock.broadcast()
+            lock.unlock()
+        }
+
+        /// The oldest reply not given yet, once there is one (nil after 10 s).
+        func next() -> Reply? {
+            lock.lock()
+            defer { lock.unlock() }
+            let deadline = Date().addingTimeInterval(10)
+            while replies.isEmpty { if !lock.wait(until: deadline) { return nil } }
+            return replies.removeFirst()
+        }
+    }
+
+    func deferredRouter(_ pending: Pending) -> Router {
+        var router = Self.router()
+        router.post("/later", deferred: { request, reply in
+            if request.query["refuse"] != nil { throw HTTPError(status: 400, code: "refused", message: "Refused before the work started.") }
+            if request.query["now"] != nil { return reply(.success(.text("at once"))) }
+            pending.add(reply)
+        })
+        return router
+    }
+
+    @Test("a deferred route is answered from another thread later; the connection stays open for the next request")
+    func deferredAnswerComesLater() throws {
+        let pending = Pending()
+        let server = Server(name: "test", configuration: ServerConfiguration(pollingThreads: 1), responder: deferredRouter(pending))
+        try server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        for round in 1...3 {
+            try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            let reply = try #require(pending.next())
+            // While the answer is pending, the one polling thread serves other connections.
+            let other = try RawConnection(port: server.port, timeoutSeconds: 5)
+            try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try other.readResponse().status == 200)
+            Thread.detachNewThread { reply(.success(.text("answer \(round)"))) }
+            let answer = try connection.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.text == "answer \(round)")
+            #expect(answer.headers["x-request-id"] != nil)
+        }
+        // An error given later is its envelope; one thrown before the work started, or an answer
+        // given at once, is sent without suspending.
+        try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        let refusal = try #require(pending.next())
+        refusal(.failure(HTTPError(status: 409, code: "busy", message: "Busy.")))
+        let busy = try connection.readResponse()
+        #expect(busy.status == 409)
+        #expect(busy.text.contains("\"busy\""))
+        try connection.send("POST /later?refuse=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        let refused = try connection.readResponse()
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("Refused before the work started."))
+        try connection.send("POST /later?now=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        #expect(try connection.readResponse().text == "at once")
+    }
+
+    @Test("stop closes a connection whose answer never comes, and an answer given after that is dropped")
+    func stopGivesUpOnAnAnswerThatNeverComes() throws {
+        let pending = Pending()
+        let server = Server(
+            name: "test", configuration: ServerConfiguration(drainSeconds: 0.2), responder: deferredRouter(pending))
+        try server.start()
+        let connection = try RawConnection(port: server.port)
+        try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        let reply = try #require(pending.next())
+        server.stop()  // libmicrohttpd aborts the process when stopped with a suspended connection
+        #expect(throws: RawConnection.Closed.self) { _ = try connection.readResponse() }
+        reply(.success(.text("too late")))
     }
 
     @Test func answersOnTheChosenPort() throws {

@@ -139,6 +139,48 @@ struct StoreConcurrencyTests {
         #expect(store.walSyncCount - syncsBefore == 1, "one commit, \(store.walSyncCount - syncsBefore) syncs")
     }
 
+    @Test("a write handed over without waiting is told after the sync that covers it, with its value or its error")
+    func handedOverWrite() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let commitsBefore = store.commitCount
+        let syncsBefore = store.walSyncCount
+        final class Outcomes: @unchecked Sendable {
+            let lock = NSLock()
+            var results: [String: (Result<Int64, any Error>, syncs: UInt64)] = [:]
+            let done = DispatchSemaphore(value: 0)
+        }
+        let outcomes = Outcomes()
+        let first = try HeldWrite(store, inserting: "first")
+        // Handed over while the writer is busy: the calls return at once, on this thread.
+        for name in ["kept", "refused"] {
+            store.write({ db -> Int64 in
+                try db.run("INSERT INTO items(name) VALUES (?)", [.text(name)])
+                if name == "refused" { throw TestFailure("refused") }
+                return db.lastInsertRowID
+            }, then: { result in
+                outcomes.lock.lock()
+                outcomes.results[name] = (result, store.walSyncCount)
+                outcomes.lock.unlock()
+                outcomes.done.signal()
+            })
+        }
+        #expect(store.queuedWriteCount == 2)
+        #expect(outcomes.lock.withLock { outcomes.results.isEmpty }, "told before the writer ran the write")
+        first.release()
+        try first.join()
+        for _ in 0..<2 { #expect(outcomes.done.wait(timeout: .now() + .seconds(10)) == .success) }
+        let kept = try #require(outcomes.lock.withLock { outcomes.results["kept"] })
+        let keptID = try kept.0.get()
+        #expect(kept.syncs > syncsBefore, "told before the WAL holding it was synced")
+        let name: String = try store.read { try $0.query("SELECT name FROM items WHERE id = ?", [.integer(keptID)])[0]["name"] }
+        #expect(name == "kept")
+        let refused = try #require(outcomes.lock.withLock { outcomes.results["refused"] })
+        #expect(throws: TestFailure("refused")) { try refused.0.get() }
+        let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
+        #expect(names == ["first", "kept"])
+        #expect(store.commitCount - commitsBefore == 1, "the held write and the two handed over share one commit")
+    }
+
     @Test("when SQLite ends a shared transaction, its writes fail; the writes queued behind run in the next one")
     func lostTransaction() throws {
         let store = try Store.temporary(migrations: [Schemas.items])

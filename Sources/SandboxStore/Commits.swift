@@ -40,8 +40,10 @@ final class Commits: @unchecked Sendable {
         waiting += jobs
         if !started {
             started = true
-            let thread = Thread { [self] in runSyncs() }
-            thread.name = "store-syncer"
+            let thread = Thread { [self] in
+                Thread.current.name = "store-syncer"  // set on the thread itself, it is what top and perf show
+                runSyncs()
+            }
             thread.start()
         } else if sleeping {
             condition.signal()

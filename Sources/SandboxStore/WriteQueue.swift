@@ -61,8 +61,10 @@ final class WriteQueue: @unchecked Sendable {
         condition.lock()
         queue.append(job)
         if thread == nil {
-            let thread = Thread { [self] in runWrites() }
-            thread.name = "store-writer"
+            let thread = Thread { [self] in
+                Thread.current.name = "store-writer"  // set on the thread itself, it is what top and perf show
+                runWrites()
+            }
             self.thread = thread
             thread.start()
         } else if sleeping {

@@ -30,8 +30,10 @@ public final class HandlerThreads: @unchecked Sendable {
         jobs.append(job)
         if jobs.count - next > idle {
             running += 1
-            let thread = Thread { [self] in work() }
-            thread.name = "http-handler"
+            let thread = Thread { [self] in
+                Thread.current.name = "http-handler"  // set on the thread itself, it is what top and perf show
+                work()
+            }
             thread.start()
         } else {
             condition.signal()

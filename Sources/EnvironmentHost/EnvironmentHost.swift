@@ -125,7 +125,7 @@ public final class EnvironmentHost: RunningService, Responder {
     }
 
     public func respond(to request: Request) -> Response { router.respond(to: request) }
-    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
+    public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
         router.respond(to: request, reply: reply)
     }
 

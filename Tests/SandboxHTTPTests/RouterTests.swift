@@ -93,9 +93,9 @@ import Testing
             // Answered from another thread, after the handler returned.
             Thread.detachNewThread {
                 switch outcome {
-                case "ok": reply(.success(.json(["outcome": "ok"], status: 201)))
-                case "busy": reply(.failure(HTTPError(status: 409, code: "busy", message: "Busy.")))
-                default: reply(.failure(Failure()))
+                case "ok": reply { .success(.json(["outcome": "ok"], status: 201)) }
+                case "busy": reply { .failure(HTTPError(status: 409, code: "busy", message: "Busy.")) }
+                default: reply { .failure(Failure()) }
                 }
             }
         })

@@ -79,7 +79,7 @@ import TestSupport
         var router = Self.router()
         router.post("/later", deferred: { request, reply in
             if request.query["refuse"] != nil { throw HTTPError(status: 400, code: "refused", message: "Refused before the work started.") }
-            if request.query["now"] != nil { return reply(.success(.text("at once"))) }
+            if request.query["now"] != nil { return reply { .success(.text("at once")) } }
             pending.add(reply)
         })
         return router
@@ -99,7 +99,7 @@ import TestSupport
             let other = try RawConnection(port: server.port, timeoutSeconds: 5)
             try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(try other.readResponse().status == 200)
-            Thread.detachNewThread { reply(.success(.text("answer \(round)"))) }
+            Thread.detachNewThread { reply { .success(.text("answer \(round)")) } }
             let answer = try connection.readResponse()
             #expect(answer.status == 200)
             #expect(answer.text == "answer \(round)")
@@ -109,7 +109,7 @@ import TestSupport
         // given at once, is sent without suspending.
         try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         let refusal = try #require(pending.next())
-        refusal(.failure(HTTPError(status: 409, code: "busy", message: "Busy.")))
+        refusal { .failure(HTTPError(status: 409, code: "busy", message: "Busy.")) }
         let busy = try connection.readResponse()
         #expect(busy.status == 409)
         #expect(busy.text.contains("\"busy\""))
@@ -132,7 +132,7 @@ import TestSupport
         let reply = try #require(pending.next())
         server.stop()  // libmicrohttpd aborts the process when stopped with a suspended connection
         #expect(throws: RawConnection.Closed.self) { _ = try connection.readResponse() }
-        reply(.success(.text("too late")))
+        reply { .success(.text("too late")) }
     }
 
     @Test func answersOnTheChosenPort() throws {

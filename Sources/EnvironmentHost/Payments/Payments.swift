@@ -102,8 +102,8 @@ struct Payments: Sendable {
     }
 
     /// Runs one change of a terminal's transactions in one write transaction and answers its
-    /// detail through `reply` once the change is durable (on the store's syncer thread; the
-    /// caller's thread goes on meanwhile).
+    /// detail through `reply` once the change is durable (told on the store's syncer thread, encoded
+    /// by the thread that sends it; the caller's thread goes on meanwhile).
     ///
     /// Deadlines are applied first; a repeated `Idempotency-Key` answers the stored first result
     /// (same request) or 409 (another request). Only successful answers are stored, in the same
@@ -137,12 +137,15 @@ struct Payments: Sendable {
                  .blob(response.body), .integer(now)])
             return .stored(response)
         }, then: { result in
-            reply(result.map { answer in
-                switch answer {
-                case .stored(let response): response
-                case .fresh(let detail): Response.json(detail, status: status)
+            // Encoded by the thread that sends the answer, not by the store's syncer.
+            reply {
+                result.map { answer in
+                    switch answer {
+                    case .stored(let response): response
+                    case .fresh(let detail): Response.json(detail, status: status)
+                    }
                 }
-            })
+            }
         })
     }
 

@@ -5,23 +5,32 @@ public protocol Responder: Sendable {
     /// Answers `request` on the calling thread (waiting for an answer that comes later).
     func respond(to request: Request) -> Response
     /// Answers `request` through `reply`, exactly once: right away, or later from another thread
-    /// (a payment, once its commit is durable). The server calls this one.
-    func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void)
+    /// (a payment, once its commit is durable). `reply` takes how to make the answer, which the
+    /// server runs on the thread that sends it. The server calls this one.
+    func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void)
 }
 
 extension Responder {
     /// Answers on a thread of ``HandlerThreads``: `respond(to:)` may block, and the server's
     /// polling threads must not.
-    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
-        HandlerThreads.shared.run { reply(respond(to: request)) }
+    public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
+        HandlerThreads.shared.run {
+            let response = respond(to: request)
+            reply { response }
+        }
     }
 }
 
 /// A handler of one route. A thrown `HTTPError` becomes its envelope; anything else a bare 500.
 public typealias Handler = @Sendable (Request) throws -> Response
 
-/// Hands a route's answer (or the error that stands for it) over, exactly once, from any thread.
-public typealias Reply = @Sendable (Result<Response, any Error>) -> Void
+/// Makes an answer, once, on the thread that sends it: work that only shapes the answer (encoding
+/// a JSON body) is left to the server's polling threads rather than to the thread that replies.
+public typealias Answering = @Sendable () -> Response
+
+/// Hands a route's answer (or the error that stands for it) over, exactly once, from any thread:
+/// `reply { .success(.json(detail)) }`. The closure runs later, on the thread that sends it.
+public typealias Reply = @Sendable (@escaping @Sendable () -> Result<Response, any Error>) -> Void
 
 /// A handler of one route whose answer comes later, through `reply`, from another thread: it
 /// starts the work (a write whose commit is still to be synced) and returns. A thrown error is the
@@ -112,8 +121,8 @@ public struct Router: Responder {
                 let done = DispatchSemaphore(value: 0)
             }
             let waiting = Waiting()
-            start(handler, request) { response in
-                waiting.response = response
+            start(handler, request) { answering in
+                waiting.response = answering()
                 waiting.done.signal()
             }
             waiting.done.wait()
@@ -123,14 +132,17 @@ public struct Router: Responder {
 
     /// Routes that answer later start on the calling thread (a server's polling thread: they only
     /// decode, check and hand their write over); the others run on ``HandlerThreads``.
-    public func respond(to request: Request, reply: @escaping @Sendable (Response) -> Void) {
+    public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
         switch resolve(request) {
         case .answer(let response):
-            reply(response)
+            reply { response }
         case .fallback(let fallback):
             fallback.respond(to: request, reply: reply)
         case .now(let handler, let request):
-            HandlerThreads.shared.run { reply(answer(request, Result { try handler(request) })) }
+            HandlerThreads.shared.run {
+                let response = answer(request, Result { try handler(request) })
+                reply { response }
+            }
         case .later(let handler, let request):
             start(handler, request, reply: reply)
         }
@@ -183,12 +195,13 @@ public struct Router: Responder {
         return .answer(HTTPError.notFound.response)
     }
 
-    private func start(_ handler: DeferredHandler, _ request: Request, reply: @escaping @Sendable (Response) -> Void) {
+    private func start(_ handler: DeferredHandler, _ request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
         let onUnexpectedError = onUnexpectedError
         do {
-            try handler(request) { result in reply(Self.answer(request, result, onUnexpectedError)) }
+            try handler(request) { result in reply { Self.answer(request, result(), onUnexpectedError) } }
         } catch {
-            reply(answer(request, .failure(error)))
+            let response = answer(request, .failure(error))
+            reply { response }
         }
     }
 

@@ -123,8 +123,9 @@ public final class Server: Sendable {
         var requestID = ""
         /// Guards what follows, which the thread that answers and `stop()` change too.
         let lock = NSLock()
-        /// The answer, once the responder gave it (the request was handed over when `requestID` is set).
-        var answer: Response?
+        /// How to make the answer, once the responder gave it (the request was handed over when
+        /// `requestID` is set); run by the polling thread that sends it.
+        var answer: Answering?
         /// The connection while it waits, suspended, for `answer`: whoever sets the answer resumes it
         /// (under `lock`, so that `stop()` never sees a resume half done).
         var suspended: OpaquePointer?
@@ -187,7 +188,7 @@ public final class Server: Sendable {
             let answer = exchange.answer
             exchange.lock.unlock()
             guard let answer else { return .NO }
-            return send(answer, requestID: exchange.requestID, on: connection, exchange, url: url, method: method)
+            return send(answer(), requestID: exchange.requestID, on: connection, exchange, url: url, method: method)
         }
         let requestID = Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
             ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
@@ -200,11 +201,11 @@ public final class Server: Sendable {
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
             headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body, id: requestID)
         exchange.body = []
-        responder.respond(to: request) { [self] response in
+        responder.respond(to: request) { [self] answer in
             exchange.lock.lock()
             defer { exchange.lock.unlock() }
             guard !exchange.abandoned else { return }
-            exchange.answer = response
+            exchange.answer = answer
             if let connection = exchange.suspended {
                 exchange.suspended = nil
                 suspended.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(exchange)) }
@@ -215,7 +216,7 @@ public final class Server: Sendable {
         defer { exchange.lock.unlock() }
         if let answer = exchange.answer {
             // Answered on this thread, or already by another: send it now.
-            return send(answer, requestID: requestID, on: connection, exchange, url: url, method: method)
+            return send(answer(), requestID: requestID, on: connection, exchange, url: url, method: method)
         }
         // Under the lock: an answer that comes from here on finds the connection suspended and resumes it.
         MHD_suspend_connection(connection)

@@ -46,7 +46,16 @@ public typealias DeferredHandler = @Sendable (Request, _ reply: @escaping Reply)
 /// router.get("/v1/terminals/{id}") { request in
 ///     .json(["id": request.parameter("id")])
 /// }
+/// router.post("/v1/payments", deferred: { request, reply in
+///     let order = try request.decode(Order.self)          // on the polling thread
+///     store.write({ db in try order.save(db) }) { saved in  // told once durable
+///         reply { saved.map { .json($0, status: 201) } }    // encoded where it is sent
+///     }
+/// })
 /// ```
+///
+/// Through a server, a route of the first kind runs on ``HandlerThreads`` (it may block there);
+/// a deferred one starts on the polling thread and must not block.
 ///
 /// `HEAD` is answered by the `GET` route of the same path (the server drops the body).
 public struct Router: Responder {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A source of random bytes that services take as a dependency.
 ///
 /// Production code is given ``LiveRandomSource`` (backed by ``SecureRandom``); tests pass a
@@ -87,15 +89,40 @@ public struct RandomSourceGenerator: RandomNumberGenerator {
 #if canImport(COpenSSL)
 /// The production ``RandomSource``: bytes from ``SecureRandom`` (OpenSSL `RAND_bytes`).
 ///
+/// Small draws come from a 4 KB block fetched from `RAND_bytes` at once and handed out in order,
+/// each byte once (and wiped from the block as it goes): a sale draws a dozen small values (ids,
+/// codes), and each `RAND_bytes` call cost more than the draw itself, on the store's one writer
+/// thread that every sale waits for.
+///
 /// ```swift
 /// let issuer = BLIKCodeIssuer(random: LiveRandomSource())
 /// ```
 public struct LiveRandomSource: RandomSource {
-    /// Creates the live source; it holds no state.
+    /// Creates the live source; the block it draws from is shared by every instance.
     public init() {}
 
     public func bytes(count: Int) -> [UInt8] {
-        SecureRandom.bytes(count: count)
+        guard count <= Block.size / 16 else { return SecureRandom.bytes(count: count) }
+        return Self.block.withLock { $0.take(count) }
+    }
+
+    private static let block = Mutex(Block())
+
+    private struct Block {
+        static let size = 4096
+        var bytes: [UInt8] = []
+        var next = 0
+
+        mutating func take(_ count: Int) -> [UInt8] {
+            if bytes.count - next < count {
+                bytes = SecureRandom.bytes(count: Self.size)
+                next = 0
+            }
+            let range = next..<next + count
+            next += count
+            defer { bytes.replaceSubrange(range, with: repeatElement(0, count: count)) }
+            return Array(bytes[range])
+        }
     }
 }
 

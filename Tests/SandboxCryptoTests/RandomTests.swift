@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import SandboxCrypto
 
@@ -23,6 +24,23 @@ struct RandomTests {
     func secureSpread() {
         // 64 KiB of uniform bytes miss a given value with probability (255/256)^65536 ≈ 1e-112.
         #expect(Set(SecureRandom.bytes(count: 65_536)).count == 256)
+    }
+
+    @Test("The live source hands each byte of its block out once, across blocks and threads, and spreads over every value")
+    func liveDrawsAreNeverRepeated() {
+        // 4 threads × 1,000 draws of 16 bytes: 16 blocks of 4 KB. A byte handed out twice would
+        // repeat a 16-byte draw, which random draws do with probability about 1e-31.
+        let draws = Mutex<[[UInt8]]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            var mine: [[UInt8]] = []
+            for _ in 0..<1_000 { mine.append(LiveRandomSource().bytes(count: 16)) }
+            draws.withLock { $0 += mine }
+        }
+        let all = draws.withLock { $0 }
+        #expect(all.count == 4_000)
+        #expect(Set(all).count == all.count)
+        #expect(Set(all.joined()).count == 256)
+        #expect(!all.contains([UInt8](repeating: 0, count: 16)), "a wiped byte was handed out")
     }
 
     @Test("A seeded source is reproducible and independent of how reads are split")

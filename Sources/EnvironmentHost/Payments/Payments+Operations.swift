@@ -73,13 +73,16 @@ extension Payments {
     /// saw instead of a card, or nothing yet. Opened before the write, so the decryption does not
     /// hold the writer lock.
     enum ReaderInput: Sendable {
-        case card(CardPayload)
+        /// A card read, with its PAN's hash (worked out here, not on the store's writer thread).
+        case card(CardPayload, panHash: String)
         case outcome(TransactionStatus, String)
         case nothing
 
         init(cardPayload: String?, readerOutcome: String?, payments: Payments, terminal: String) throws {
             switch (cardPayload, readerOutcome) {
-            case (let sealed?, nil): self = .card(try payments.openCard(sealed: sealed, terminal: terminal))
+            case (let sealed?, nil):
+                let payload = try payments.openCard(sealed: sealed, terminal: terminal)
+                self = .card(payload, panHash: payload.card.map { Issuer.key($0.pan) } ?? "")
             case (nil, let outcome?): self = .outcome(try Payments.status(of: outcome), outcome)
             case (nil, nil): self = .nothing
             case (_?, _?): throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
@@ -90,9 +93,9 @@ extension Payments {
     /// The card (or what the reader saw instead) for a NEW transaction, or for one being created.
     private func take(_ db: Connection, _ record: inout TransactionRecord, _ input: ReaderInput, at now: Int64) throws {
         switch input {
-        case .card(let payload):
+        case .card(let payload, let panHash):
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
-            try process(db, &record, payload: payload, at: now)
+            try process(db, &record, payload: payload, panHash: panHash, at: now)
         case .outcome(let status, let outcome):
             finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
         case .nothing:

@@ -201,10 +201,10 @@ struct Payments: Sendable {
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.
-    func attach(_ card: CardData, to record: inout TransactionRecord) {
+    func attach(_ card: CardData, panHash: String, to record: inout TransactionRecord) {
         record.cardBrand = card.brand.rawValue
         record.maskedPAN = MaskedPAN.mask(card.pan)
-        record.panHash = Issuer.key(card.pan)
+        record.panHash = panHash
         record.cardExpiry = card.expiry
         record.cardCountry = card.country
         record.aid = card.aid
@@ -226,12 +226,12 @@ struct Payments: Sendable {
     // MARK: - Processing a read card
 
     /// Takes a transaction from "card read" to its outcome: expiry, DCC offer, PIN, issuer.
-    func process(_ db: Connection, _ record: inout TransactionRecord, payload: CardPayload, at now: Int64) throws {
+    func process(_ db: Connection, _ record: inout TransactionRecord, payload: CardPayload, panHash: String, at now: Int64) throws {
         record.pendingUntil = nil
         guard let card = payload.card else {
             throw HTTPError.invalidRequest("The card payload holds no card.", field: "cardPayload")
         }
-        attach(card, to: &record)
+        attach(card, panHash: panHash, to: &record)
         // readAt comes from the device: compare without overflowing, and refuse a read dated too far
         // ahead of the host's clock as a forged payload.
         let (age, overflow) = now.subtractingReportingOverflow(payload.readAt)

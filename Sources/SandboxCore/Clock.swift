@@ -18,7 +18,9 @@ public protocol Clock: Sendable {
 /// ```
 public final class SandboxClock: Clock {
     private let base: @Sendable () -> Date
-    private let offset = Mutex<TimeInterval>(0)
+    /// The offset in seconds, as the bits of a `Double`: every request reads it, from several
+    /// threads at once, so it is an atomic rather than a lock; moves are compare-and-swap loops.
+    private let offsetBits = Atomic<UInt64>(TimeInterval(0).bitPattern)
 
     /// - Parameter base: where real time comes from; tests pass a fixed instant.
     public init(base: @escaping @Sendable () -> Date = { Date() }) {
@@ -26,13 +28,13 @@ public final class SandboxClock: Clock {
     }
 
     public func now() -> Date {
-        base().addingTimeInterval(offset.withLock { $0 })
+        base().addingTimeInterval(skew)
     }
 
     /// Moves the clock forward (never backward: expiry rules assume time only grows).
     public func advance(by seconds: TimeInterval) {
         precondition(seconds >= 0, "a sandbox clock only moves forward")
-        offset.withLock { $0 += seconds }
+        move { offset in offset + seconds }
     }
 
     /// Sets the clock to an instant at or after the current one.
@@ -40,16 +42,28 @@ public final class SandboxClock: Clock {
     /// - Returns: false when `date` lies in the past of this clock, which is refused.
     @discardableResult
     public func set(to date: Date) -> Bool {
-        offset.withLock { offset in
+        move { offset in
             let current = base().addingTimeInterval(offset)
-            guard date >= current else { return false }
-            offset += date.timeIntervalSince(current)
-            return true
+            guard date >= current else { return nil }
+            return offset + date.timeIntervalSince(current)
         }
     }
 
     /// How far this clock runs ahead of its base, in seconds.
-    public var skew: TimeInterval { offset.withLock { $0 } }
+    public var skew: TimeInterval { TimeInterval(bitPattern: offsetBits.load(ordering: .acquiring)) }
+
+    /// Replaces the offset with what `change` makes of it (nil: leave it), as one atomic step.
+    @discardableResult
+    private func move(_ change: (TimeInterval) -> TimeInterval?) -> Bool {
+        var bits = offsetBits.load(ordering: .acquiring)
+        while true {
+            guard let moved = change(TimeInterval(bitPattern: bits)) else { return false }
+            let (exchanged, original) = offsetBits.compareExchange(
+                expected: bits, desired: moved.bitPattern, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            bits = original
+        }
+    }
 }
 
 /// A clock that never moves by itself: tests step it explicitly.

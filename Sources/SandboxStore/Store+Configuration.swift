@@ -20,8 +20,9 @@ extension Store {
         /// 4 KiB is a WAL of about 40 MB; past 64 MB it is truncated after a checkpoint.
         public var checkpointPages: Int
 
-        /// Every this many commits, a writer whose call has ended copies the WAL into the database
-        /// file on a connection of its own (a passive checkpoint, beside the writes), so the
+        /// Every this many commits, the WAL is copied into the database file on a connection of its
+        /// own (a passive checkpoint, beside the writes: after a waiting writer's call has ended, or
+        /// on a thread of the system's pool for a write that answers through a completion), so the
         /// checkpoint at ``checkpointPages`` finds little left to copy while every write waits
         /// for it. 0: only that one.
         public var backgroundCheckpointCommits: Int

@@ -236,16 +236,16 @@ public struct Router: Responder {
         path.split(separator: "/", omittingEmptySubsequences: true)
     }
 
+    /// The path's parameters when `parts` match `segments`. Literals are compared byte for byte
+    /// first, so the routes a path does not match (most of them) cost no allocation.
     private static func match(_ segments: [Segment], _ parts: [Substring]) -> [String: String]? {
         guard segments.count == parts.count else { return nil }
+        for (segment, part) in zip(segments, parts) {
+            if case .literal(let literal) = segment, !literal.utf8.elementsEqual(part.utf8) { return nil }
+        }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal):
-                guard literal == part else { return nil }
-            case .parameter(let name):
-                parameters[name] = String(part)
-            }
+            if case .parameter(let name) = segment { parameters[name] = String(part) }
         }
         return parameters
     }

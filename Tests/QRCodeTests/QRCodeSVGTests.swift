@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import QRCode
 #if canImport(FoundationXML)
 import FoundationXML
@@ -108,17 +109,9 @@ struct QRCodeSVGTests {
         try image.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.zbarimg))
-        process.arguments = ["--quiet", "--raw", "-Sbinary", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(String(decoding: data, as: UTF8.self) == text)
+        let (status, output) = try SpawnedProcess.output(of: try #require(Self.zbarimg), ["--quiet", "--raw", "-Sbinary", file.path])
+        #expect(status == 0)
+        #expect(String(decoding: output, as: UTF8.self) == text)
     }
 
     /// `$ZBARIMG` if set, else the usual install locations.

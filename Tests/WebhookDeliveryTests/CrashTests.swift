@@ -5,7 +5,7 @@ import Testing
 
 /// A real `sandbox-host` process (as LoopbackTests runs the executables), output to files.
 final class HostProcess: @unchecked Sendable {
-    let process = Process()
+    let process: SpawnedProcess
     let folder = TemporaryDirectory()
     let port: UInt16
     var api: API { API(baseURL: "http://127.0.0.1:\(port)") }
@@ -15,19 +15,14 @@ final class HostProcess: @unchecked Sendable {
             Paths.executable("sandbox-host"), "sandbox-host is not built in \(Paths.products.path); run `swift build --build-tests` first",
             sourceLocation: sourceLocation)
         port = freePort()
-        process.executableURL = executable
-        process.arguments = [
-            "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off",
-            "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
-        ]
-        let output = folder.file("stdout"), errors = folder.file("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.currentDirectoryURL = folder.url
-        try process.run()
+        process = try SpawnedProcess(
+            executable: executable.path,
+            arguments: [
+                "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off",
+                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
+            ],
+            environment: ProcessInfo.processInfo.environment, directory: folder.url.path,
+            stdout: folder.file("stdout").path, stderr: folder.file("stderr").path)
     }
 
     deinit { kill() }
@@ -45,7 +40,7 @@ final class HostProcess: @unchecked Sendable {
     /// SIGKILL, and waits for the process to be gone.
     func kill() {
         if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
+            Foundation.kill(process.pid, SIGKILL)
             process.waitUntilExit()
         }
     }

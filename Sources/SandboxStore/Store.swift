@@ -154,38 +154,19 @@ public final class Store: Sendable {
     /// - Returns: what `body` returns, once committed.
     /// - Throws: what `body` threw (nothing of it is kept), or the ``DatabaseError`` of `BEGIN`/`COMMIT`.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        var result: Result<T, any Error>?
-        let failure = withoutActuallyEscaping(body) { body -> (any Error)? in
-            // The caller waits right here until the job is done, so the body and `result` outlive it.
-            let outcome = Outcome()
-            let job = WriteQueue.Job({ db in
-                result = Result { try db.inSavepoint(body) }
-                if case .success = result { return true }
-                return false
-            }, done: { failure in
-                outcome.failure = failure
-                outcome.wake.signal()
-            })
-            writes.submit(job)
-            outcome.wake.wait()
-            return outcome.failure
+        let result = withoutActuallyEscaping(body) { body -> Result<T, any Error> in
+            // The caller waits right here until the job is done, so the body outlives it.
+            var result: Result<T, any Error>?
+            let done = DispatchSemaphore(value: 0)
+            enqueue(body) { outcome in
+                result = outcome
+                done.signal()
+            }
+            done.wait()
+            return result!
         }
         checkpointer?.runIfDue(commits: writes.commitCount)
-        guard let result else { throw failure ?? DatabaseError.sqlite.with(message: "the write was not run") }
-        if let failure, case .success = result { throw failure }
         return try result.get()
-    }
-
-    /// The outcome of an asynchronous write's body: set on the writer thread, read by the job's
-    /// `done` after it (on the writer's or the syncer's thread).
-    private final class ResultBox<T>: @unchecked Sendable {
-        var result: Result<T, any Error>?
-    }
-
-    /// How a waiting ``write(_:)`` hears that its job is done.
-    private final class Outcome: @unchecked Sendable {
-        var failure: (any Error)?
-        let wake = DispatchSemaphore(value: 0)
     }
 
     /// Runs `body` in a write transaction like ``write(_:)``, without waiting: `completion` gets
@@ -197,33 +178,43 @@ public final class Store: Sendable {
     ///
     /// ```swift
     /// store.write({ db in try db.run("INSERT INTO payments(id) VALUES (?)", ["p_1"]) }) { result in
-    ///     reply(result.map { _ in Response(status: 201) })
+    ///     reply { result.map { _ in Response(status: 201) } }
     /// }
     /// ```
     public func write<T>(
         _ body: @escaping @Sendable (Connection) throws -> T,
         then completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let box = ResultBox<T>()
-        let job = WriteQueue.Job({ db in
-            box.result = Result { try db.inSavepoint(body) }
-            if case .success = box.result { return true }
-            return false
-        }, done: { [writes, checkpointer] failure in
-            // As `write(_:)` answers: the body's own error first, then the batch's.
-            if case .failure? = box.result {
-                completion(box.result!)
-            } else if let failure {
-                completion(.failure(failure))
-            } else {
-                completion(box.result ?? .failure(DatabaseError.sqlite.with(message: "the write was not run")))
-            }
+        enqueue(body) { [writes, checkpointer] result in
+            completion(result)
             // On the writer's or syncer's thread: the checkpoint runs elsewhere, nobody waits for it.
             if let checkpointer, checkpointer.claim(commits: writes.commitCount) {
                 DispatchQueue.global(qos: .utility).async { checkpointer.runClaimed() }
             }
-        })
-        writes.submit(job)
+        }
+    }
+
+    /// Queues `body` for the writer; `completion` gets the write's outcome once it is durable or
+    /// failed: the body's own error first, then the error of its batch (BEGIN, COMMIT, the sync).
+    private func enqueue<T>(_ body: @escaping (Connection) throws -> T, _ completion: @escaping (Result<T, any Error>) -> Void) {
+        let box = ResultBox<T>()
+        writes.submit(WriteQueue.Job({ db in
+            box.result = Result { try db.inSavepoint(body) }
+            if case .success = box.result { return true }
+            return false
+        }, done: { failure in
+            switch (box.result, failure) {
+            case (.failure?, _), (.success?, nil): completion(box.result!)
+            case (_, let failure?): completion(.failure(failure))
+            case (nil, nil): completion(.failure(DatabaseError.sqlite.with(message: "the write was not run")))
+            }
+        }))
+    }
+
+    /// A write's outcome: set by its body on the writer thread, read by the job's `done` after it
+    /// (on the writer's or the syncer's thread).
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
     }
 
     /// Writes queued right now, waiting to be run (they will share the next commit).

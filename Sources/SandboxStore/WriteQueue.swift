@@ -21,9 +21,9 @@ final class WriteQueue: @unchecked Sendable {
         /// Told once: with nil when the body ran and its commit is durable (or the body failed and
         /// nothing needed keeping), with the error when BEGIN, COMMIT or the sync failed.
         /// Called on the writer's or the syncer's thread: keep it short, and never write from it.
-        private let done: @Sendable ((any Error)?) -> Void
+        private let done: ((any Error)?) -> Void
 
-        init(_ body: @escaping (Connection) -> Bool, done: @escaping @Sendable ((any Error)?) -> Void) {
+        init(_ body: @escaping (Connection) -> Bool, done: @escaping ((any Error)?) -> Void) {
             self.body = body
             self.done = done
         }

@@ -205,9 +205,8 @@ public struct Router: Responder {
     }
 
     private func start(_ handler: DeferredHandler, _ request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
-        let onUnexpectedError = onUnexpectedError
         do {
-            try handler(request) { result in reply { Self.answer(request, result(), onUnexpectedError) } }
+            try handler(request) { result in reply { answer(request, result()) } }
         } catch {
             let response = answer(request, .failure(error))
             reply { response }
@@ -217,12 +216,6 @@ public struct Router: Responder {
     /// A handler's outcome as the client sees it: a thrown `HTTPError` is its envelope, anything
     /// else a bare 500 (reported to `onUnexpectedError`).
     private func answer(_ request: Request, _ result: Result<Response, any Error>) -> Response {
-        Self.answer(request, result, onUnexpectedError)
-    }
-
-    private static func answer(
-        _ request: Request, _ result: Result<Response, any Error>, _ onUnexpectedError: (Request, any Error) -> Void
-    ) -> Response {
         switch result {
         case .success(let response): return response
         case .failure(let error as HTTPError): return error.response

@@ -88,6 +88,11 @@ struct WalkTests {
         #expect(
             Set(merchants.compactMap { $0["merchantId"] as? String }) == Set(fixture.merchants.map(\.id)),
             "[\(region)] back office merchants: \(listed)")
+        // Each with its owner's address, which a token e-mail may be sent to (never by default).
+        for merchant in fixture.merchants {
+            let entry = merchants.first { $0["merchantId"] as? String == merchant.id } ?? [:]
+            #expect(entry["email"] as? String == merchant.email, "[\(region)] \(merchant.id) owner e-mail: \(entry)")
+        }
         let listedTerminals = merchants.flatMap { $0["terminals"] as? [[String: Any]] ?? [] }
         #expect(
             Set(listedTerminals.compactMap { $0["terminalId"] as? String }) == Set(fixture.terminals.map(\.id)),

@@ -6,29 +6,11 @@ import Testing
 /// `sandbox up` as a person runs it: the table, endpoints.json, every URL answering, Ctrl-C.
 @Suite("sandbox up")
 struct SandboxUpTests {
-    /// Starts `sandbox up` on consecutive free ports; retries on another base if one was taken meanwhile.
-    private func startSandbox(dataDirectory: URL) throws -> (child: Child, basePort: Int) {
-        let count = try loadCatalogue().regions.count + 3
-        var lastFailure = ""
-        for _ in 0..<3 {
-            let base = try freeConsecutivePorts(count)
-            let child = try Child(
-                executable("sandbox"), ["up", "--base-port", String(base), "--data-dir", dataDirectory.path])
-            if child.waitForOutput("Endpoints:", seconds: 15) { return (child, base) }
-            let finished = child.finish(within: 5)
-            lastFailure = finished.description
-            // Only a port taken between choosing and binding is worth another try.
-            guard finished.stderr.contains("cannot listen") else { break }
-        }
-        Issue.record("sandbox up did not print its table with “Endpoints:” within 15 s:\n\(lastFailure)")
-        throw FetchError(description: "sandbox up did not start")
-    }
-
     @Test("prints its table, writes endpoints.json, serves every URL in it, and stops on SIGTERM")
     func upServesEveryEndpointAndStops() throws {
         let catalogue = try loadCatalogue()
         let data = TemporaryDirectory()
-        let (child, base) = try startSandbox(dataDirectory: data.url)
+        let (child, base) = try startSandboxUp(dataDirectory: data.url)
 
         // The table: one row per region, the portal and the wallet, each with its URL.
         let table = child.stdout

@@ -193,3 +193,22 @@ func freeConsecutivePorts(_ count: Int) throws -> Int {
     }
     throw FetchError(description: "no \(count) consecutive free ports found between 20000 and 60000")
 }
+
+/// Starts `sandbox up` on consecutive free ports; retries on another base if one was taken meanwhile.
+func startSandboxUp(dataDirectory: URL) throws -> (child: Child, basePort: Int) {
+    let count = try loadCatalogue().regions.count + 3
+    var lastFailure = ""
+    for _ in 0..<3 {
+        let base = try freeConsecutivePorts(count)
+        let child = try Child(
+            executable("sandbox"), ["up", "--base-port", String(base), "--data-dir", dataDirectory.path])
+        if child.waitForOutput("Endpoints:", seconds: 15) { return (child, base) }
+        let finished = child.finish(within: 5)
+        lastFailure = finished.description
+        // Only a port taken between choosing and binding is worth another try.
+        guard finished.stderr.contains("cannot listen") else { break }
+    }
+    Issue.record("sandbox up did not print its table with “Endpoints:” within 15 s:\n\(lastFailure)")
+    throw FetchError(description: "sandbox up did not start")
+}
+

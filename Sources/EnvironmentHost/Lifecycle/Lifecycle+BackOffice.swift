@@ -59,6 +59,8 @@ extension Lifecycle {
     struct MerchantSummary: Codable, Sendable {
         let merchantId: String
         let name: String
+        /// The owner's address from the fixture: where the portal offers to e-mail a registration token.
+        let email: String?
         let terminals: [TerminalState]
     }
 
@@ -68,7 +70,7 @@ extension Lifecycle {
             try db.query("SELECT document FROM merchants ORDER BY rowid").map { row in
                 let merchant = try JSONDecoder().decode(Merchant.self, from: Data((try row["document"] as String).utf8))
                 return MerchantSummary(
-                    merchantId: merchant.id, name: merchant.name, terminals: terminals.filter { $0.merchantId == merchant.id })
+                    merchantId: merchant.id, name: merchant.name, email: merchant.email, terminals: terminals.filter { $0.merchantId == merchant.id })
             }
         }
     }

@@ -57,6 +57,7 @@ struct RegionFixture: Decodable {
 struct MerchantFixture: Decodable {
     var id: String
     var name: String?
+    var email: String?
     var apiKey: String
     var terminals: [TerminalFixture]
 }

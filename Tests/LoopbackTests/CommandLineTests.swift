@@ -189,6 +189,56 @@ struct CommandLineTests {
     }
 }
 
+/// The example lines of a `--help` text: the indented lines under `EXAMPLES:`, split into words.
+func helpExamples(_ help: String) -> [[String]] {
+    guard let start = help.range(of: "EXAMPLES:\n") else { return [] }
+    var examples: [[String]] = []
+    for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+        guard line.hasPrefix("  ") else { break }
+        examples.append(line.split(separator: " ").map(String.init))
+    }
+    return examples
+}
+
+@Suite("help examples")
+struct HelpExampleTests {
+    /// Each service example is run with `--dry-run` added: the example's own ports (8100, 9000 …) and
+    /// `0.0.0.0` would collide with a sandbox the developer has running. What the example says must
+    /// resolve as written and show up in the resolved configuration.
+    @Test("every example of a service's --help resolves as written", arguments: serviceCalls)
+    func examplesResolve(_ call: Call) throws {
+        let help = try run(executable(call.program), call.arguments + ["--help"])
+        let examples = helpExamples(help.stdout)
+        // Run where a `sandbox up` on the default ports has left its endpoints.json, as the examples assume.
+        let catalogue = try loadCatalogue()
+        let folder = TemporaryDirectory()
+        try FileManager.default.createDirectory(at: folder.file(".sandbox"), withIntermediateDirectories: true)
+        let count = catalogue.regions.count
+        let endpoints: [String: Any] = [
+            "environments": Dictionary(
+                uniqueKeysWithValues: catalogue.regions.enumerated().map { ($1.id, "http://127.0.0.1:\(8100 + $0)") }),
+            "portal": "http://127.0.0.1:\(8100 + count)", "wallet": "http://127.0.0.1:\(8101 + count)",
+            "webhooks": "http://127.0.0.1:\(8102 + count)",
+        ]
+        try JSONSerialization.data(withJSONObject: endpoints).write(to: folder.file(".sandbox/endpoints.json"))
+        #expect(!examples.isEmpty, "\(call.name) --help has no EXAMPLES:\n\(help)")
+        for example in examples {
+            #expect(Array(example.prefix(call.arguments.count + 1)) == [call.program] + call.arguments, "\(example)")
+            let arguments = Array(example.dropFirst())
+            let finished = try Child(executable(call.program), arguments + ["--dry-run"], workingDirectory: folder.url)
+                .finish(within: 10)
+            #expect(finished.exited && finished.status == 0, "\(example.joined(separator: " ")):\n\(finished)")
+            let configuration = (try? JSONSerialization.jsonObject(with: Data(finished.stdout.utf8))) as? [String: Any] ?? [:]
+            // Every option value of the example is what the service resolved.
+            for (option, key) in [("--port", "port"), ("--base-port", "basePort"), ("--host", "host"), ("--env", "region"), ("--flavour", "flavour")] {
+                guard let at = arguments.firstIndex(of: option), at + 1 < arguments.count else { continue }
+                let resolved = configuration[key].map { "\($0)" }
+                #expect(resolved == arguments[at + 1], "\(example.joined(separator: " ")): \(key) is \(resolved ?? "absent")")
+            }
+        }
+    }
+}
+
 /// A standalone service stopped by Ctrl-C (SIGINT) or `docker stop` (SIGTERM).
 struct StopCase: Sendable, CustomTestStringConvertible {
     var program: String

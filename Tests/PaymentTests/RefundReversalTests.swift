@@ -118,7 +118,7 @@ struct RefundReversalTests {
             expectReply(await till.reversal(b), 409, "transaction_not_cancellable", "\(l) reverse B, which is not the latest sale")
             expectTransaction(await till.reversal(c, byUser: true), 200, "USER_CANCELLED", "\(l) reverse C (isCancelledByUser)")
 
-            let declined = expectTransaction(try await till.pay("visa", amount: 1051), 201, "DECLINED", "\(l) declined sale D")
+            let declined = expectTransaction(try await till.pay("visa", amount: 4251), 201, "DECLINED", "\(l) declined sale D")
             await till.refused(409, oneOf: notRefundable, "refund the declined D") {
                 await till.refund(declined.transactionId ?? "", amount: 1000)
             }

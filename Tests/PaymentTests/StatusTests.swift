@@ -250,6 +250,11 @@ struct StatusTests {
             let id = try #require(offered.transactionId)
             fx.expectQuote(offered, amount: 2000, from: host.currency, to: "USD", "\(l) DCC offer for 20.00 \(host.currency)")
             #expect(offered.string("dccStatus") != "ACCEPTED", "\(l) the offer is not accepted yet: \(offered)")
+            // A sale waiting for the DCC choice can be reversed, and its detail says so.
+            #expect(offered.bool("cancellable") == true, "\(l) a DCC_REQUIRED sale is cancellable: \(offered)")
+            #expect(
+                expectTransaction(await till.details(id), 200, "DCC_REQUIRED", "\(l) details of the DCC offer").bool("cancellable") == true,
+                "\(l) the details of a DCC_REQUIRED sale say it is cancellable")
             expectReply(await till.sale(amount: 1000), 409, "terminal_busy", "\(l) a sale while DCC_REQUIRED")
             let accepted = expectTransaction(
                 await till.dcc(id, accepted: true, key: "dcc-\(id)"), 200, "CLEARED", responseCode: "00",
@@ -270,6 +275,11 @@ struct StatusTests {
                 await till.dcc(try #require(refused.transactionId), accepted: false), 200, "CLEARED", responseCode: "00",
                 "\(l) customer declines the DCC offer")
             #expect(declined.string("dccStatus") == "DECLINED", "\(l) dccStatus after declining: \(declined)")
+            // The refused offer stays in the detail: what was offered, in which currency, at which rate.
+            fx.expectQuote(declined, amount: 3000, from: host.currency, to: "USD", "\(l) declined DCC keeps the offer")
+            fx.expectQuote(
+                expectTransaction(await till.details(try #require(refused.transactionId)), 200, "CLEARED", "\(l) details after declining DCC"),
+                amount: 3000, from: host.currency, to: "USD", "\(l) details of a declined DCC offer")
 
             // JPY has no minor unit: 10.00 EUR × 162.31 × 1.035 = 1679.9085 → 1680.
             let yen = expectTransaction(

@@ -176,7 +176,9 @@ struct PaymentTests {
             #expect(offer.transactionStatus == .DCC_REQUIRED && offer.dccCurrency?.code == "GBP", "\(offer)")
             let local = try value(
                 await sdk.doMakeTransactionFinishDCC(transactionId: offer.transactionId, dccOfferAccepted: false), "decline the offer")
-            #expect(local.transactionStatus == .CLEARED && local.dccStatus == .DECLINED && local.dccAmount == nil, "\(local)")
+            // Declining keeps the offer in the detail; dccStatus says the sale was paid in złoty.
+            #expect(local.transactionStatus == .CLEARED && local.dccStatus == .DECLINED, "\(local)")
+            #expect(local.dccAmount == offer.dccAmount && local.dccCurrency?.code == "GBP" && local.transactionAmount == 4000, "\(local)")
 
             let (_, refund) = try await transaction(
                 sdk.doRefund(currency: "PLN", requestedAmount: 5000, transactionId: saleA.transactionId, reference: nil), "partial refund")

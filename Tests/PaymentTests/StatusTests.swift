@@ -37,6 +37,13 @@ struct StatusTests {
                     "\(l) visa amount \(amount) (magic 42.\(code))")
                 #expect(reply.string("authId") ?? "" == "", "\(l) a declined sale carries an authId: \(reply)")
             }
+            // Ordinary prices are never magic: the seed's own example amount, 11.91, clears.
+            expectTransaction(
+                try await till.pay("visa", amount: 1191), 201, "CLEARED", responseCode: "00", "\(l) visa 11.91 (the seed's example)")
+            // A 42.XX without a rule answers its code XX as a decline, as Worldline's sandbox does.
+            let unlisted = expectTransaction(
+                try await till.pay("visa", amount: 4233), 201, "DECLINED", responseCode: "33", "\(l) visa 42.33 (no rule for 33)")
+            #expect(unlisted.string("responseMsg") == "Declined by the issuer (response code 33)", "\(l) 42.33 message: \(unlisted)")
             expectTransaction(
                 try await till.pay("visa-decline", amount: 1000), 201, "DECLINED", responseCode: "05",
                 "\(l) visa-decline 10.00 (issuer always declines)")

@@ -24,7 +24,7 @@ struct StatusTests {
                 await till.service.call("POST", "/terminal/v1/reader/prepare"), 401, "unauthorized", "\(l) reader prepare without session")
 
             let approved = expectTransaction(
-                try await till.pay("visa", amount: 1000), 201, "CLEARED", responseCode: "00", "\(l) visa 10.00 (…00)")
+                try await till.pay("visa", amount: 1000), 201, "CLEARED", responseCode: "00", "\(l) visa 10.00 (not magic)")
             #expect(matches(approved.string("authId"), #"^\d{6}$"#), "\(l) CLEARED authId is not 6 digits: \(approved)")
             #expect(matches(approved.string("retrievalRefNum"), #"^\d{12}$"#), "\(l) CLEARED RRN is not 12 digits: \(approved)")
             #expect(approved.string("cardNumber") == "476173******0011", "\(l) masked PAN of visa: \(approved)")

@@ -182,7 +182,8 @@ extension Payments {
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
         guard terminal.isReversalAvailable, record.type == .auth else { return false }
         if record.status == .dccRequired { return true }
-        guard record.status == .cleared, now - record.createdAt < Self.reversalWindow else { return false }
+        // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
+        guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
         // A sale inserted by the write under way is its terminal's latest: no need to look it up.
         if record.isInsertedNow { return true }
         // Only an approval gives a sale an auth id, and reversing or refunding it keeps the id.

@@ -184,7 +184,7 @@ for region in "${regions[@]}"; do
     backoffice_key="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["regions"][sys.argv[2]]["backOfficeKey"])' "$data/merchants.json" "$region")"
     currency="$(curl -sS --max-time 10 "$base/v1/environment" | python3 -c 'import json,sys; print(json.load(sys.stdin)["currency"])')" \
         || { echo "tapsim-walk.sh: $base does not answer: is 'sandbox up' running?" >&2; exit 1; }
-    # Amounts that no magic rule touches (ending in 00 and 50), and two cards issued in the
+    # Amounts outside the magic range 42.00–42.99, and two cards issued in the
     # region's country (a foreign card would get a DCC offer on regions with DCC).
     amount_one=1200
     amount_two=850
@@ -234,10 +234,10 @@ EOF
     step "terminal-info" 0 \
         check 'd["terminal"]["terminalId"] == "'"$quick_terminal"'"' "terminal info of the terminal" -- terminal-info
     payments
-    step "pay 1051 (magic: insufficient funds)" 0 \
+    step "pay 4251 (magic 42.51: insufficient funds)" 0 \
         check 'd["transaction"]["transactionStatus"] == "DECLINED"' "a decline is an answer, not an error" \
         check 'd["transaction"]["responseCode"] == "51"' "response code 51" \
-        -- pay --amount 1051 --currency "$currency" --card "$card_one"
+        -- pay --amount 4251 --currency "$currency" --card "$card_one"
 
     # --- Device 2: back-office registration token -----------------------------------------------
     device="$work/$region-token"

@@ -14,8 +14,10 @@ public struct SharedPaymentData: Sendable {
     public static func load(sandboxData: URL, regions: [String]) throws -> SharedPaymentData {
         let keys = try ReaderKeys.load(from: sandboxData.appendingPathComponent("reader-keys.json"))
         try keys.requireRegions(regions)
+        let magicAmounts = try MagicAmounts.load(contentsOf: sandboxData.appendingPathComponent(MagicAmounts.fileName))
+        try magicAmounts.requireRegions(regions)
         return SharedPaymentData(
-            readerKeys: keys, magicAmounts: try MagicAmounts.load(contentsOf: sandboxData.appendingPathComponent("magic-amounts.json")),
+            readerKeys: keys, magicAmounts: magicAmounts,
             fx: try FXTable.load(contentsOf: sandboxData.appendingPathComponent("fx.json")),
             issuer: try Issuer(cardsFile: sandboxData.appendingPathComponent("cards.json")))
     }

@@ -31,8 +31,8 @@ extension ConformanceTests {
     /// 4.32.5, the check still reports `Allow: POST, GET, HEAD` on OPTIONS of the three paths.
     static let allowHeaderCheck = "allow_header_conformance"
 
-    /// Amounts that the magic amounts approve (`…00`, `…50`) and one they decline (`…51`).
-    static let paymentAmounts = [500, 1000, 1250, 1051]
+    /// Amounts that the magic amounts approve (outside 42.00–42.99) and one they decline (42.51).
+    static let paymentAmounts = [500, 1000, 1250, 4251]
     /// Cards whose reads settle at once (no DCC offer, no PIN): a sale with one leaves the terminal free.
     static let settlingCards = ["visa", "mc", "maestro", "amex", "visa-decline", "visa-expired", "visa", "mc"]
 
@@ -47,9 +47,9 @@ extension ConformanceTests {
         world.transactions["refunded"] = try device.sale(1000, try card("visa").merging(shared) { $1 }, expected: "CLEARED")
         world.transactions["refundable"] = try device.sale(1500, try card("mc").merging(shared) { $1 }, expected: "CLEARED")
         world.transactions["declined"] = try device.sale(1000, try card("visa-decline"), expected: "DECLINED")
-        world.transactions["declined51"] = try device.sale(1051, try card("visa"), expected: "DECLINED")
+        world.transactions["declined51"] = try device.sale(4251, try card("visa"), expected: "DECLINED")
         world.transactions["terminalDeclined"] = try device.sale(1000, try card("visa-expired"), expected: "TERMINAL_DECLINED")
-        world.transactions["error"] = try device.sale(1096, try card("visa"), expected: "ERROR")
+        world.transactions["error"] = try device.sale(4296, try card("visa"), expected: "ERROR")
         world.transactions["staleRead"] = try device.sale(1000, try card("visa", readAt: now - 121_000), expected: "TIMEOUT")
         world.transactions["userCancelled"] = try device.sale(1000, ["readerOutcome": "cancelled"], expected: "USER_CANCELLED")
         world.transactions["readerTimeout"] = try device.sale(1000, ["readerOutcome": "timeout"], expected: "TIMEOUT")

@@ -20,7 +20,7 @@ struct ReadTests {
             let t1 = try await till.cleared("visa", amount: 1000, "t1 visa 10.00")
             let t2 = try await till.cleared("mc", amount: 2000, "t2 mc 20.00")
             let t3 = try #require(
-                expectTransaction(try await till.pay("visa", amount: 1051), 201, "DECLINED", "\(l) t3 visa 10.51").transactionId)
+                expectTransaction(try await till.pay("visa", amount: 4251), 201, "DECLINED", "\(l) t3 visa 42.51").transactionId)
             let t4 = try await till.cleared("visa", amount: 3000, "t4 visa 30.00")
             let refundCard = try await till.tap("visa", amount: 1000)
             let t5 = try #require(
@@ -260,7 +260,7 @@ struct ReadTests {
         let cards = ["visa", "mc", "maestro", "amex"]
         let sale = try await till.cleared(cards[round % cards.count], amount: 1010 + 10 * round, "round \(round) sale")
         try await till.advance(250, "round \(round) four minutes later", relogin: true)
-        expectTransaction(try await till.pay("mc", amount: 1051), 201, "DECLINED", "\(l) round \(round) decline (…51)")
+        expectTransaction(try await till.pay("mc", amount: 4251), 201, "DECLINED", "\(l) round \(round) decline (42.51)")
         let offered = expectTransaction(
             try await till.pay("visa-us-dcc", amount: 2010 + 10 * round), 201, "DCC_REQUIRED", "\(l) round \(round) DCC offer")
         expectTransaction(
@@ -274,7 +274,7 @@ struct ReadTests {
         if round % 2 == 0 {
             expectTransaction(await till.sale(amount: 710), 201, "NEW", "\(l) round \(round) sale waiting for a card")
         } else {
-            expectTransaction(try await till.pay("visa", amount: 1065), 201, "PIN_REQUESTED", "\(l) round \(round) sale waiting for a PIN")
+            expectTransaction(try await till.pay("visa", amount: 4265), 201, "PIN_REQUESTED", "\(l) round \(round) sale waiting for a PIN")
         }
         return sale
     }

@@ -48,6 +48,60 @@ struct ReceiptCheckoutTests {
         }
     }
 
+    @Test("receipts name the merchant as its terminal does (name and address, id beneath); a DCC receipt shows the rate and the markup")
+    func receiptContents() async throws {
+        try await withSandbox { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            let l = till.label
+            let merchant = try #require(host.merchant(owning: till.id), "\(l) merchants.json names no merchant of \(till.id)")
+            func html(_ text: String) -> String {
+                text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                    .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            }
+            func page(_ transaction: String, _ step: String) async throws -> String {
+                let qr = expectReply(await till.receipt(transaction, type: "QR"), 200, nil, "\(l) QR receipt of \(step)")
+                let url = try #require(qr.string("url"), "\(l) QR receipt of \(step) gives no url: \(qr)")
+                return expectReply(await till.service.fetch(url), 200, nil, "\(l) receipt page of \(step)").text
+            }
+
+            let sale = try await till.cleared(amount: 1250, "sale 12.50")
+            let plain = try await page(sale, "a sale")
+            #expect(plain.contains("<th>Merchant</th><td>\(html(merchant.name))</td>"), "\(l) the receipt names \(merchant.name): \(plain)")
+            #expect(plain.contains(html(merchant.address1)), "\(l) the receipt gives the merchant's address: \(plain)")
+            #expect(plain.contains("<th>Merchant id</th><td>\(merchant.id)</td>"), "\(l) the merchant id stays as a line of its own: \(plain)")
+            #expect(!plain.contains("Exchange rate"), "\(l) no DCC lines without DCC: \(plain)")
+
+            let email = "customer-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            expectReply(await till.receipt(sale, type: "EMAIL", email: email), 200, nil, "\(l) e-mail receipt")
+            let messages = expectReply(await host.mailbox(), 200, nil, "\(l) mailbox").array("messages") as? [[String: Any]] ?? []
+            let mail = try #require(messages.first { $0["to"] as? String == email }, "\(l) no receipt mail to \(email)")
+            let body = mail["body"] as? String ?? ""
+            #expect(body.contains("Merchant: \(merchant.name)\n"), "\(l) the mailed receipt names \(merchant.name): \(body)")
+            #expect((mail["subject"] as? String)?.contains(merchant.name) == true, "\(l) the subject names the merchant: \(mail)")
+
+            // DCC accepted: the cardholder's amount, the base rate and the markup over it, as fx.json has them.
+            let fx = try FX.load()
+            let rate = try #require(fx.rates[host.currency]?["USD"], "\(l) fx.json has no \(host.currency)→USD rate")
+            let offered = expectTransaction(try await till.pay("visa-us-dcc", amount: 2000), 201, "DCC_REQUIRED", "\(l) DCC offer")
+            let dccSale = try #require(offered.transactionId)
+            expectTransaction(await till.dcc(dccSale, accepted: true), 200, "CLEARED", "\(l) DCC accepted")
+            let dcc = try await page(dccSale, "a DCC sale")
+            let charged = try #require(fx.amount(2000, from: host.currency, to: "USD"))
+            #expect(dcc.contains(String(format: "%d.%02d USD", charged / 100, charged % 100)), "\(l) the DCC receipt shows the USD amount: \(dcc)")
+            #expect(dcc.contains("<th>Exchange rate</th><td>1 \(host.currency) = \(rate) USD</td>"), "\(l) the DCC receipt shows the rate: \(dcc)")
+            let base = fx.ecb ? "the European Central Bank reference rate" : "the exchange rate"
+            #expect(dcc.contains("<th>Markup</th><td>\(fx.markup) % over \(base)</td>"), "\(l) the DCC receipt shows the markup: \(dcc)")
+
+            // DCC declined: paid in the terminal's currency, so the receipt shows no conversion.
+            let refused = expectTransaction(try await till.pay("visa-us-dcc", amount: 3000), 201, "DCC_REQUIRED", "\(l) second DCC offer")
+            let refusedSale = try #require(refused.transactionId)
+            expectTransaction(await till.dcc(refusedSale, accepted: false), 200, "CLEARED", "\(l) DCC declined")
+            let local = try await page(refusedSale, "a sale whose DCC offer was declined")
+            #expect(!local.contains("Exchange rate") && !local.contains("Charged in your currency"), "\(l) no DCC lines after declining: \(local)")
+        }
+    }
+
     @Test("checkouts: a matching sale consumes it once (checkout_used after), a mismatch is checkout_mismatch, unknown is checkout_not_found")
     func checkouts() async throws {
         try await withSandbox { sandbox in

@@ -118,7 +118,7 @@ struct RefundReversalTests {
             expectReply(await till.reversal(b), 409, "transaction_not_cancellable", "\(l) reverse B, which is not the latest sale")
             expectTransaction(await till.reversal(c, byUser: true), 200, "USER_CANCELLED", "\(l) reverse C (isCancelledByUser)")
 
-            let declined = expectTransaction(try await till.pay("visa", amount: 1051), 201, "DECLINED", "\(l) declined sale D")
+            let declined = expectTransaction(try await till.pay("visa", amount: 4251), 201, "DECLINED", "\(l) declined sale D")
             await till.refused(409, oneOf: notRefundable, "refund the declined D") {
                 await till.refund(declined.transactionId ?? "", amount: 1000)
             }
@@ -137,6 +137,37 @@ struct RefundReversalTests {
             try await till.advance(30 * 60 + 1, "30 min 1 s after sale F", relogin: true)
             expectReply(await till.reversal(f), 409, "transaction_not_cancellable", "\(l) reverse F after 30 min")
             expectTransaction(await till.details(f), 200, "CLEARED", "\(l) F stays CLEARED")
+        }
+    }
+
+    @Test("reversal window: a declined sale or a cancelled read after a cleared sale leaves it reversible; only a later cleared sale ends it")
+    func reversalWindowEndsOnlyWithALaterClearedSale() async throws {
+        try await withSandbox { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            let l = till.label
+
+            let a = try await till.cleared(amount: 3000, "sale A")
+            // Outcomes that are not a cleared sale: an issuer's decline (the card's own flag, whatever
+            // the amount), a card read the customer cancelled, and a sale that waited for a card in vain.
+            expectTransaction(try await till.pay("visa-decline", amount: 1250), 201, "DECLINED", "\(l) declined sale after A")
+            expectTransaction(await till.sale(amount: 1250, outcome: "cancelled"), 201, "USER_CANCELLED", "\(l) cancelled read after A")
+            let waiting = try #require(
+                expectTransaction(await till.sale(amount: 1250), 201, "NEW", "\(l) a sale waiting for a card").transactionId)
+            try await till.advance(121, "the card never came", relogin: true)
+            expectTransaction(await till.details(waiting), 200, "TIMEOUT", "\(l) the waiting sale timed out")
+            let stillOpen = expectTransaction(await till.details(a), 200, "CLEARED", "\(l) A after a decline, a cancel and a timeout")
+            #expect(stillOpen.bool("cancellable") == true, "\(l) A is still the latest cleared sale: \(stillOpen)")
+            #expect(stillOpen.bool("refundable") == false, "\(l) a cancellable sale is not refundable: \(stillOpen)")
+            expectTransaction(await till.reversal(a), 200, "CANCELLED", "\(l) reverse A after the declined sale")
+
+            // A later sale that cleared ends the window, and reversing that sale does not reopen it.
+            let b = try await till.cleared(amount: 2000, "sale B")
+            let c = try await till.cleared(amount: 2500, "sale C")
+            expectTransaction(await till.reversal(c), 200, "CANCELLED", "\(l) reverse C")
+            let closed = expectTransaction(await till.details(b), 200, "CLEARED", "\(l) B after C cleared and was reversed")
+            #expect(closed.bool("cancellable") == false, "\(l) B stopped being cancellable when C cleared: \(closed)")
+            expectReply(await till.reversal(b), 409, "transaction_not_cancellable", "\(l) reverse B after C cleared")
         }
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// simulated reader sealed.
 @Suite("Card payments: every transaction status")
 struct StatusTests {
-    @Test("magic amounts and card flags: CLEARED 00, DECLINED 51/05/54/55/91 and visa-decline 05, TERMINAL_DECLINED, ERROR 96")
+    @Test("magic amounts 42.XX and card flags: CLEARED 00, DECLINED 51/05/54/55/91 and visa-decline 05, TERMINAL_DECLINED, ERROR 96")
     func issuerOutcomes() async throws {
         try await withSandbox { sandbox in
             let host = try sandbox.host("EU")
@@ -24,19 +24,26 @@ struct StatusTests {
                 await till.service.call("POST", "/terminal/v1/reader/prepare"), 401, "unauthorized", "\(l) reader prepare without session")
 
             let approved = expectTransaction(
-                try await till.pay("visa", amount: 1000), 201, "CLEARED", responseCode: "00", "\(l) visa 10.00 (…00)")
+                try await till.pay("visa", amount: 1000), 201, "CLEARED", responseCode: "00", "\(l) visa 10.00 (not magic)")
             #expect(matches(approved.string("authId"), #"^\d{6}$"#), "\(l) CLEARED authId is not 6 digits: \(approved)")
             #expect(matches(approved.string("retrievalRefNum"), #"^\d{12}$"#), "\(l) CLEARED RRN is not 12 digits: \(approved)")
             #expect(approved.string("cardNumber") == "476173******0011", "\(l) masked PAN of visa: \(approved)")
             #expect(approved.string("transactionType") == "AUTH", "\(l) a sale is type AUTH: \(approved)")
             #expect(approved.int("transactionAmount") == 1000, "\(l) amount: \(approved)")
 
-            for (amount, code) in [(1051, "51"), (1005, "05"), (1054, "54"), (1055, "55"), (1091, "91")] {
+            for (amount, code) in [(4251, "51"), (4205, "05"), (4254, "54"), (4255, "55"), (4291, "91")] {
                 let reply = expectTransaction(
                     try await till.pay("visa", amount: amount), 201, "DECLINED", responseCode: code,
-                    "\(l) visa amount \(amount) (magic …\(code))")
+                    "\(l) visa amount \(amount) (magic 42.\(code))")
                 #expect(reply.string("authId") ?? "" == "", "\(l) a declined sale carries an authId: \(reply)")
             }
+            // Ordinary prices are never magic: the seed's own example amount, 11.91, clears.
+            expectTransaction(
+                try await till.pay("visa", amount: 1191), 201, "CLEARED", responseCode: "00", "\(l) visa 11.91 (the seed's example)")
+            // A 42.XX without a rule answers its code XX as a decline, as Worldline's sandbox does.
+            let unlisted = expectTransaction(
+                try await till.pay("visa", amount: 4233), 201, "DECLINED", responseCode: "33", "\(l) visa 42.33 (no rule for 33)")
+            #expect(unlisted.string("responseMsg") == "Declined by the issuer (response code 33)", "\(l) 42.33 message: \(unlisted)")
             expectTransaction(
                 try await till.pay("visa-decline", amount: 1000), 201, "DECLINED", responseCode: "05",
                 "\(l) visa-decline 10.00 (issuer always declines)")
@@ -44,18 +51,18 @@ struct StatusTests {
                 try await till.pay("amex-expired", amount: 1000), 201, "TERMINAL_DECLINED", "\(l) amex-expired 10.00")
             #expect(expired.string("cardType") == "AMEX", "\(l) amex-expired keeps its brand: \(expired)")
             expectTransaction(
-                try await till.pay("visa", amount: 1096), 201, "ERROR", responseCode: "96", "\(l) visa amount 1096 (magic …96)")
+                try await till.pay("visa", amount: 4296), 201, "ERROR", responseCode: "96", "\(l) visa amount 4296 (magic 42.96)")
             // Magic amounts read the base amount (requested − tip), not the total.
             expectTransaction(
-                try await till.pay("visa", amount: 11550, tip: 1499), 201, "DECLINED", responseCode: "51",
-                "\(l) 115.50 with a 14.99 tip (base 100.51)")
+                try await till.pay("visa", amount: 4751, tip: 500), 201, "DECLINED", responseCode: "51",
+                "\(l) 47.51 with a 5.00 tip (base 42.51)")
             expectTransaction(
-                try await till.pay("visa", amount: 11451, tip: 1451), 201, "CLEARED", responseCode: "00",
-                "\(l) 114.51 with a 14.51 tip (base 100.00)")
+                try await till.pay("visa", amount: 4251, tip: 251), 201, "CLEARED", responseCode: "00",
+                "\(l) 42.51 with a 2.51 tip (base 40.00)")
         }
     }
 
-    @Test("PIN: mc-pin without PIN and magic 65 give PIN_REQUESTED; Reader.enterPin clears, a wrong PIN declines 55, no PIN in 60 s is TIMEOUT")
+    @Test("PIN: mc-pin without PIN and magic 42.65 give PIN_REQUESTED; Reader.enterPin clears, a wrong PIN declines 55, no PIN in 60 s is TIMEOUT")
     func pinFlows() async throws {
         try await withSandbox { sandbox in
             let host = try sandbox.host("EU")
@@ -95,13 +102,13 @@ struct StatusTests {
                 await till.pin(try #require(second.transactionId), payload: wrong), 200, "DECLINED", responseCode: "55",
                 "\(l) PIN step with a wrong PIN")
 
-            // Magic 65 on a card without PIN: soft decline, the PIN step (1234, the sandbox's test PIN) clears it.
+            // Magic 42.65 on a card without PIN: soft decline, the PIN step (1234, the sandbox's test PIN) clears it.
             let soft = expectTransaction(
-                try await till.pay("visa", amount: 1065), 201, "PIN_REQUESTED", responseCode: "65", "\(l) visa amount 1065 (magic …65)")
-            let softPin = try #require(try await till.enterPin().sealedPayload, "\(l) the reader sealed no PIN for …65")
+                try await till.pay("visa", amount: 4265), 201, "PIN_REQUESTED", responseCode: "65", "\(l) visa amount 4265 (magic 42.65)")
+            let softPin = try #require(try await till.enterPin().sealedPayload, "\(l) the reader sealed no PIN for 42.65")
             expectTransaction(
                 await till.pin(try #require(soft.transactionId), payload: softPin), 200, "CLEARED", responseCode: "00",
-                "\(l) PIN step after magic 65")
+                "\(l) PIN step after magic 42.65")
 
             // Nobody types the PIN: the reader gives up after its 60 s, the host times out after 60 s on its clock.
             // (The host's sandbox clock also runs with real time: steps stop 5 s short of a deadline, not 1 s,
@@ -129,14 +136,14 @@ struct StatusTests {
         }
     }
 
-    @Test("ONGOING (…68) is busy and becomes TIMEOUT once 30 s pass on the host clock")
+    @Test("ONGOING (42.68) is busy and becomes TIMEOUT once 30 s pass on the host clock")
     func authorisationTimeout() async throws {
         try await withSandbox { sandbox in
             let host = try sandbox.host("EU")
             let till = try await Till.open(host, try host.counter())
             let l = till.label
             let ongoing = expectTransaction(
-                try await till.pay("visa", amount: 1068), 201, "ONGOING", responseCode: "68", "\(l) visa amount 1068 (magic …68)")
+                try await till.pay("visa", amount: 4268), 201, "ONGOING", responseCode: "68", "\(l) visa amount 4268 (magic 42.68)")
             let id = try #require(ongoing.transactionId)
             expectReply(await till.sale(amount: 1000), 409, "terminal_busy", "\(l) a sale while ONGOING")
             try await till.advance(25, "25 s after the authorisation request")
@@ -250,6 +257,11 @@ struct StatusTests {
             let id = try #require(offered.transactionId)
             fx.expectQuote(offered, amount: 2000, from: host.currency, to: "USD", "\(l) DCC offer for 20.00 \(host.currency)")
             #expect(offered.string("dccStatus") != "ACCEPTED", "\(l) the offer is not accepted yet: \(offered)")
+            // A sale waiting for the DCC choice can be reversed, and its detail says so.
+            #expect(offered.bool("cancellable") == true, "\(l) a DCC_REQUIRED sale is cancellable: \(offered)")
+            #expect(
+                expectTransaction(await till.details(id), 200, "DCC_REQUIRED", "\(l) details of the DCC offer").bool("cancellable") == true,
+                "\(l) the details of a DCC_REQUIRED sale say it is cancellable")
             expectReply(await till.sale(amount: 1000), 409, "terminal_busy", "\(l) a sale while DCC_REQUIRED")
             let accepted = expectTransaction(
                 await till.dcc(id, accepted: true, key: "dcc-\(id)"), 200, "CLEARED", responseCode: "00",
@@ -270,6 +282,11 @@ struct StatusTests {
                 await till.dcc(try #require(refused.transactionId), accepted: false), 200, "CLEARED", responseCode: "00",
                 "\(l) customer declines the DCC offer")
             #expect(declined.string("dccStatus") == "DECLINED", "\(l) dccStatus after declining: \(declined)")
+            // The refused offer stays in the detail: what was offered, in which currency, at which rate.
+            fx.expectQuote(declined, amount: 3000, from: host.currency, to: "USD", "\(l) declined DCC keeps the offer")
+            fx.expectQuote(
+                expectTransaction(await till.details(try #require(refused.transactionId)), 200, "CLEARED", "\(l) details after declining DCC"),
+                amount: 3000, from: host.currency, to: "USD", "\(l) details of a declined DCC offer")
 
             // JPY has no minor unit: 10.00 EUR × 162.31 × 1.035 = 1679.9085 → 1680.
             let yen = expectTransaction(
@@ -281,10 +298,11 @@ struct StatusTests {
 
             // After the choice the magic amounts decide.
             let magic = expectTransaction(
-                try await till.pay("visa-us-dcc", amount: 1051), 201, "DCC_REQUIRED", "\(l) visa-us-dcc 10.51")
-            expectTransaction(
+                try await till.pay("visa-us-dcc", amount: 4251), 201, "DCC_REQUIRED", "\(l) visa-us-dcc 42.51")
+            let magicDeclined = expectTransaction(
                 await till.dcc(try #require(magic.transactionId), accepted: true), 200, "DECLINED", responseCode: "51",
-                "\(l) accepting DCC on a …51 amount")
+                "\(l) accepting DCC on a 42.51 amount")
+            fx.expectQuote(magicDeclined, amount: 4251, from: host.currency, to: "USD", "\(l) an issuer's decline keeps the DCC offer")
 
             // A domestic card is never offered DCC.
             expectTransaction(try await till.pay("visa", amount: 1000), 201, "CLEARED", "\(l) a BE visa on EUR: no DCC")

@@ -100,7 +100,7 @@ struct ValidateDetailTests {
             let mc = expectTransaction(try await till.pay("mc", amount: 1000), 201, "CLEARED", "\(l) mc sale")
             #expect(mc.string("cardNumber") == "555555******0004", "\(l) masked mc PAN: \(mc)")
             #expect(mc.string("AID") == "A0000000041010", "\(l) mc AID: \(mc)")
-            expectTransaction(try await till.pay("visa", amount: 1005), 201, "DECLINED", "\(l) declined sale")
+            expectTransaction(try await till.pay("visa", amount: 4205), 201, "DECLINED", "\(l) declined sale")
         }
     }
 }

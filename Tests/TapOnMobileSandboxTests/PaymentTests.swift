@@ -33,9 +33,9 @@ struct PaymentTests {
             await reader.present(.tap(card("mc-pin"), pin: .deferred))
             let (_, pinned) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 2200, reference: nil), "mc-pin")
             #expect(pinned.transactionStatus == .CLEARED && pinned.cardType == "MASTERCARD" && pinned.transactionRetry == 1, "\(pinned)")
-            // Magic amount 65 asks a Visa for its PIN too.
+            // Magic amount 42.65 asks a Visa for its PIN too.
             await reader.present(.tap(card("visa")))
-            let (_, soft) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 1065, reference: nil), "magic 65")
+            let (_, soft) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 4265, reference: nil), "magic 42.65")
             #expect(soft.transactionStatus == .CLEARED && soft.responseCode == "00", "\(soft)")
 
             // A US card on a DCC region stops at DCC_REQUIRED; the terminal is busy until the customer chooses.
@@ -52,7 +52,7 @@ struct PaymentTests {
 
             // A decline by magic amount completes with the declined detail.
             await reader.present(.tap(card("visa")))
-            let (_, declined) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 1051, reference: nil), "decline")
+            let (_, declined) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 4251, reference: nil), "decline")
             #expect(declined.transactionStatus == .DECLINED && declined.responseCode == "51", "\(declined)")
             #expect(declined.outcomeError == .transaction(.declined) && declined.outcomeError?.exitCode == 14)
 
@@ -176,7 +176,9 @@ struct PaymentTests {
             #expect(offer.transactionStatus == .DCC_REQUIRED && offer.dccCurrency?.code == "GBP", "\(offer)")
             let local = try value(
                 await sdk.doMakeTransactionFinishDCC(transactionId: offer.transactionId, dccOfferAccepted: false), "decline the offer")
-            #expect(local.transactionStatus == .CLEARED && local.dccStatus == .DECLINED && local.dccAmount == nil, "\(local)")
+            // Declining keeps the offer in the detail; dccStatus says the sale was paid in złoty.
+            #expect(local.transactionStatus == .CLEARED && local.dccStatus == .DECLINED, "\(local)")
+            #expect(local.dccAmount == offer.dccAmount && local.dccCurrency?.code == "GBP" && local.transactionAmount == 4000, "\(local)")
 
             let (_, refund) = try await transaction(
                 sdk.doRefund(currency: "PLN", requestedAmount: 5000, transactionId: saleA.transactionId, reference: nil), "partial refund")

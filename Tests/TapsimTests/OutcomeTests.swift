@@ -38,12 +38,12 @@ struct OutcomeTests {
         #expect(unprepared.json?[path: "error", "kind"] as? String == "notPrepared")
         #expect(try sandbox.tapsim("prepare").status == 0)
 
-        let declined = try sandbox.tapsim("--json", "pay", "--amount", "1051", "--currency", "EUR")
+        let declined = try sandbox.tapsim("--json", "pay", "--amount", "4251", "--currency", "EUR")
         #expect(declined.status == 0, "\(declined)")
         #expect(declined.json?[path: "transaction", "transactionStatus"] as? String == "DECLINED", "\(declined)")
         #expect(declined.json?[path: "transaction", "responseCode"] as? String == "51")
         #expect(declined.json?[path: "outcome", "kind"] as? String == "declined")
-        let humanDecline = try sandbox.tapsim("pay", "--amount", "1005", "--currency", "EUR")
+        let humanDecline = try sandbox.tapsim("pay", "--amount", "4205", "--currency", "EUR")
         #expect(humanDecline.status == 0, "\(humanDecline)")
         #expect(humanDecline.stdout.contains("DECLINED"), "\(humanDecline)")
 

@@ -175,17 +175,22 @@ extension Payments {
         try original.save(db, at: now)
     }
 
-    /// Whether a sale can still be reversed: the terminal's latest cleared sale, within 30 minutes.
+    /// Whether a sale can still be reversed: a sale waiting for the DCC choice (cancelling it is a
+    /// reversal too), or the terminal's latest cleared sale within 30 minutes. Only a later sale
+    /// that cleared ends that window: a decline, a cancelled card read or a sale still in flight
+    /// after it does not. A later sale that cleared and was then reversed or refunded still ended it.
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
-        guard terminal.isReversalAvailable, record.type == .auth, record.status == .cleared,
-            now - record.createdAt < Self.reversalWindow
-        else { return false }
+        guard terminal.isReversalAvailable, record.type == .auth else { return false }
+        if record.status == .dccRequired { return true }
+        // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
+        guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
         // A sale inserted by the write under way is its terminal's latest: no need to look it up.
         if record.isInsertedNow { return true }
-        let latest = try db.query(
-            "SELECT id FROM transactions WHERE terminal_id = ? AND type = 'AUTH' ORDER BY seq DESC LIMIT 1", [.text(record.terminalID)]
-        ).first
-        return (try latest?["id"] as String?) == record.id
+        // Only an approval gives a sale an auth id, and reversing or refunding it keeps the id.
+        return try db.query(
+            "SELECT 1 FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND seq > ? AND auth_id IS NOT NULL LIMIT 1",
+            [.text(record.terminalID), .integer(record.seq)]
+        ).isEmpty
     }
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
@@ -198,8 +203,7 @@ extension Payments {
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
-            let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
-            guard record.status == .dccRequired || cancellable else { throw HTTPError.notCancellable }
+            guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
             record.status = byUser ? .userCancelled : .cancelled
             record.eventType = "payment.canceled"
             record.pendingUntil = nil
@@ -220,14 +224,9 @@ extension Payments {
             guard record.status == .dccRequired else {
                 throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
             }
+            // A refused offer keeps its amount, rate and markup: the detail still shows what was
+            // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
             record.dccStatus = accepted ? .accepted : .declined
-            if !accepted {
-                record.dccAmount = nil
-                record.dccCurrency = nil
-                record.dccRate = nil
-                record.dccMarkup = nil
-                record.dccECB = nil
-            }
             // An online-PIN card still needs its PIN after the currency choice.
             if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
                 authorise(&record, at: now)

@@ -268,9 +268,10 @@ extension Payments {
                 return ReceiptConfirmation(status: "GENERATED", url: url)
             case "EMAIL":
                 guard let email else { throw HTTPError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
+                let merchant = lifecycle.directory.merchants[record.merchantID]
                 try lifecycle.mail(
-                    db, to: email, subject: "Your receipt \(record.id)",
-                    body: ReceiptPage.text(record, region: region) + "\nView it online: \(url)\n", at: now)
+                    db, to: email, subject: "Your receipt from \(merchant?.name ?? record.merchantID): \(record.id)",
+                    body: ReceiptPage.text(record, merchant: merchant, region: region) + "\nView it online: \(url)\n", at: now)
                 return ReceiptConfirmation(status: "SENT", url: nil)
             default:
                 throw HTTPError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
@@ -284,7 +285,8 @@ extension Payments {
             guard let row = try db.query(
                 "SELECT t.* FROM receipts r JOIN transactions t ON t.id = r.transaction_id WHERE r.id = ?", [.text(id)]
             ).first else { throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.") }
-            return ReceiptPage.html(try TransactionRecord(row), region: region)
+            let record = try TransactionRecord(row)
+            return ReceiptPage.html(record, merchant: lifecycle.directory.merchants[record.merchantID], region: region)
         }
     }
 }

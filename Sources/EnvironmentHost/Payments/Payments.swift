@@ -287,8 +287,12 @@ struct Payments: Sendable {
             finish(&record, status: .declined, code: "05", message: "Do not honour")
             return
         }
-        // Refunds are credits: the issuer accepts them whatever the amount.
-        let outcome = record.type == .refund ? MagicOutcome.approved : data.magicAmounts.outcome(forBaseAmount: record.baseAmount)
+        // Refunds are credits: the issuer accepts them whatever the amount. A sale's amount is read
+        // in the terminal's currency (the sale's), even when the customer pays in theirs by DCC.
+        let outcome =
+            record.type == .refund
+            ? MagicOutcome.approved
+            : data.magicAmounts.outcome(forBaseAmount: record.baseAmount, currency: region.currency, region: region.id)
         switch outcome.kind {
         case .approve:
             approve(&record, code: outcome.responseCode, message: outcome.responseMessage)

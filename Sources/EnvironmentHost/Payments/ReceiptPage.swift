@@ -14,15 +14,31 @@ enum ReceiptPage {
         return "\(sign)\(whole).\(String(repeating: "0", count: exponent - fraction.count))\(fraction) \(code)"
     }
 
-    static func lines(_ record: TransactionRecord, region: Region) -> [(String, String)] {
-        var lines: [(String, String)] = [
-            ("Merchant", record.merchantID), ("Terminal", record.terminalID), ("Transaction", record.id),
+    /// The receipt's lines, top to bottom: who sold (by name, as the terminal shows it), what,
+    /// and how it was paid.
+    ///
+    /// - Parameter merchant: the sale's merchant from the fixtures, or nil when the fixtures no
+    ///   longer name it (then its id stands in for the name).
+    static func lines(_ record: TransactionRecord, merchant: Merchant?, region: Region) -> [(String, String)] {
+        var lines: [(String, String)] = [("Merchant", merchant?.name ?? record.merchantID)]
+        if let merchant {
+            let address = [merchant.address1, merchant.address2].filter { !$0.isEmpty }.joined(separator: ", ")
+            lines.append(("Address", address))
+        }
+        lines += [
+            ("Merchant id", record.merchantID), ("Terminal", record.terminalID), ("Transaction", record.id),
             ("Date", Wire.time(record.createdAt)), ("Type", record.type == .refund ? "Refund" : "Sale"),
             ("Amount", amount(record.amount, record.currency)),
         ]
         if let tip = record.tipAmount { lines.append(("of which tip", amount(tip, record.currency))) }
         if let dcc = record.dccAmount, let currency = record.dccCurrency, record.dccStatus == .accepted {
+            // What the cardholder must be told of a conversion: the amount, the rate and the markup.
             lines.append(("Charged in your currency", amount(dcc, currency)))
+            if let rate = record.dccRate { lines.append(("Exchange rate", "1 \(record.currency) = \(number(rate)) \(currency)")) }
+            if let markup = record.dccMarkup {
+                let base = record.dccECB == true ? "the European Central Bank reference rate" : "the exchange rate"
+                lines.append(("Markup", "\(number(markup)) % over \(base)"))
+            }
         }
         if let card = record.maskedPAN { lines.append(("Card", "\(record.cardBrand ?? "") \(card)")) }
         if let auth = record.authID { lines.append(("Authorisation", auth)) }
@@ -31,16 +47,21 @@ enum ReceiptPage {
         return lines
     }
 
-    static func text(_ record: TransactionRecord, region: Region) -> String {
-        lines(record, region: region).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+    /// A rate or percentage as written in fx.json: `1.0842`, `3.5`, `162.31` (no trailing `.0`).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    static func html(_ record: TransactionRecord, region: Region) -> String {
+    static func text(_ record: TransactionRecord, merchant: Merchant?, region: Region) -> String {
+        lines(record, merchant: merchant, region: region).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+    }
+
+    static func html(_ record: TransactionRecord, merchant: Merchant?, region: Region) -> String {
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
-        let rows = lines(record, region: region).map { "<tr><th>\(escape($0.0))</th><td>\(escape($0.1))</td></tr>" }
+        let rows = lines(record, merchant: merchant, region: region).map { "<tr><th>\(escape($0.0))</th><td>\(escape($0.1))</td></tr>" }
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

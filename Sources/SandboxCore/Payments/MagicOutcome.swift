@@ -2,7 +2,7 @@
 /// response code and message the transaction carries.
 ///
 /// ```swift
-/// let outcome = magicAmounts.outcome(forBaseAmount: 1051)
+/// let outcome = magicAmounts.outcome(forBaseAmount: 4251, currency: euro, region: "EU")
 /// outcome.kind           // .insufficientFunds
 /// outcome.status         // .declined
 /// outcome.responseCode   // "51"
@@ -26,6 +26,14 @@ public struct MagicOutcome: Sendable, Equatable {
     /// What every amount without a rule gets: cleared with `00` "Approved".
     public static let approved = MagicOutcome(kind: .approve, responseCode: "00", responseMessage: "Approved")
 
+    /// What a trigger amount without a rule answers: Worldline's 42.XX answers ISO response code
+    /// XX, so the sandbox declines with that code and a message that names it.
+    ///
+    /// - Parameter responseCode: the XX of 42.XX, `"01"` to `"99"`.
+    public static func declined(responseCode: String) -> MagicOutcome {
+        MagicOutcome(kind: .decline, responseCode: responseCode, responseMessage: "Declined by the issuer (response code \(responseCode))")
+    }
+
     /// The behaviours a magic amount can ask for, spelt as in `magic-amounts.json`.
     public enum Kind: String, Codable, Sendable, Equatable, CaseIterable {
         /// Authorised and cleared at once.
@@ -45,6 +53,9 @@ public struct MagicOutcome: Sendable, Equatable {
         case authorisationTimeout
         /// Declined, `91`.
         case issuerUnavailable
+        /// Declined with the rule's own response code and message (and what a trigger amount
+        /// without a rule answers).
+        case decline
         /// The host fails, `96`: `ERROR`.
         case systemMalfunction
 
@@ -52,7 +63,7 @@ public struct MagicOutcome: Sendable, Equatable {
         public var status: TransactionStatus {
             switch self {
             case .approve: .cleared
-            case .doNotHonour, .insufficientFunds, .expiredCard, .wrongPin, .issuerUnavailable: .declined
+            case .doNotHonour, .insufficientFunds, .expiredCard, .wrongPin, .issuerUnavailable, .decline: .declined
             case .pinRequired: .pinRequested
             case .authorisationTimeout: .ongoing
             case .systemMalfunction: .error

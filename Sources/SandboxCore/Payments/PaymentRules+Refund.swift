@@ -63,19 +63,25 @@ extension PaymentRules {
 
     // MARK: - Reversal
 
-    /// Whether a sale can still be reversed: the terminal permits reversals, and the sale is
-    /// its latest `CLEARED` one, at most 30 minutes old at `now`. This is
-    /// `TransactionDetail.cancellable`.
+    /// Whether a sale can still be reversed: the terminal permits reversals, and the sale waits
+    /// for the DCC choice (cancelling it then is a reversal too) or is its latest `CLEARED` one, at
+    /// most 30 minutes old at `now`. This is `TransactionDetail.cancellable`.
+    ///
+    /// - Parameter isLatestClearedSale: no later sale of the terminal has cleared. A later decline,
+    ///   cancelled read or sale still in flight does not end the window; a later sale that cleared
+    ///   does, even once it is reversed or refunded.
     public static func isCancellable(
         _ transaction: TransactionDetail, isLatestClearedSale: Bool, at now: Date, terminal: TerminalInfo
     ) -> Bool {
-        terminal.isReversalAvailable && transaction.terminalId == terminal.terminalId
-            && transaction.transactionType == .auth && transaction.transactionStatus == .cleared
-            && isLatestClearedSale && now.timeIntervalSince(transaction.transactionDate) <= reversalWindow
+        guard terminal.isReversalAvailable, transaction.terminalId == terminal.terminalId, transaction.transactionType == .auth
+        else { return false }
+        if transaction.transactionStatus == .dccRequired { return true }
+        return transaction.transactionStatus == .cleared && isLatestClearedSale
+            && now.timeIntervalSince(transaction.transactionDate) <= reversalWindow
     }
 
-    /// Checks the reversal of a cleared sale (in-flight transactions are cancelled, not reversed,
-    /// and are the host's state machine's business).
+    /// Checks the reversal of a cleared sale, or of one waiting for the DCC choice (other
+    /// in-flight transactions are cancelled, not reversed, and are the host's state machine's business).
     ///
     /// - Throws: `reversal_not_allowed` where the terminal does not permit reversals,
     ///   `transaction_not_found` for another terminal's transaction, `transaction_not_cancellable`

@@ -37,7 +37,8 @@ public struct TransactionDetail: Codable, Sendable, Equatable {
     public var transactionDate: Date
     public var merchantId: String
     public var terminalId: String
-    /// Whether the transaction can still be reversed.
+    /// Whether the transaction can still be reversed: a sale waiting for the DCC choice, or the
+    /// terminal's latest cleared sale within 30 minutes.
     public var cancellable: Bool
     public var applicationLabel: String?
     /// The card brand, e.g. `VISA`.
@@ -70,7 +71,8 @@ public struct TransactionDetail: Codable, Sendable, Equatable {
     public var ref2: String?
     public var currency: TerminalCurrency?
     public var dccStatus: DCCStatus?
-    /// The converted amount in minor units of ``dccCurrency``.
+    /// The converted amount in minor units of ``dccCurrency``: the offer's, which stays when the
+    /// cardholder declines it (``dccStatus`` says which currency was paid in).
     public var dccAmount: Int?
     public var dccCurrency: TerminalCurrency?
     /// The base exchange rate, without the markup.

@@ -23,11 +23,11 @@ public enum TransactionStatus: String, Codable, Sendable, Equatable, CaseIterabl
     case timeout = "TIMEOUT"
     /// Cancelled by the customer or merchant on the device.
     case userCancelled = "USER_CANCELLED"
-    /// Not authorised because of a technical failure (magic amount 96).
+    /// Not authorised because of a technical failure (magic amount 42.96).
     case error = "ERROR"
     /// Declined by the card kernel (an expired card).
     case terminalDeclined = "TERMINAL_DECLINED"
-    /// Sent to the issuer, no answer yet (magic amount 68 until 30 s pass).
+    /// Sent to the issuer, no answer yet (magic amount 42.68 until 30 s pass).
     case ongoing = "ONGOING"
     /// Authorised, not yet cleared.
     case authorized = "AUTHORIZED"

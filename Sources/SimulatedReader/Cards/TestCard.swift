@@ -16,7 +16,7 @@ public struct TestCard: Sendable, Equatable, Hashable {
         case decline
     }
 
-    /// The PIN typed for a card that has none of its own (a PIN step after magic amount 65).
+    /// The PIN typed for a card that has none of its own (a PIN step after magic amount 42.65).
     public static let defaultPin = "1234"
 
     /// Short unique name, lowercase `[a-z0-9-]` (`visa`, `mc-pin`, `visa-us-dcc`).

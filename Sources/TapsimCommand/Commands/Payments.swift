@@ -12,7 +12,7 @@ enum Payments {
     static let pay = Command(
         "pay", "Takes a card payment: the simulated customer taps --card on the reader.",
         options: [
-            .value("amount", "N", "The total in minor units, tip included (1250 is 12.50). Magic endings: 51, 05, 54, 55, 65, 68, 91, 96."),
+            .value("amount", "N", "The total in minor units, tip included (1250 is 12.50). Magic amounts: 42.XX without the tip answers code XX (4205, 4251, 4254, 4255, 4265, 4268, 4291, 4296)."),
             .value("currency", "CODE", "The terminal's currency (default: the terminal's, from terminal-info)."),
             .value("tip", "N", "The part of the amount that is a tip, in minor units."),
             .value("reference", "TEXT", "The merchant's reference."),
@@ -20,7 +20,7 @@ enum Payments {
             cardOption,
         ],
         examples: [
-            "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 1051 --card mc   # insufficient funds: DECLINED",
+            "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 4251 --card mc   # insufficient funds: DECLINED",
             "tapsim --json pay --amount 2000 --tip 200 --reference INV-7",
         ]
     ) { context, options in

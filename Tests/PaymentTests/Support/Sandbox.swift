@@ -33,6 +33,8 @@ struct RegionFixture: Decodable {
 
 struct MerchantFixture: Decodable {
     var id: String
+    var name: String
+    var address1: String
     var apiKey: String
     var terminals: [TerminalFixture]
 }
@@ -157,6 +159,9 @@ struct Host {
     }
 
     func apiKey(owning terminal: String) -> String? { fixture.merchant(owning: terminal)?.apiKey }
+
+    /// The merchant of `terminal` in merchants.json.
+    func merchant(owning terminal: String) -> MerchantFixture? { fixture.merchant(owning: terminal) }
 
     @discardableResult
     func advanceClock(_ seconds: Int, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) async -> Reply {

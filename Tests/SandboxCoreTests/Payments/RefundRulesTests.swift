@@ -83,6 +83,15 @@ import Testing
             Self.sale(status: .declined), isLatestClearedSale: true, at: Self.saleDate, terminal: terminal))
     }
 
+    @Test func aSaleWaitingForTheDCCChoiceIsCancellable() throws {
+        let terminal = RuleTerminals.counter()
+        let waiting = Self.sale(status: .dccRequired)
+        #expect(PaymentRules.isCancellable(waiting, isLatestClearedSale: false, at: Self.saleDate, terminal: terminal))
+        #expect(!PaymentRules.isCancellable(
+            waiting, isLatestClearedSale: false, at: Self.saleDate, terminal: RuleTerminals.counter(reversals: false)))
+        try PaymentRules.validateReversal(of: waiting, isLatestClearedSale: false, at: Self.saleDate, terminal: terminal)
+    }
+
     @Test func reversalRules() throws {
         let terminal = RuleTerminals.counter()
         try PaymentRules.validateReversal(of: Self.sale(), isLatestClearedSale: true, at: Self.saleDate, terminal: terminal)

@@ -32,6 +32,11 @@ struct CardChoiceTests {
                 "\(region): \(wrong)")
         }
 
+        // Nothing typed within the reader's 60 s: the read times out (the reader's wait is skipped).
+        let none = try sandbox.tapsim("--env", "MBANK", "--json", "pay", "--amount", "1250", "--pin-entry", "none")
+        #expect(none.status == 0, "\(none)")
+        #expect(none.json?[path: "transaction", "transactionStatus"] as? String == "TIMEOUT", "\(none)")
+
         let luhn = try sandbox.tapsim("--env", "MBANK", "--json", "pay", "--amount", "1250", "--card", "visa-bad-luhn")
         #expect(luhn.status == 11, "\(luhn)")
         #expect(luhn.json?[path: "error", "code"] as? String == "invalid_pan", "\(luhn)")

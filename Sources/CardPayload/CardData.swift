@@ -5,9 +5,11 @@
 ///  "aid": "A0000000031010", "applicationLabel": "VISA DEBIT", "cvm": "none", "panSequence": "01"}
 /// ```
 ///
-/// Decoding checks the shape of each field (digits, `YYMM`, alpha-2 country, hex AID), so a
-/// host that opens a payload can trust the types; whether the card is expired or declined is
-/// the host's decision, not the decoder's.
+/// Decoding checks each field against the rules of a card read (``problem``: digits and Luhn,
+/// brand against PAN and AID, `YYMM`, ISO country, hex AID), so a host that opens a payload can
+/// trust what it reads; whether the card is expired or declined is the host's decision, not the
+/// decoder's. Encoding writes what it is given, so a reader can seal a malformed test card and
+/// the host's refusal can be tried.
 public struct CardData: Codable, Sendable, Equatable, Hashable {
     /// The primary account number: 12 to 19 digits.
     public var pan: String
@@ -55,28 +57,35 @@ public struct CardData: Codable, Sendable, Equatable, Hashable {
         case pan, expiry, brand, country, aid, applicationLabel, cvm, panSequence
     }
 
+    /// Decodes a card and checks it against the rules of a card read (``problem``).
+    ///
+    /// - Throws: `DecodingError` for a missing or mistyped field; ``PayloadError/unknownBrand`` and
+    ///   ``PayloadError/unknownCVM`` for a name the sandbox does not know; the ``Problem/error`` of
+    ///   the first rule broken (``PayloadError/invalidPAN``, ``PayloadError/invalidCountry``,
+    ///   ``PayloadError/brandMismatch``, ``PayloadError/invalidCardData``). The host answers each
+    ///   with its own error code, so a deliberately malformed test card is told apart from a
+    ///   tampered payload.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         pan = try container.decode(String.self, forKey: .pan)
         expiry = try container.decode(String.self, forKey: .expiry)
-        brand = try container.decode(CardBrand.self, forKey: .brand)
+        let brandName = try container.decode(String.self, forKey: .brand)
         country = try container.decode(String.self, forKey: .country)
         aid = try container.decode(String.self, forKey: .aid)
         applicationLabel = try container.decode(String.self, forKey: .applicationLabel)
-        cvm = try container.decode(CardholderVerification.self, forKey: .cvm)
+        let cvmName = try container.decode(String.self, forKey: .cvm)
         panSequence = try container.decodeIfPresent(String.self, forKey: .panSequence)
 
-        func refuse(_ key: CodingKeys, _ reason: String) -> DecodingError {
-            .dataCorruptedError(forKey: key, in: container, debugDescription: reason)
+        guard let brand = CardBrand(rawValue: brandName) else {
+            let known = CardBrand.allCases.map(\.rawValue).joined(separator: ", ")
+            throw PayloadError.card(.unknownBrand, "The card's brand \"\(brandName)\" is not one of \(known).")
         }
-        guard Self.isDigits(pan, count: 12...19) else { throw refuse(.pan, "must be 12 to 19 digits") }
-        guard Self.isValidExpiry(expiry) else { throw refuse(.expiry, "must be YYMM with a month 01-12") }
-        guard Self.isCountryCode(country) else { throw refuse(.country, "must be an ISO 3166-1 alpha-2 code") }
-        guard Self.isHex(aid, count: 10...32) else { throw refuse(.aid, "must be 5 to 16 bytes of hex") }
-        guard !applicationLabel.isEmpty else { throw refuse(.applicationLabel, "must not be empty") }
-        if let panSequence, !Self.isDigits(panSequence, count: 2...2) {
-            throw refuse(.panSequence, "must be two digits")
+        self.brand = brand
+        guard let cvm = CardholderVerification(rawValue: cvmName) else {
+            throw PayloadError.card(.unknownCVM, "The card's cvm \"\(cvmName)\" is neither none nor onlinePin.")
         }
+        self.cvm = cvm
+        if let problem { throw problem.error }
     }
 
     // Optional fields are written as null, never left out, as the contract shows them.
@@ -104,7 +113,7 @@ extension CardData {
         count.contains(text.utf8.count) && text.allSatisfy(\.isHexDigit)
     }
 
-    /// Whether `text` is two upper-case ASCII letters.
+    /// Whether `text` is two upper-case ASCII letters (the shape only: ``isCountry(_:)`` checks the code).
     static func isCountryCode(_ text: String) -> Bool {
         text.utf8.count == 2 && text.utf8.allSatisfy { (0x41...0x5A).contains($0) }
     }

@@ -1,5 +1,5 @@
 /// The one error type of `CardPayload`: why a sealed payload could not be made or opened,
-/// or why `reader-keys.json` was refused.
+/// why the card it carries is refused, or why `reader-keys.json` was refused.
 ///
 /// Each failure has a stable kind exposed as a `static let`, so callers match it with `==`
 /// or in a `catch`. Equality compares the kind only; ``message`` carries the detail for a
@@ -22,6 +22,12 @@ public struct PayloadError: Error, Equatable, Hashable, Sendable, CustomStringCo
         case invalidKey
         case sealingFailed
         case invalidKeyFile
+        case invalidPAN
+        case invalidCountry
+        case brandMismatch
+        case unknownBrand
+        case unknownCVM
+        case invalidCardData
     }
 
     private let code: Code
@@ -56,6 +62,42 @@ public struct PayloadError: Error, Equatable, Hashable, Sendable, CustomStringCo
 
     /// `reader-keys.json` was refused; ``message`` reads `<file>: <field>: <problem>`.
     public static let invalidKeyFile = PayloadError(.invalidKeyFile, "reader key file is invalid")
+
+    // The card a payload carries: it opened and is well-formed JSON, but what the card says is
+    // refused (CardData's rules). Each is a refusal of its own on the host.
+
+    /// The PAN is not 12 to 19 digits, or fails the Luhn check.
+    public static let invalidPAN = PayloadError(.invalidPAN, "The card's PAN is not a valid card number.")
+
+    /// The issuing country is not an ISO 3166-1 alpha-2 country code (`ZZ`, `EU`, `be`).
+    public static let invalidCountry = PayloadError(.invalidCountry, "The card's country is not an ISO 3166-1 alpha-2 country code.")
+
+    /// The brand does not fit the PAN's issuer identification number range or length, or the
+    /// AID is not the brand's.
+    public static let brandMismatch = PayloadError(.brandMismatch, "The card's brand does not match its PAN or AID.")
+
+    /// The brand is none of ``CardBrand``'s.
+    public static let unknownBrand = PayloadError(.unknownBrand, "The card's brand is not one the sandbox knows.")
+
+    /// The CVM is none of ``CardholderVerification``'s.
+    public static let unknownCVM = PayloadError(.unknownCVM, "The card's cvm is neither none nor onlinePin.")
+
+    /// Another field of the card (expiry, AID, application label, PAN sequence) is out of its rules.
+    public static let invalidCardData = PayloadError(.invalidCardData, "The card's data is out of its rules.")
+
+    /// A refusal of the card with a message that names the field and the rule.
+    static func card(_ kind: PayloadError, _ message: String) -> PayloadError {
+        PayloadError(kind.code, message)
+    }
+
+    /// Whether this error refuses the card a payload carries (``invalidPAN`` … ``invalidCardData``),
+    /// rather than the payload itself.
+    public var refusesCard: Bool {
+        switch code {
+        case .invalidPAN, .invalidCountry, .brandMismatch, .unknownBrand, .unknownCVM, .invalidCardData: true
+        default: false
+        }
+    }
 
     /// A ``malformed`` error that says which part of the plaintext was wrong.
     static func malformed(_ detail: String) -> PayloadError {

@@ -84,7 +84,9 @@ public enum PayloadSealer {
     /// - Throws: ``PayloadError/notBase64``, ``PayloadError/tooShort`` (under 28 bytes),
     ///   ``PayloadError/authenticationFailed`` (changed bytes, wrong key, terminal or region),
     ///   ``PayloadError/malformed`` (authentic but not the expected JSON),
-    ///   ``PayloadError/invalidKey`` (key not 32 bytes).
+    ///   ``PayloadError/invalidKey`` (key not 32 bytes); for a ``CardPayload`` whose card breaks
+    ///   a rule of ``CardData/problem``, or names an unknown brand or CVM, that refusal
+    ///   (``PayloadError/refusesCard`` is true).
     public static func open<T: Decodable>(
         _ sealed: String,
         as type: T.Type,
@@ -110,6 +112,9 @@ public enum PayloadSealer {
         }
         do {
             return try FastJSONDecoder.decode(T.self, from: plaintext)
+        } catch let refusal as PayloadError {
+            // The card itself is refused (CardData's rules): say which rule, not "malformed".
+            throw refusal
         } catch {
             throw .malformed(describe(error))
         }

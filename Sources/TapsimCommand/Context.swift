@@ -46,7 +46,7 @@ final class Context: @unchecked Sendable {
         let configuration = SandboxConfiguration(
             endpointOverrides: [region: host], endpointsFile: endpoints.file, deviceDirectory: deviceDirectory,
             clock: globals.realTime ? LiveReaderClock() : SkippingClock(),
-            cardScripts: { _ in card.current.map { .tap($0) } })
+            cardScripts: { _ in card.current.map { .tap($0, pin: card.pin, pinOnRequest: card.pin) } })
         sdk = TapOnMobile(configuration: configuration)
     }
 
@@ -70,8 +70,10 @@ final class Context: @unchecked Sendable {
         _ = try await sdk.initialization(environment: environment, appVersion: "tapsim").value()
     }
 
-    /// Picks the test card the customer taps at the next card screen.
-    func useCard(named name: String) throws(UsageError) {
+    /// Picks the test card the customer taps at the next card screen and the PIN they type:
+    /// without a name, the region's domestic card (``CardCatalogue/defaultCard(forCountry:pin:)``),
+    /// an online-PIN one when a PIN entry is scripted.
+    func useCard(named name: String?, pinEntry: PinEntry? = nil) throws(UsageError) {
         let data = try sandboxData()
         let file = data.directory.appendingPathComponent("cards.json")
         let catalogue: CardCatalogue
@@ -80,10 +82,16 @@ final class Context: @unchecked Sendable {
         } catch {
             throw UsageError("\(file.path): \(error)")
         }
+        guard let name else {
+            guard let card = catalogue.defaultCard(forCountry: environment.homeCountry, pin: pinEntry != nil) else {
+                throw UsageError("\(file.path) has no card without flags to tap by default: name one with --card")
+            }
+            return self.card.set(card, pin: pinEntry ?? .correct)
+        }
         guard let card = catalogue.card(named: name) else {
             throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
         }
-        self.card.set(card)
+        self.card.set(card, pin: pinEntry ?? .correct)
     }
 
     /// Names of test cards issued in the region's home country without PIN or flags (no DCC offer,
@@ -170,10 +178,11 @@ final class Context: @unchecked Sendable {
     }
 }
 
-/// The card the simulated customer taps, shared with the SDK's card script provider.
+/// The card the simulated customer taps and the PIN they type, shared with the SDK's card script provider.
 final class CardChoice: @unchecked Sendable {
     private let lock = NSLock()
     private var card: TestCard?
+    private var pinEntry = PinEntry.correct
 
     var current: TestCard? {
         lock.lock()
@@ -181,9 +190,17 @@ final class CardChoice: @unchecked Sendable {
         return card
     }
 
-    func set(_ card: TestCard) {
+    /// What the customer types when the reader asks for a PIN (`--pin-entry`).
+    var pin: PinEntry {
+        lock.lock()
+        defer { lock.unlock() }
+        return pinEntry
+    }
+
+    func set(_ card: TestCard, pin: PinEntry = .correct) {
         lock.lock()
         defer { lock.unlock() }
         self.card = card
+        pinEntry = pin
     }
 }

@@ -13,8 +13,60 @@ struct CardCatalogueTests {
     @Test func theShippedFileLoadsWithEnoughUniquelyNamedLuhnValidCards() {
         #expect(cards.count >= 16)
         #expect(Set(cards.map(\.name)).count == cards.count)
-        #expect(cards.allSatisfy { Luhn.isValid($0.pan) })
+        #expect(cards.filter { !$0.has(.malformed) }.allSatisfy { Luhn.isValid($0.pan) && $0.cardData.problem == nil })
         #expect(Set(cards.map(\.pan)).count == cards.count)
+    }
+
+    /// The deliberately malformed cards each break the rule they are named for, so the host's
+    /// refusals can be tried with `tapsim pay --card …`.
+    @Test(arguments: [
+        ("visa-bad-luhn", PayloadError.invalidPAN, "pan: fails the Luhn check"),
+        ("visa-country-zz", PayloadError.invalidCountry, "country: \"ZZ\" is not an ISO 3166-1 alpha-2 country code"),
+        ("visa-as-amex", PayloadError.brandMismatch, "pan: an AMEX PAN starts with 34 or 37"),
+    ])
+    func theShippedMalformedCardsBreakTheirRule(name: String, error: PayloadError, problem: String) {
+        let card = Fixtures.card(name)
+        #expect(card.has(.malformed))
+        #expect(card.cardData.problem?.error == error)
+        #expect(card.cardData.problem?.description == problem)
+    }
+
+    /// Without `--card`, a region's terminal gets a card of its own country: no DCC offer.
+    @Test(arguments: [
+        ("BE", "visa", "mc-pin"), ("AU", "eftpos-au", "mc-pin-au"), ("DE", "visa-de", "mc-pin-de"),
+        ("AT", "visa-at", "mc-pin-at"), ("CZ", "visa-cz", "mc-pin-cz"), ("FR", "visa-fr", "mc-pin-fr"),
+        ("NL", "visa-nl", "mc-pin-nl"), ("IT", "visa-it", "mc-pin-it"), ("PL", "visa-pl", "mc-pin-pl"),
+    ])
+    func theDefaultCardIsTheCountrysOwn(country: String, card: String, pinCard: String) {
+        #expect(Fixtures.catalogue.defaultCard(forCountry: country)?.name == card)
+        #expect(Fixtures.catalogue.defaultCard(forCountry: country, pin: true)?.name == pinCard)
+        #expect(Fixtures.card(pinCard).country == country && Fixtures.card(pinCard).pin == "1234")
+    }
+
+    /// Every region of environments.json has a domestic card and a domestic PIN card.
+    @Test func everyRegionOfEnvironmentsJSONHasADomesticCardAndPINCard() throws {
+        struct File: Decodable {
+            struct Region: Decodable { let id: String; let country: String }
+            let regions: [Region]
+        }
+        let file = try JSONDecoder().decode(
+            File.self, from: Data(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json")))
+        #expect(file.regions.count >= 9)
+        for region in file.regions {
+            #expect(Fixtures.catalogue.defaultCard(forCountry: region.country)?.country == region.country, "\(region.id)")
+            #expect(Fixtures.catalogue.defaultCard(forCountry: region.country, pin: true)?.country == region.country, "\(region.id)")
+        }
+    }
+
+    @Test func aCountryWithoutCardsFallsBackToTheFirstUnflaggedCard() throws {
+        let flagged = Self.good.replacingOccurrences(of: #""flags": []"#, with: #""flags": ["decline"]"#)
+        let other = Self.good.replacingOccurrences(of: #""name": "x""#, with: #""name": "y""#)
+            .replacingOccurrences(of: "4761730000000011", with: "4000002760000008")
+            .replacingOccurrences(of: #""BE""#, with: #""DE""#)
+        let catalogue = try CardCatalogue(json: Data(#"{"cards": [\#(flagged), \#(other)]}"#.utf8))
+        #expect(catalogue.defaultCard(forCountry: "BE")?.name == "y", "the flagged BE card is never a default")
+        #expect(catalogue.defaultCard(forCountry: "JP")?.name == "y")
+        #expect(catalogue.defaultCard(forCountry: "BE", pin: true) == nil)
     }
 
     @Test(arguments: [
@@ -84,9 +136,16 @@ struct CardCatalogueTests {
         (file(good, replacing: "A0000000031010", with: "A0000000041010"),
          "cards.json: cards[0].aid: must start with VISA's RID A000000003"),
         (file(good, replacing: #""country": "BE""#, with: #""country": "Belgium""#),
-         "cards.json: cards[0].country: must be an ISO 3166-1 alpha-2 code in upper case"),
+         "cards.json: cards[0].country: \"Belgium\" is not an ISO 3166-1 alpha-2 country code"),
+        (file(good, replacing: #""country": "BE""#, with: #""country": "ZZ""#),
+         "cards.json: cards[0].country: \"ZZ\" is not an ISO 3166-1 alpha-2 country code"),
         (file(good, replacing: #""flags": []"#, with: #""flags": ["stolen"]"#),
-         "cards.json: cards[0].flags[0]: must be \"expired\" or \"decline\""),
+         "cards.json: cards[0].flags[0]: must be \"expired\", \"decline\" or \"malformed\""),
+        (file(good, replacing: #""flags": []"#, with: #""flags": ["malformed"]"#),
+         "cards.json: cards[0].flags: lists \"malformed\", but the card breaks no rule of a card read"),
+        (file(good, replacing: #""flags": []"#, with: #""flags": ["malformed"], "pin": "1234""#)
+            .replacingOccurrences(of: #""pin": null, "#, with: "").replacingOccurrences(of: "0011", with: "0012"),
+         "cards.json: cards[0].pin: must be null for a card with cvm \"none\""),
         (file(good, replacing: #""flags": []"#, with: #""flags": [], "cvv": "123""#), "cards.json: cards[0].cvv: unknown field"),
         (file(good, replacing: #", "aid": "A0000000031010""#, with: ""), "cards.json: cards[0].aid: missing"),
         (file(good, replacing: #""brand": "VISA""#, with: #""brand": "AMEX""#), "cards.json: cards[0].pan: an AMEX PAN starts with 34 or 37"),
@@ -102,6 +161,14 @@ struct CardCatalogueTests {
             #expect(error == .invalidCatalogue)
             #expect(error.message == message)
         }
+    }
+
+    /// A card flagged `malformed` may break the rules of a card read (not the file's own).
+    @Test func aMalformedCardLoadsWithItsBrokenData() throws {
+        let json = Self.file(Self.good, replacing: #""flags": []"#, with: #""flags": ["malformed"]"#)
+            .replacingOccurrences(of: "0011", with: "0012")
+        let catalogue = try CardCatalogue(json: Data(json.utf8))
+        #expect(catalogue.card(named: "x")?.pan == "4761730000000012")
     }
 
     @Test func aGoodCardLoadsAndIsFoundByName() throws {

@@ -148,6 +148,45 @@ struct ReaderReadTests {
         #expect(pin.count == 4)
     }
 
+    /// A real reader reads what the card says: a malformed card is sealed as it is, and the
+    /// host's opening is what refuses it.
+    @Test func aMalformedCardIsSealedAsItSaysAndRefusedWhenOpened() async throws {
+        let reader = try await Fixtures.preparedReader(clock: ManualReaderClock())
+        await reader.present(.tap(Fixtures.card("visa-bad-luhn")))
+        let result = try await Fixtures.read(reader)
+        #expect(result.events == [.displayingCardReader, .cardRead(.visa), .processing])
+        #expect(throws: PayloadError.invalidPAN) { try Fixtures.open(result) }
+    }
+
+    /// A PAN or AID no card can carry stops the read on the reader, with nothing sealed.
+    @Test(arguments: [("4761-7300-0000-0011", "A0000000031010", "the PAN is not 12 to 19 digits"),
+                      ("4761730000000011", "A0000000031", "the AID is not 5 to 16 bytes of hex")])
+    func aCardNoKernelCanReadStopsTheRead(pan: String, aid: String, reason: String) async throws {
+        let reader = try await Fixtures.preparedReader(clock: ManualReaderClock())
+        var card = Fixtures.card("visa")
+        card.pan = pan
+        card.aid = aid
+        await reader.present(.tap(card))
+        do throws(ReaderError) {
+            let result = try await Fixtures.read(reader)
+            Issue.record("read \(result.value)")
+        } catch {
+            #expect(error == .unreadableCard)
+            #expect(error.message == "the card could not be read: \(reason)")
+        }
+        #expect(await reader.state == .ready, "the reader is free for the next tap")
+    }
+
+    @Test(arguments: [("correct", PinEntry.correct), ("wrong", .wrong), ("none", .notEntered), ("9876", .typed("9876"))])
+    func aPinEntryIsNamedOnTheCommandLine(argument: String, entry: PinEntry) {
+        #expect(PinEntry(argument: argument) == entry)
+    }
+
+    @Test(arguments: ["", "Wrong", "123", "1234567890123", "12a4"])
+    func anUnknownPinEntryIsRefused(argument: String) {
+        #expect(PinEntry(argument: argument) == nil)
+    }
+
     @Test func noPinWithin60SecondsTimesOut() async throws {
         let clock = ManualReaderClock(Fixtures.start)
         let reader = try await Fixtures.preparedReader(clock: clock)

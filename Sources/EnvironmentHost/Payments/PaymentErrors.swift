@@ -1,3 +1,4 @@
+import CardPayload
 import SandboxHTTP
 
 /// The stable error codes of card payments (docs/card-payments.md).
@@ -6,6 +7,26 @@ extension HTTPError {
         status: 400, code: "card_payload_invalid",
         message: "The card payload does not open with this terminal's reader key (tampered, or made for another terminal).",
         field: "cardPayload")
+    /// The refusal of a card that opened but breaks a rule of a card read, or `nil` when `error`
+    /// is about the payload itself (then it is ``cardPayloadInvalid``).
+    ///
+    /// Codes: `invalid_pan` (not 12–19 digits, or fails Luhn), `invalid_card_country` (not an
+    /// ISO 3166-1 country), `brand_mismatch` (the PAN's IIN range or length, or the AID, is not
+    /// the brand's), `unknown_brand`, `unknown_cvm`, `invalid_card_data` (expiry, AID, label or
+    /// PAN sequence out of shape). The message names the field and the rule.
+    static func cardRefused(_ error: PayloadError) -> HTTPError? {
+        let code: String
+        switch error {
+        case .invalidPAN: code = "invalid_pan"
+        case .invalidCountry: code = "invalid_card_country"
+        case .brandMismatch: code = "brand_mismatch"
+        case .unknownBrand: code = "unknown_brand"
+        case .unknownCVM: code = "unknown_cvm"
+        case .invalidCardData: code = "invalid_card_data"
+        default: return nil
+        }
+        return HTTPError(status: 400, code: code, message: error.message, field: "cardPayload")
+    }
     static let cardPayloadReplayed = HTTPError(
         status: 409, code: "card_payload_replayed", message: "This card read was already used for a transaction.",
         field: "cardPayload")

@@ -177,11 +177,14 @@ struct Payments: Sendable {
     // MARK: - Cards
 
     /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:readId:readAt:at:)``).
+    ///
+    /// A payload that does not open is `card_payload_invalid`; one that opens but carries a card
+    /// that breaks a rule of a card read gets that rule's own refusal (``HTTPError/cardRefused(_:)``).
     func openCard(sealed: String, terminal: String) throws -> CardPayload {
         do {
             return try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
         } catch {
-            throw HTTPError.cardPayloadInvalid
+            throw HTTPError.cardRefused(error) ?? HTTPError.cardPayloadInvalid
         }
     }
 

@@ -66,7 +66,8 @@ extension CardCatalogue {
             for (flagIndex, flagName) in flagNames.enumerated() {
                 guard let name = flagName as? String, let flag = TestCard.Flag(rawValue: name) else {
                     throw .invalidCatalogue(
-                        file: file, path: "\(path).flags[\(flagIndex)]", reason: "must be \"expired\" or \"decline\"")
+                        file: file, path: "\(path).flags[\(flagIndex)]",
+                        reason: "must be \"expired\", \"decline\" or \"malformed\"")
                 }
                 flags.append(flag)
             }
@@ -81,24 +82,21 @@ extension CardCatalogue {
     }
 
     /// The first rule `card` breaks, as the field and the reason, or `nil`.
+    ///
+    /// The card's data follows the rules of a card read (``CardData/problem``), the ones the
+    /// host refuses a read for, unless the card is flagged `malformed`: then it must break one
+    /// of them, so the host's refusal can be tried with it.
     static func problem(with card: TestCard) -> (field: String, text: String)? {
         let nameBytes = card.name.utf8
         guard !nameBytes.isEmpty,
             nameBytes.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") })
         else { return ("name", "must be lowercase letters, digits and -") }
-        guard isDigits(card.pan), (12...19).contains(card.pan.count) else { return ("pan", "must be 12 to 19 digits") }
-        guard Luhn.isValid(card.pan) else { return ("pan", "fails the Luhn check") }
-        if let rule = panRuleBroken(card.pan, brand: card.brand) { return ("pan", rule) }
-        guard CardData.isValidExpiry(card.expiry) else { return ("expiry", "must be YYMM with a month 01-12") }
-        guard card.country.utf8.count == 2, card.country.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
-            return ("country", "must be an ISO 3166-1 alpha-2 code in upper case")
+        let cardProblem = card.cardData.problem
+        if card.has(.malformed) {
+            if cardProblem == nil { return ("flags", "lists \"malformed\", but the card breaks no rule of a card read") }
+        } else if let cardProblem {
+            return (cardProblem.field, cardProblem.reason)
         }
-        guard (10...32).contains(card.aid.count), card.aid.count.isMultiple(of: 2), card.aid.allSatisfy(\.isHexDigit)
-        else { return ("aid", "must be 5 to 16 bytes of hex") }
-        guard card.aid.uppercased().hasPrefix(card.brand.applicationProviderID) else {
-            return ("aid", "must start with \(card.brand.rawValue)'s RID \(card.brand.applicationProviderID)")
-        }
-        guard (1...16).contains(card.applicationLabel.count) else { return ("applicationLabel", "must be 1 to 16 characters") }
         switch (card.cvm, card.pin) {
         case (.onlinePin, nil): return ("pin", "an onlinePin card needs a PIN")
         case (.onlinePin, let pin?) where !isDigits(pin) || !(4...12).contains(pin.count):
@@ -106,46 +104,7 @@ extension CardCatalogue {
         case (.noCVM, .some): return ("pin", "must be null for a card with cvm \"none\"")
         default: break
         }
-        if let sequence = card.panSequence, !(isDigits(sequence) && sequence.count == 2) {
-            return ("panSequence", "must be two digits or null")
-        }
         if Set(card.flags).count != card.flags.count { return ("flags", "lists a flag twice") }
-        return nil
-    }
-
-    /// Why `pan` cannot be a card of `brand` (prefix or length), or `nil`.
-    private static func panRuleBroken(_ pan: String, brand: CardBrand) -> String? {
-        func prefix(_ count: Int) -> Int { Int(pan.prefix(count)) ?? -1 }
-        let length = pan.count
-        switch brand {
-        case .visa:
-            guard pan.hasPrefix("4") else { return "a VISA PAN starts with 4" }
-            guard [13, 16, 19].contains(length) else { return "a VISA PAN has 13, 16 or 19 digits" }
-        case .mastercard:
-            guard (51...55).contains(prefix(2)) || (2221...2720).contains(prefix(4)) else {
-                return "a MASTERCARD PAN starts with 51-55 or 2221-2720"
-            }
-            guard length == 16 else { return "a MASTERCARD PAN has 16 digits" }
-        case .maestro:
-            guard prefix(2) == 50 || (56...69).contains(prefix(2)) else { return "a MAESTRO PAN starts with 50 or 56-69" }
-        case .amex:
-            guard [34, 37].contains(prefix(2)) else { return "an AMEX PAN starts with 34 or 37" }
-            guard length == 15 else { return "an AMEX PAN has 15 digits" }
-        case .discover:
-            guard pan.hasPrefix("6011") || pan.hasPrefix("65") || (644...649).contains(prefix(3)) else {
-                return "a DISCOVER PAN starts with 6011, 644-649 or 65"
-            }
-            guard length >= 16 else { return "a DISCOVER PAN has 16 to 19 digits" }
-        case .jcb:
-            guard (3528...3589).contains(prefix(4)) else { return "a JCB PAN starts with 3528-3589" }
-            guard length >= 16 else { return "a JCB PAN has 16 to 19 digits" }
-        case .unionPay:
-            guard pan.hasPrefix("62") else { return "a UNIONPAY PAN starts with 62" }
-            guard length >= 16 else { return "a UNIONPAY PAN has 16 to 19 digits" }
-        case .eftpos:
-            // eftpos cards are often co-badged, so any prefix; the sandbox's are 16 digits.
-            guard length == 16 else { return "an EFTPOS PAN has 16 digits" }
-        }
         return nil
     }
 

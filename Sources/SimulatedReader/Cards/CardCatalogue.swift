@@ -28,11 +28,12 @@ public struct CardCatalogue: Sendable, Equatable {
 
     /// Checks cards given in code.
     ///
-    /// Rules: at least one card; names unique, lowercase `[a-z0-9-]`; PAN 12–19 digits,
-    /// Luhn-valid, with the brand's prefix and length; expiry `YYMM`; country two upper-case
-    /// letters; AID 5–16 bytes of hex starting with the brand's RID; label 1–16 characters;
-    /// `onlinePin` cards have a 4–12 digit PIN and `none` cards none; PAN sequence two digits
-    /// or absent; flags listed once each.
+    /// Rules: at least one card; names unique, lowercase `[a-z0-9-]`; the card's data follows
+    /// the rules of a card read (``CardData/problem``: PAN 12–19 digits, Luhn-valid, with the
+    /// brand's prefix and length; expiry `YYMM`; an ISO 3166-1 country; AID 5–16 bytes of hex
+    /// starting with the brand's RID; label 1–16 characters; PAN sequence two digits or absent),
+    /// or breaks one of them when the card is flagged `malformed`; `onlinePin` cards have a 4–12
+    /// digit PIN and `none` cards none; flags listed once each.
     ///
     /// - Parameter cards: The cards.
     /// - Throws: ``ReaderError/invalidCatalogue`` naming the first broken field.

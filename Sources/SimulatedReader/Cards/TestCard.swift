@@ -14,6 +14,11 @@ public struct TestCard: Sendable, Equatable, Hashable {
         case expired
         /// The issuer always declines (response code 05).
         case decline
+        /// The card breaks a rule of a card read on purpose (a PAN failing Luhn, country `ZZ`,
+        /// a brand its PAN does not fit …): the catalogue takes it, the reader seals what it
+        /// says, and the host refuses the read (`invalid_pan`, `invalid_card_country`,
+        /// `brand_mismatch` …).
+        case malformed
     }
 
     /// The PIN typed for a card that has none of its own (a PIN step after magic amount 42.65).

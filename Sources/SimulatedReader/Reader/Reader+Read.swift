@@ -34,7 +34,8 @@ extension Reader {
     /// - Returns: The sealed payload, or the reader outcome, with the events.
     /// - Throws: ``ReaderError/busy``, ``ReaderError/notPrepared``, ``ReaderError/appInBackground``,
     ///   ``ReaderError/invalidReaderKey``, ``ReaderError/invalidRequest``, ``ReaderError/notice(_:)``
-    ///   (NFC disabled and other stopping notices), ``ReaderError/sealingFailed``.
+    ///   (NFC disabled and other stopping notices), ``ReaderError/unreadableCard`` (a card whose PAN
+    ///   or AID no kernel reads), ``ReaderError/sealingFailed``.
     public func read(
         amount: Int,
         currency: String,
@@ -223,6 +224,7 @@ extension Reader {
             switch attempt {
             case .tap(let card, let after, let pin) where after < ReaderTimeouts.cardScreen:
                 if let outcome = await pause(after) { return end(outcome) }
+                if let reason = Self.unreadable(card) { throw .unreadableCard(reason) }
                 let tappedAt = clock.now()
                 await session.emit(.cardRead(card.brand))
                 var digits: String?
@@ -252,6 +254,24 @@ extension Reader {
             }
         }
         return end(.timeout)
+    }
+
+    /// What a contactless kernel could not read of `card`, or `nil`.
+    ///
+    /// A real reader reads what the card says and leaves judging it to the host, so a PAN that
+    /// fails Luhn, country `ZZ` or a brand the PAN does not fit are sealed; only data the card
+    /// cannot carry at all stops the read: the PAN is 12 to 19 digits (EMV tag 5A), the AID
+    /// 5 to 16 bytes (the application the kernel selects).
+    static func unreadable(_ card: TestCard) -> String? {
+        let pan = card.pan.utf8
+        guard (12...19).contains(pan.count), pan.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return "the PAN is not 12 to 19 digits"
+        }
+        let aid = card.aid.utf8
+        guard (10...32).contains(aid.count), aid.count.isMultiple(of: 2), card.aid.allSatisfy(\.isHexDigit) else {
+            return "the AID is not 5 to 16 bytes of hex"
+        }
+        return nil
     }
 
     /// Shows the PIN pad and waits for the customer, at most 60 s.

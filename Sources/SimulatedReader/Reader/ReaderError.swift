@@ -28,6 +28,7 @@ public struct ReaderError: Error, Equatable, Hashable, Sendable, CustomStringCon
         case invalidRequest
         case noCardRead
         case sealingFailed
+        case unreadableCard
         case invalidCatalogue
     }
 
@@ -97,12 +98,22 @@ public struct ReaderError: Error, Equatable, Hashable, Sendable, CustomStringCon
     /// The payload could not be sealed.
     public static let sealingFailed = ReaderError(.sealingFailed, "the payload could not be sealed")
 
+    /// The tapped card holds data no contactless kernel can read (a PAN that is not 12 to 19
+    /// digits, an AID that is not 5 to 16 bytes of hex), so nothing is sealed. Everything else a
+    /// card says is sealed as it is, and the host judges it.
+    public static let unreadableCard = ReaderError(.unreadableCard, "the card could not be read")
+
     /// `cards.json` was refused; ``message`` reads `<file>: <field>: <problem>`.
     public static let invalidCatalogue = ReaderError(.invalidCatalogue, "the card catalogue is invalid")
 
     /// An ``invalidCatalogue`` error in the sandbox's `<file>: <path>: <reason>` form.
     static func invalidCatalogue(file: String, path: String, reason: String) -> ReaderError {
         ReaderError(.invalidCatalogue, "\(file): \(path): \(reason)")
+    }
+
+    /// An ``unreadableCard`` error naming what the kernel could not read.
+    static func unreadableCard(_ reason: String) -> ReaderError {
+        ReaderError(.unreadableCard, "the card could not be read: \(reason)")
     }
 
     /// A ``sealingFailed`` error with the sealer's reason.

@@ -56,6 +56,27 @@ public struct PinEntry: Sendable, Equatable, Hashable {
         PinEntry(.typed(digits), after: seconds)
     }
 
+    /// The entry a command line names (`tapsim pay --pin-entry …`), typed after 3 s.
+    ///
+    /// ```swift
+    /// PinEntry(argument: "wrong")    // .wrong: the host declines with 55, Incorrect PIN
+    /// PinEntry(argument: "none")     // .notEntered: the read times out after 60 s
+    /// PinEntry(argument: "9876")     // .typed("9876")
+    /// ```
+    ///
+    /// - Parameter argument: `correct`, `wrong`, `none`, or 4 to 12 digits.
+    /// - Returns: `nil` for anything else.
+    public init?(argument: String) {
+        switch argument {
+        case "correct": self = .correct
+        case "wrong": self = .wrong
+        case "none": self = .notEntered
+        case let digits where (4...12).contains(digits.utf8.count) && digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }):
+            self = .typed(digits)
+        default: return nil
+        }
+    }
+
     /// The digits typed for `card`, or `nil` when none are typed in time.
     func typedDigits(for card: TestCard) -> String? {
         guard after < ReaderTimeouts.pin else { return nil }

@@ -94,7 +94,11 @@ extension InitializationError {
     public static var storageUnavailable: Self { Self(.storageUnavailable) }
 }
 
-/// Why the card reader could not do what was asked.
+/// Why the card reader could not do what was asked, or why the host refused the card it read.
+///
+/// The host refuses a card that opened but breaks a rule of a card read with a kind of its own
+/// (`invalidPan`, `invalidCardCountry`, `brandMismatch`, `unknownBrand`, `unknownCvm`,
+/// `invalidCardData`), and a payload that does not open as `payloadRejected`.
 ///
 /// A case of ``TapOnMobileError/cardReaderSession(_:)``. Match it by kind (`.unsupported`); ``code``,
 /// ``message``, ``status`` and ``field`` carry what the host said, for logs and people.
@@ -112,6 +116,13 @@ public enum CardReaderSessionErrorKind: String, ErrorKind {
     case accountLinkingCancelled
     case readerNotice
     case payloadRejected
+    case invalidPan
+    case invalidCardCountry
+    case brandMismatch
+    case unknownBrand
+    case unknownCvm
+    case invalidCardData
+    case unreadableCard
     case readerFailure
 
     /// The code an SDK-made error of this kind carries.
@@ -125,6 +136,13 @@ public enum CardReaderSessionErrorKind: String, ErrorKind {
         case .accountLinkingCancelled: "account_linking_cancelled"
         case .readerNotice: "reader_notice"
         case .payloadRejected: "card_payload_invalid"
+        case .invalidPan: "invalid_pan"
+        case .invalidCardCountry: "invalid_card_country"
+        case .brandMismatch: "brand_mismatch"
+        case .unknownBrand: "unknown_brand"
+        case .unknownCvm: "unknown_cvm"
+        case .invalidCardData: "invalid_card_data"
+        case .unreadableCard: "card_unreadable"
         case .readerFailure: "reader_failure"
         }
     }
@@ -140,6 +158,13 @@ public enum CardReaderSessionErrorKind: String, ErrorKind {
         case .accountLinkingCancelled: "The merchant did not accept the Tap to Pay on iPhone terms."
         case .readerNotice: "A reader notice stopped the operation."
         case .payloadRejected: "The host refused the card read."
+        case .invalidPan: "The card's PAN is not a valid card number."
+        case .invalidCardCountry: "The card's country is not an ISO 3166-1 country code."
+        case .brandMismatch: "The card's brand does not match its PAN or AID."
+        case .unknownBrand: "The card's brand is not one the host knows."
+        case .unknownCvm: "The card's cardholder verification method is not one the host knows."
+        case .invalidCardData: "The card's data is out of its rules."
+        case .unreadableCard: "The reader could not read the card."
         case .readerFailure: "The reader failed."
         }
     }
@@ -154,6 +179,13 @@ extension CardReaderSessionError {
     public static var accountLinkingCancelled: Self { Self(.accountLinkingCancelled) }
     public static var readerNotice: Self { Self(.readerNotice) }
     public static var payloadRejected: Self { Self(.payloadRejected) }
+    public static var invalidPan: Self { Self(.invalidPan) }
+    public static var invalidCardCountry: Self { Self(.invalidCardCountry) }
+    public static var brandMismatch: Self { Self(.brandMismatch) }
+    public static var unknownBrand: Self { Self(.unknownBrand) }
+    public static var unknownCvm: Self { Self(.unknownCvm) }
+    public static var invalidCardData: Self { Self(.invalidCardData) }
+    public static var unreadableCard: Self { Self(.unreadableCard) }
     public static var readerFailure: Self { Self(.readerFailure) }
 }
 

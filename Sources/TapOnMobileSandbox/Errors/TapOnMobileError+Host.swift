@@ -16,6 +16,9 @@ extension TapOnMobileError {
         func transaction(_ kind: TransactionError.Kind) -> TapOnMobileError {
             .transaction(TransactionError(kind, code: code, message: message, status: status, field: field))
         }
+        func card(_ kind: CardReaderSessionError.Kind) -> TapOnMobileError {
+            .cardReaderSession(CardReaderSessionError(kind, code: code, message: message, status: status, field: field))
+        }
         func validation(_ kind: ValidationError.Kind) -> TapOnMobileError {
             .validation(ValidationError(kind, code: code, message: message, status: status, field: field))
         }
@@ -56,9 +59,13 @@ extension TapOnMobileError {
         case "checkout_not_found", "checkout_used", "checkout_expired", "checkout_mismatch": return transaction(.checkoutRejected)
         case "idempotency_key_reused": return transaction(.idempotencyKeyReused)
 
-        case "card_payload_invalid", "card_payload_replayed":
-            return .cardReaderSession(
-                CardReaderSessionError(.payloadRejected, code: code, message: message, status: status, field: field))
+        case "card_payload_invalid", "card_payload_replayed": return card(.payloadRejected)
+        case "invalid_pan": return card(.invalidPan)
+        case "invalid_card_country": return card(.invalidCardCountry)
+        case "brand_mismatch": return card(.brandMismatch)
+        case "unknown_brand": return card(.unknownBrand)
+        case "unknown_cvm": return card(.unknownCvm)
+        case "invalid_card_data": return card(.invalidCardData)
         case "country_not_permitted":
             return .location(LocationError(.countryNotPermitted, code: code, message: message, status: status, field: field))
 
@@ -82,6 +89,7 @@ extension TapOnMobileError {
         case .appInBackground: return reader(.appInBackground)
         case .tokenCancelled: return reader(.tokenCancelled)
         case .accountLinkingCancelled: return reader(.accountLinkingCancelled)
+        case .unreadableCard: return reader(.unreadableCard)
         case .locationDenied: return .location(LocationError(.denied, message: error.message))
         case .locationTimeout: return .location(LocationError(.timeout, message: error.message))
         case .invalidRequest:

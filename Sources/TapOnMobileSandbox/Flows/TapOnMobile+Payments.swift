@@ -117,8 +117,14 @@ extension TapOnMobile {
                     amount: request.amount, currency: request.currency, region: loggedIn.registered.context.region,
                     terminalId: loggedIn.terminalId, readerKey: readerSession.key, serverTimeOffset: readerSession.offset
                 ) { event in
-                    guard event == .displayingCardReader, !shown.withLock({ let was = $0; $0 = true; return was }) else { return }
-                    emit(.success(.displayingCardReader))
+                    switch event {
+                    case .displayingCardReader where !shown.withLock({ let was = $0; $0 = true; return was }):
+                        emit(.success(.displayingCardReader))
+                    case .pinEntryRequested:
+                        emit(.success(.enteringPin))
+                    default:
+                        break
+                    }
                 }
             } catch {
                 return emit(.failure(.reader(error)))
@@ -129,7 +135,7 @@ extension TapOnMobile {
             var result = await self.send(
                 client, "POST", path, body: body(read, country), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
             if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED, read.sealedPayload != nil {
-                result = await self.enterPin(for: detail, loggedIn: loggedIn, readerSession: readerSession)
+                result = await self.enterPin(for: detail, loggedIn: loggedIn, readerSession: readerSession) { emit(.success(.enteringPin)) }
             }
             switch result {
             case .failure(let error):
@@ -245,14 +251,20 @@ extension TapOnMobile {
     }
 
     /// The customer types the PIN on the reader; it goes to the host sealed.
-    private func enterPin(for detail: TransactionDetail, loggedIn: LoggedIn, readerSession: ReaderSession) async
-        -> Result<TransactionDetail, TapOnMobileError>
-    {
+    ///
+    /// - Parameter onPinPad: Told when the reader shows its PIN pad.
+    private func enterPin(
+        for detail: TransactionDetail, loggedIn: LoggedIn, readerSession: ReaderSession,
+        onPinPad: (@Sendable () -> Void)? = nil
+    ) async -> Result<TransactionDetail, TapOnMobileError> {
         let read: ReadResult
         do throws(ReaderError) {
             read = try await loggedIn.registered.context.reader.enterPin(
                 region: loggedIn.registered.context.region, terminalId: loggedIn.terminalId, readerKey: readerSession.key,
-                serverTimeOffset: readerSession.offset)
+                serverTimeOffset: readerSession.offset
+            ) { event in
+                if event == .pinEntryRequested { onPinPad?() }
+            }
         } catch {
             return .failure(.reader(error))
         }

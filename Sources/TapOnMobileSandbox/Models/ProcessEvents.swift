@@ -2,10 +2,15 @@
 /// reports them (seed "Transaction Process Event").
 ///
 /// A stream yields `.displayingCardReader`, `.processing`, `.finishProcessing`, then
-/// `.completed` with the final detail, or a failure and nothing more.
+/// `.completed` with the final detail, or a failure and nothing more. An online-PIN card adds
+/// `.enteringPin` where the reader asks for the PIN: after `.displayingCardReader` for a PIN
+/// typed with the tap, after `.processing` for one the host asks for (`PIN_REQUESTED`).
 public enum TransactionProcessEvent: Sendable, Equatable, Hashable {
     /// The card screen is shown.
     case displayingCardReader
+    /// The reader shows its PIN pad and the customer types the PIN (not in the seed, whose
+    /// screens hide this step inside the SDK's own UI; a headless app needs to see it).
+    case enteringPin
     /// The read card is with the host.
     case processing
     /// The host answered; the result follows.

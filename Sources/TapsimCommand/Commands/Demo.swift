@@ -149,6 +149,7 @@ enum Demo {
             for await event in context.sdk.doPayment(currency: currency, requestedAmount: amount, reference: nil) {
                 switch event {
                 case .success(.displayingCardReader): events.append("displayingCardReader")
+                case .success(.enteringPin): events.append("enteringPin")
                 case .success(.processing): events.append("processing")
                 case .success(.finishProcessing): events.append("finishProcessing")
                 case .success(.completed(let detail)):

@@ -7,7 +7,21 @@ import TapOnMobileSandbox
 /// A sale or refund that ends without money moving (`DECLINED`, `TIMEOUT` …) is an answer, not an
 /// error: it exits 0 and the status says what happened. Errors are what the SDK refuses.
 enum Payments {
-    static let cardOption = Option.value("card", "NAME", "The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …).", default: "visa")
+    static let cardOption = Option.value(
+        "card", "NAME",
+        "The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …). Default: the region's domestic card, the first in cards.json of its country without PIN or flags (visa on EU, eftpos-au on ANZ, visa-pl on MBANK); with --pin-entry, its domestic online-PIN card (mc-pin, mc-pin-au …).")
+    static let pinEntryOption = Option.value(
+        "pin-entry", "PIN",
+        "What the customer types when the reader asks for the PIN: correct (the card's, default), wrong (the host declines 55), none (nothing within 60 s: TIMEOUT), or 4 to 12 digits.")
+
+    /// `--pin-entry`, parsed.
+    static func pinEntry(_ options: ParsedArguments) throws -> PinEntry? {
+        guard let text = options.string("pin-entry") else { return nil }
+        guard let entry = PinEntry(argument: text) else {
+            throw UsageError("--pin-entry must be correct, wrong, none or 4 to 12 digits, not '\(text)'")
+        }
+        return entry
+    }
 
     static let pay = Command(
         "pay", "Takes a card payment: the simulated customer taps --card on the reader.",
@@ -17,16 +31,17 @@ enum Payments {
             .value("tip", "N", "The part of the amount that is a tip, in minor units."),
             .value("reference", "TEXT", "The merchant's reference."),
             .value("checkout", "ID", "A checkout registered by the merchant's backend."),
-            cardOption,
+            cardOption, pinEntryOption,
         ],
         examples: [
             "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 4251 --card mc   # insufficient funds: DECLINED",
             "tapsim --json pay --amount 2000 --tip 200 --reference INV-7",
+            "tapsim pay --amount 1250 --pin-entry wrong   # the region's PIN card, a wrong PIN: DECLINED 55",
         ]
     ) { context, options in
         let amount = try options.requiredAmount("amount")
         let tip = try options.integer("tip", in: 0...Int(Int32.max))
-        try context.useCard(named: options.string("card") ?? "visa")
+        try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
         try await ready(context)
         let currency = try await currencyOption(context, options)
         let stream = context.sdk.doPayment(
@@ -42,13 +57,13 @@ enum Payments {
             .value("amount", "N", "At most the sale's amount, in minor units."),
             .value("currency", "CODE", "The sale's currency (default: the terminal's)."),
             .value("reference", "TEXT", "The merchant's reference."),
-            cardOption,
+            cardOption, pinEntryOption,
         ],
         examples: ["tapsim refund --transaction 01J… --amount 1250"]
     ) { context, options in
         let transaction = try options.required("transaction", "ID")
         let amount = try options.requiredAmount("amount")
-        try context.useCard(named: options.string("card") ?? "visa")
+        try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
         try await ready(context)
         let currency = try await currencyOption(context, options)
         let stream = context.sdk.doRefund(
@@ -111,7 +126,7 @@ enum Payments {
         ],
         examples: ["tapsim reader-test"]
     ) { context, options in
-        try context.useCard(named: options.string("card") ?? "visa")
+        try context.useCard(named: options.string("card"))
         try await ready(context)
         let currency = try await currencyOption(context, options)
         var events: [JSONValue] = []
@@ -164,6 +179,9 @@ enum Payments {
             case .success(.displayingCardReader):
                 events.append("displayingCardReader")
                 context.say("Card reader shown: the customer taps \(card.map { "\($0.name) (\($0.brand.rawValue) \($0.maskedPan))" } ?? "a card")…")
+            case .success(.enteringPin):
+                events.append("enteringPin")
+                context.say("The customer enters the PIN…")
             case .success(.processing):
                 events.append("processing")
                 context.say("Processing…")

@@ -84,7 +84,7 @@ public final class Sandbox: Sendable {
                 configuration: .init(
                     server: configuration.server(at: count + 2), webRoot: resources.web.appendingPathComponent("inbox"),
                     openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"), signingKeys: signingKeys,
-                    clocks: clocks, accessLog: configuration.accessLog))
+                    accessLog: configuration.accessLog))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
             for (index, region) in resources.catalogue.regions.enumerated() {

@@ -94,10 +94,10 @@ public final class EnvironmentHost: RunningService, Responder {
             store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey })
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
-        Self.addPaymentRoutes(
-            to: &router, Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox),
-            baseURL: { address.url })
-        Self.addWebhookRoutes(to: &router, lifecycle: lifecycle, outbox: outbox, key: configuration.fixtures.backOfficeKey)
+        let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
+        Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
+        Self.addWebhookRoutes(
+            to: &router, lifecycle: lifecycle, payments: payments, outbox: outbox, key: configuration.fixtures.backOfficeKey)
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,

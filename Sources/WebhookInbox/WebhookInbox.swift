@@ -121,6 +121,11 @@ public final class WebhookInbox: RunningService, Responder {
 
     /// The URL a merchant's host posts to.
     public func hookURL(region: String, merchant: String) -> String {
-        url + "/hooks/" + region + "/" + merchant
+        Self.hookURL(base: url, region: region, merchant: merchant)
+    }
+
+    /// The URL a merchant's host posts to, for an inbox at `base` (which may run in another process).
+    public static func hookURL(base: String, region: String, merchant: String) -> String {
+        (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/hooks/" + region + "/" + merchant
     }
 }

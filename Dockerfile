@@ -1,7 +1,7 @@
 # TapSandbox image: every service executable plus the data, pages and API descriptions they read.
 #
 #   docker build -t tapsandbox .
-#   docker run --rm -p 8100-8110:8100-8110 tapsandbox          # `sandbox up` on 0.0.0.0
+#   docker run --rm -p 8100-8111:8100-8111 tapsandbox          # `sandbox up` on 0.0.0.0
 #   docker compose up                                           # one container per service
 #
 # The build stage uses the official Swift image on Debian bookworm; bump SWIFT_IMAGE when the
@@ -34,7 +34,7 @@ COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib \
     && mkdir -p /staging/bin \
     && bin="$(swift build -c release --static-swift-stdlib --show-bin-path)" \
-    && for name in sandbox-host portal-sim wallet-sim sandbox; do \
+    && for name in sandbox-host portal-sim wallet-sim webhook-inbox sandbox; do \
            install -m 0755 "$bin/$name" "/staging/bin/$name"; \
        done
 
@@ -64,7 +64,7 @@ RUN groupadd --system --gid 10001 tapsandbox \
     && mkdir -p /app/bin /data \
     && chown tapsandbox:tapsandbox /data
 
-COPY --from=build /staging/bin/sandbox-host /staging/bin/portal-sim /staging/bin/wallet-sim /staging/bin/sandbox /app/bin/
+COPY --from=build /staging/bin/sandbox-host /staging/bin/portal-sim /staging/bin/wallet-sim /staging/bin/webhook-inbox /staging/bin/sandbox /app/bin/
 COPY sandbox-data /app/sandbox-data
 COPY web /app/web
 COPY openapi /app/openapi
@@ -77,8 +77,9 @@ WORKDIR /app
 USER tapsandbox
 VOLUME /data
 
-# Region i of sandbox-data/environments.json on 8100 + i (EU … MBANK: 8100–8108), portal 8109, wallet 8110.
-EXPOSE 8100-8110
+# Region i of sandbox-data/environments.json on 8100 + i (EU … MBANK: 8100–8108), portal 8109, wallet 8110,
+# webhook inbox 8111.
+EXPOSE 8100-8111
 
 # Without a command (`docker run tapsandbox`), the whole sandbox in one container;
 # docker-compose.yml runs one service per container instead.

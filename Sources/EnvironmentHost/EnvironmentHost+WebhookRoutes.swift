@@ -42,7 +42,7 @@ extension EnvironmentHost {
         let disabled: Bool
     }
 
-    static func addWebhookRoutes(to router: inout Router, lifecycle: Lifecycle, outbox: Outbox, key: String) {
+    static func addWebhookRoutes(to router: inout Router, lifecycle: Lifecycle, payments: Payments, outbox: Outbox, key: String) {
         let store = lifecycle.store
         let authorize = backOfficeAuthorization(key: key)
         @Sendable func event(_ row: Row, withLog log: [WebhookEvent.Attempt]?) throws -> WebhookEvent {
@@ -136,7 +136,7 @@ extension EnvironmentHost {
         router.post("/_sandbox/webhooks/trigger") { request in
             struct Body: Decodable { let event: String; let merchantId: String? }
             let body = try request.decode(Body.self)
-            let types = ["payment.succeeded", "payment.failed", "payment.canceled", "refund.succeeded", "refund.failed"]
+            let types = Payments.sampleEvents
             guard types.contains(body.event) else {
                 throw HTTPError.invalidRequest("event must be one of \(types.joined(separator: ", ")).", field: "event")
             }
@@ -145,19 +145,7 @@ extension EnvironmentHost {
                 let fixture = lifecycle.directory.merchants[merchant], let terminal = fixture.terminals.first
             else { throw HTTPError.merchantNotFound }
             let now = lifecycle.now()
-            let refund = body.event.hasPrefix("refund")
-            let status: TransactionStatus =
-                switch body.event {
-                case "payment.succeeded", "refund.succeeded": .cleared
-                case "payment.canceled": .cancelled
-                default: .declined
-                }
-            var sample = TransactionRecord(
-                id: "sample-" + Hex.encode(outbox.random.bytes(count: 8)), terminalID: terminal.id, merchantID: merchant,
-                type: refund ? .refund : .auth, status: status, amount: 1000, tipAmount: nil,
-                currency: lifecycle.region.currency.code, reference: "sample", at: now)
-            sample.cardBrand = "VISA"
-            sample.maskedPAN = "476173******0011"
+            let sample = try payments.sample(body.event, merchant: merchant, terminal: terminal.id, at: now)
             let eventID: String = try lifecycle.store.write { db in
                 try outbox.record(db, sample, type: body.event, at: now)
                 guard let row = try db.query("SELECT id FROM webhook_events WHERE transaction_id = ? ORDER BY seq DESC LIMIT 1", [.text(sample.id)]).first

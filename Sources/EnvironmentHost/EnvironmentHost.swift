@@ -28,6 +28,9 @@ public final class EnvironmentHost: RunningService, Responder {
         public var openAPIFile: URL
         public var accessLog: AccessLog?
         public var clock: SandboxClock
+        /// Real time, which the sandbox clock API never moves: webhook signatures are dated by it,
+        /// because receivers check them against their own clocks.
+        public var wallClock: any Clock
         /// Where codes, tokens and secrets get their randomness (tests pass a seeded source).
         public var random: any RandomSource
         /// Where a merchant's webhooks go when it named no endpoint (`sandbox up`: its inbox).
@@ -38,7 +41,7 @@ public final class EnvironmentHost: RunningService, Responder {
         public init(
             region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
             dataDirectory: URL,
-            openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(),
+            openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(), wallClock: any Clock = WallClock(),
             random: any RandomSource = LiveRandomSource(), webhookURL: (@Sendable (String) -> String?)? = nil,
             dispatchesWebhooks: Bool = true
         ) {
@@ -54,6 +57,7 @@ public final class EnvironmentHost: RunningService, Responder {
             self.openAPIFile = openAPIFile
             self.accessLog = accessLog
             self.clock = clock
+            self.wallClock = wallClock
         }
 
         /// `<data-dir>/<region id in lower case>.sqlite`, e.g. `.sandbox/payone_de.sqlite`.
@@ -86,13 +90,14 @@ public final class EnvironmentHost: RunningService, Responder {
         var router = try Self.routes(configuration, store)
         Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
         let directory = lifecycle.directory
-        dispatcher = Dispatcher(store: store, clock: configuration.clock, apiKey: { directory.merchants[$0]?.apiKey })
+        dispatcher = Dispatcher(
+            store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey })
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
-        Self.addPaymentRoutes(
-            to: &router, Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox),
-            baseURL: { address.url })
-        Self.addWebhookRoutes(to: &router, lifecycle: lifecycle, outbox: outbox, key: configuration.fixtures.backOfficeKey)
+        let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
+        Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
+        Self.addWebhookRoutes(
+            to: &router, lifecycle: lifecycle, payments: payments, outbox: outbox, key: configuration.fixtures.backOfficeKey)
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,

@@ -3,8 +3,9 @@ import EnvironmentHost
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import WebhookInbox
 
-/// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A]`
+/// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A] [--webhook-inbox URL]`
 public enum HostCommand {
     /// The first port of the layout `sandbox up` uses: region i of the catalogue listens on 8100 + i.
     public static let basePort = 8100
@@ -17,8 +18,14 @@ public enum HostCommand {
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod.", default: "sandbox"),
             .value("port", "N", "TCP port (default: 8100 + the region's place in the catalogue)."),
             .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
+            .value(
+                "webhook-inbox", "URL",
+                "A webhook-inbox to send the webhooks of merchants without an endpoint to (URL/hooks/REGION/MERCHANT), as 'sandbox up' does."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
-        examples: ["sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0"])
+        examples: [
+            "sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0",
+            "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
+        ])
 
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
@@ -30,17 +37,28 @@ public enum HostCommand {
         let flavour = Flavour(rawValue: try options.choice("flavour", from: Flavour.allCases.map(\.rawValue)) ?? "sandbox")!
         let index = regions.firstIndex(of: regionID)!
         let port = try options.port("port") ?? UInt16(basePort + index)
+        let inbox = options.string("webhook-inbox")
+        if let inbox {
+            guard let url = URL(string: inbox), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+                url.query == nil
+            else { throw UsageError("--webhook-inbox must be an http:// or https:// URL such as http://127.0.0.1:8111, not '\(inbox)'") }
+        }
         let clock = SandboxClock()
-        let configuration = EnvironmentHost.Configuration(
+        var configuration = EnvironmentHost.Configuration(
             region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region), server: try Listening.server(options, port: port),
             dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"),
             openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
             accessLog: try Listening.accessLog(options, clock: clock), clock: clock)
+        if let inbox {
+            configuration.webhookURL = { merchant in WebhookInbox.hookURL(base: inbox, region: region.id, merchant: merchant) }
+        }
         if options.flag("dry-run") {
-            printJSON([
+            var resolved: [String: any Sendable] = [
                 "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,
                 "host": configuration.server.host, "port": Int(port), "database": configuration.databaseFile.path,
-            ])
+            ]
+            if let inbox { resolved["webhookInbox"] = inbox }
+            printJSON(resolved)
             return
         }
         try serveUntilSignalled({ try EnvironmentHost.start(configuration: configuration) }) {

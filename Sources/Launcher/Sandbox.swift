@@ -16,9 +16,9 @@ public struct Endpoints: Codable, Equatable, Sendable {
     public var environments: [String: String]
 }
 
-/// Every environment host, the portal and the wallet in one process on consecutive ports.
+/// Every environment host, the portal, the wallet and the webhook inbox in one process on consecutive ports.
 ///
-/// Region i of the catalogue listens on `basePort + i`, then the portal, then the wallet:
+/// Region i of the catalogue listens on `basePort + i`, then the portal, the wallet and the inbox:
 /// with the default 8100 and nine regions, EU is 8100, MBANK 8108, the portal 8109, the wallet 8110,
 /// the webhook inbox 8111.
 ///
@@ -74,17 +74,13 @@ public final class Sandbox: Sendable {
             let resources = configuration.resources
             let count = resources.catalogue.regions.count
             // The inbox starts first: the hosts send every merchant's webhooks to it.
-            var signingKeys: [String: [String: String]] = [:]
             var clocks: [String: SandboxClock] = [:]
-            for region in resources.catalogue.regions {
-                for merchant in resources.fixtures(region).merchants { signingKeys[region.id, default: [:]][merchant.id] = merchant.apiKey }
-                clocks[region.id] = SandboxClock()
-            }
+            for region in resources.catalogue.regions { clocks[region.id] = SandboxClock() }
             let inbox = try WebhookInbox.start(
                 configuration: .init(
                     server: configuration.server(at: count + 2), webRoot: resources.web.appendingPathComponent("inbox"),
-                    openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"), signingKeys: signingKeys,
-                    clocks: clocks, accessLog: configuration.accessLog))
+                    openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"),
+                    signingKeys: resources.inboxSigningKeys, accessLog: configuration.accessLog))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
             for (index, region) in resources.catalogue.regions.enumerated() {
@@ -96,7 +92,9 @@ public final class Sandbox: Sendable {
                         dataDirectory: configuration.dataDirectory,
                         openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
                         accessLog: configuration.accessLog, clock: clock,
-                        webhookURL: { [inbox, region = region.id] merchant in inbox.hookURL(region: region, merchant: merchant) }))
+                        webhookURL: { [url = inbox.url, region = region.id] merchant in
+                            WebhookInbox.hookURL(base: url, region: region, merchant: merchant)
+                        }))
                 started.append(host)
                 hosts.append(host)
             }

@@ -7,9 +7,12 @@ import SandboxHTTP
 public enum SandboxCommand {
     public static let up = CommandDescription(
         name: "sandbox up",
-        summary: "Runs every environment host, the portal and the wallet in one process on consecutive ports.",
+        summary: "Runs every environment host, the portal, the wallet and the webhook inbox in one process on consecutive ports.",
         options: [
-            .value("base-port", "N", "First port: region i listens on N+i, then the portal, then the wallet.", default: "8100"),
+            .value(
+                "base-port", "N",
+                "First port: region i listens on N+i, then the portal, the wallet and the webhook inbox (8109, 8110, 8111 by default).",
+                default: "8100"),
             .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
@@ -21,7 +24,7 @@ public enum SandboxCommand {
         The whole TapSandbox in one process.
 
         COMMANDS:
-          up        Run every environment host, the portal and the wallet (see 'sandbox up --help').
+          up        Run every environment host, the portal, the wallet and the webhook inbox (see 'sandbox up --help').
 
         OPTIONS:
           --help    Show this help and exit.

@@ -16,21 +16,20 @@ public final class WebhookInbox: RunningService, Responder {
         public var openAPIFile: URL
         /// Region id → merchant id → the key its MONEI signatures use (the merchant's API key).
         public var signingKeys: [String: [String: String]]
-        /// The clock of each region's host: a signature's timestamp is checked against its sender's
-        /// sandbox clock, which `POST /_sandbox/clock` may have moved ahead of real time.
-        public var clocks: [String: any Clock]
+        /// Real time: hosts sign with it whatever their sandbox clocks say, so a signature's
+        /// timestamp is checked against it, as any receiver checks against its own clock. It also
+        /// dates each delivery's `receivedAt`.
         public var clock: any Clock
         public var accessLog: AccessLog?
 
         public init(
             server: ServerConfiguration, webRoot: URL, openAPIFile: URL, signingKeys: [String: [String: String]],
-            clocks: [String: any Clock] = [:], clock: any Clock = SandboxClock(), accessLog: AccessLog? = nil
+            clock: any Clock = WallClock(), accessLog: AccessLog? = nil
         ) {
             self.server = server
             self.webRoot = webRoot
             self.openAPIFile = openAPIFile
             self.signingKeys = signingKeys
-            self.clocks = clocks
             self.clock = clock
             self.accessLog = accessLog
         }
@@ -60,7 +59,6 @@ public final class WebhookInbox: RunningService, Responder {
         var router = Router()
         let keys = configuration.signingKeys
         let clock = configuration.clock
-        let clocks = configuration.clocks
         // Filled in below once `self` exists; the closures reach the store through this box.
         let box = Box()
         router.get("/healthz") { _ in .json(["status": "ok", "service": "webhooks"]) }
@@ -75,7 +73,7 @@ public final class WebhookInbox: RunningService, Responder {
                 do {
                     try WebhookVerifier.verify(
                         scheme: .monei, headers: request.headers, body: request.body, secret: key, tolerance: 300,
-                        now: Int((clocks[region] ?? clock).now().timeIntervalSince1970))
+                        now: Int(clock.now().timeIntervalSince1970))
                     signature = "valid"
                 } catch {
                     signature = "\(error)"
@@ -123,6 +121,11 @@ public final class WebhookInbox: RunningService, Responder {
 
     /// The URL a merchant's host posts to.
     public func hookURL(region: String, merchant: String) -> String {
-        url + "/hooks/" + region + "/" + merchant
+        Self.hookURL(base: url, region: region, merchant: merchant)
+    }
+
+    /// The URL a merchant's host posts to, for an inbox at `base` (which may run in another process).
+    public static func hookURL(base: String, region: String, merchant: String) -> String {
+        (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/hooks/" + region + "/" + merchant
     }
 }

@@ -17,11 +17,13 @@ enum ListenCommand {
             CommonOptions.tolerance,
             .value("forward-to", "URL", "Relay each verified webhook (same body, same signature headers) to this URL and answer with its answer."),
             .value("max-body-bytes", "BYTES", "The largest body accepted (413 above).", default: String(10 << 20)),
-            .flag("json", "Print one JSON object per received webhook instead of text lines."),
+            .flag("json", "Print one JSON object per received webhook (with its headers) instead of text lines."),
+            .flag("dry-run", "Check the options and the secret, print the resolved configuration as JSON, and exit without listening."),
         ],
         examples: [
             "webhooks listen --port 8787 --secret pk_test_123",
             "webhooks listen --scheme standard --secret whsec_c2VjcmV0 --forward-to http://127.0.0.1:3000/webhooks",
+            "webhooks listen --port 0 --secret pk_test_123 --json --dry-run",
         ])
 
     static let command = Webhooks.Command(description: description) { arguments in
@@ -39,14 +41,25 @@ enum ListenCommand {
             if let forward, !(forward.hasPrefix("http://") || forward.hasPrefix("https://")) {
                 throw UsageError("--forward-to must be an http:// or https:// URL, not '\(forward)'")
             }
+            let configuration = ServerConfiguration(
+                host: try options.ipv4("host") ?? "127.0.0.1", port: try options.port("port") ?? 8787,
+                maxBodyBytes: try options.integer("max-body-bytes", in: 0...(1 << 30)) ?? (10 << 20), drainSeconds: 1)
+            if options.flag("dry-run") {
+                // The secret is checked above but never printed: a dry run's output may end up in a CI log.
+                var resolved: [String: Any] = [
+                    "service": "webhooks listen", "host": configuration.host, "port": Int(configuration.port),
+                    "scheme": scheme.rawValue, "tolerance": tolerance, "maxBodyBytes": configuration.maxBodyBytes,
+                    "output": options.flag("json") ? "json" : "text",
+                ]
+                if let forward { resolved["forwardTo"] = forward }
+                printJSONObject(resolved)
+                return
+            }
             let receiver = WebhookReceiver(
                 verifier: verifier, forwardTo: forward, output: options.flag("json") ? .json : .text, print: CommandMain.say)
             var router = Router()
             router.get("/healthz") { _ in .text("ok\n") }
             router.fallback = receiver
-            let configuration = ServerConfiguration(
-                host: try options.ipv4("host") ?? "127.0.0.1", port: try options.port("port") ?? 8787,
-                maxBodyBytes: try options.integer("max-body-bytes", in: 0...(1 << 30)) ?? (10 << 20), drainSeconds: 1)
             let server = Server(name: "webhooks", configuration: configuration, responder: router)
             CommandMain.blockTerminationSignals()
             do {

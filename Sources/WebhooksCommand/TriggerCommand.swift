@@ -14,10 +14,12 @@ enum TriggerCommand {
             .value("event", "NAME", "The event type to send (payment.succeeded, refund.succeeded …)."),
             .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
             .value("url", "URL", "The host's base URL, instead of looking it up in endpoints.json."),
+            .flag("dry-run", "Print the request it would send (method, URL, body) as JSON, and send nothing."),
         ],
         examples: [
             "webhooks trigger --event payment.succeeded",
             "webhooks trigger --env MBANK --event payment.failed --endpoints /srv/sandbox/endpoints.json",
+            "webhooks trigger --url http://127.0.0.1:8100 --event refund.succeeded --dry-run",
         ])
 
     static let command = Webhooks.Command(description: description) { arguments in
@@ -31,6 +33,13 @@ enum TriggerCommand {
             }
             let url = base.hasSuffix("/") ? String(base.dropLast()) : base
             let body = try JSON.encode(["event": event])
+            if options.flag("dry-run") {
+                printJSONObject([
+                    "service": "webhooks trigger", "method": "POST", "url": url + "/_sandbox/webhooks/trigger",
+                    "body": ["event": event],
+                ])
+                return
+            }
             let answer: HTTPClientResponse
             do throws(HTTPClientError) {
                 answer = try HTTPClient().send(

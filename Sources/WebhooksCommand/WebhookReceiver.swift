@@ -68,8 +68,11 @@ struct WebhookReceiver: Responder {
         let event = EventSummary(body: request.body)
         switch output {
         case .json:
+            // Every header as received (lower-cased names), so a capture can be checked again later,
+            // by `webhooks verify` or by another library.
             var object: [String: Any] = [
                 "status": status, "path": request.path, "bytes": request.body.count, "verified": verified != nil,
+                "headers": request.headers,
             ]
             if let verified {
                 object["scheme"] = verified.scheme.rawValue

@@ -87,6 +87,12 @@ enum CommonOptions {
         default: String(WebhookVerifier.defaultTolerance))
 }
 
+/// Prints one JSON object with sorted keys (what `--dry-run` resolved), for scripts and people.
+func printJSONObject(_ object: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+    print(String(decoding: data, as: UTF8.self))
+}
+
 /// Reads all of standard input: the body, byte for byte.
 func readStandardInput() -> [UInt8] {
     [UInt8](FileHandle.standardInput.readDataToEndOfFile())

@@ -1,4 +1,6 @@
 import Launcher
+import SandboxCore
+import TestSupport
 import Testing
 
 /// `CommandDescription.parse` and the typed accessors of `ParsedArguments`: what a person
@@ -137,7 +139,9 @@ struct ArgumentTests {
 
     @Test("every service documents --dry-run and --help and has the documented defaults")
     func serviceDescriptions() throws {
-        for command in [HostCommand.description, PortalCommand.description, WalletCommand.description, SandboxCommand.up] {
+        for command in [
+            HostCommand.description, PortalCommand.description, WalletCommand.description, InboxCommand.description, SandboxCommand.up,
+        ] {
             let names = command.options.map(\.name)
             #expect(names.contains("dry-run") && names.contains("help"), "\(command.name)")
             #expect(names.contains("host") && names.contains("sandbox-data"), "\(command.name)")
@@ -151,5 +155,15 @@ struct ArgumentTests {
         #expect(up.string("base-port") == "8100")
         #expect(up.string("data-dir") == ".sandbox")
         #expect(HostCommand.basePort == 8100)
+    }
+
+    @Test("sandbox up --help and sandbox --help name the webhook inbox, and --help gives its port in the default layout")
+    func upHelpNamesTheInbox() throws {
+        let catalogue = try EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
+        let help = SandboxCommand.up.help
+        #expect(help.contains("the wallet and the webhook inbox"), "\(help)")
+        let ports = (0..<3).map { String(HostCommand.basePort + catalogue.regions.count + $0) }
+        #expect(help.contains("(\(ports[0]), \(ports[1]), \(ports[2]) by default)"), "\(help)")
+        #expect(SandboxCommand.usage.contains("the wallet and the webhook inbox"), "\(SandboxCommand.usage)")
     }
 }

@@ -29,15 +29,15 @@ struct Call: Sendable, CustomTestStringConvertible {
         case "sandbox-host": return ["--data-dir", dataDirectory.path, "--port", "0"] + arguments
         case "sandbox" where arguments.first == "up":
             return ["up", "--data-dir", dataDirectory.path, "--base-port", "0"] + arguments.dropFirst()
-        case "portal-sim", "wallet-sim": return ["--port", "0"] + arguments
+        case "portal-sim", "wallet-sim", "webhook-inbox": return ["--port", "0"] + arguments
         default: return arguments
         }
     }
 }
 
-/// The four service executables as a user starts them (`sandbox up` for `sandbox`).
+/// The five service executables as a user starts them (`sandbox up` for `sandbox`).
 let serviceCalls: [Call] = [
-    Call("sandbox-host"), Call("portal-sim"), Call("wallet-sim"), Call("sandbox", ["up"], name: "sandbox up"),
+    Call("sandbox-host"), Call("portal-sim"), Call("wallet-sim"), Call("webhook-inbox"), Call("sandbox", ["up"], name: "sandbox up"),
 ]
 
 /// A mistaken call and the message it must get.
@@ -182,6 +182,7 @@ struct CommandLineTests {
             #expect((configuration["database"] as? String)?.hasSuffix(".sandbox/anz.sqlite") == true)
         case "portal-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count)
         case "wallet-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count + 1)
+        case "webhook-inbox": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count + 2)
         default:
             #expect(configuration["basePort"] as? Int == 8100)
             #expect(configuration["regions"] as? [String] == catalogue.regions.map(\.id))
@@ -254,6 +255,7 @@ struct GracefulStopTests {
         StopCase(program: "sandbox-host", arguments: ["--env", "EU"], signal: SIGTERM),
         StopCase(program: "portal-sim", arguments: [], signal: SIGTERM),
         StopCase(program: "wallet-sim", arguments: [], signal: SIGTERM),
+        StopCase(program: "webhook-inbox", arguments: [], signal: SIGTERM),
     ]
 
     @Test("a standalone service exits 0 on a termination signal and releases its port", arguments: cases)

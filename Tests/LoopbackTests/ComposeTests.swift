@@ -74,7 +74,7 @@ func loadYAML(_ file: URL) throws -> [String: Any] {
 /// The rules a compose file must keep; `problems(in:)` lists every one it breaks.
 struct ComposeCheck {
     let catalogue: EnvironmentCatalogue
-    /// Where the layout starts: region i on basePort + i, then the portal, then the wallet.
+    /// Where the layout starts: region i on basePort + i, then the portal, the wallet and the webhook inbox.
     let basePort = 8100
 
     /// What one service resolved to.
@@ -85,6 +85,8 @@ struct ComposeCheck {
         var bindAddress: String
         var region: String?
         var environments: [String: String]?
+        /// A host's `--webhook-inbox`, as its dry run resolved it.
+        var webhookInbox: String?
         var published: [(published: Int, target: Int)]
     }
 
@@ -125,6 +127,20 @@ struct ComposeCheck {
         }
         for wallet in wallets where wallet.port != basePort + regions.count + 1 {
             problems.append("\(wallet.name): the wallet listens on \(wallet.port), not \(basePort + regions.count + 1)")
+        }
+        let inboxes = resolved.filter { $0.kind == "webhook-inbox" }
+        if inboxes.count != 1 { problems.append("expected one webhook-inbox service, found \(inboxes.count)") }
+        for inbox in inboxes where inbox.port != basePort + regions.count + 2 {
+            problems.append("\(inbox.name): the webhook inbox listens on \(inbox.port), not \(basePort + regions.count + 2)")
+        }
+
+        // As under `sandbox up`, every host sends the webhooks of merchants without an endpoint to
+        // the inbox, by its compose service name and container port.
+        if let inbox = inboxes.first, let target = inbox.published.first?.target {
+            let expected = "http://\(inbox.name):\(target)"
+            for host in hosts where host.webhookInbox != expected {
+                problems.append("\(host.name): --webhook-inbox is \(host.webhookInbox ?? "not set"), expected \(expected)")
+            }
         }
 
         // The portal calls every host server to server, so from its container: by compose
@@ -197,7 +213,7 @@ struct ComposeCheck {
         var result = Resolved(
             name: name, kind: kind, port: port, bindAddress: bindAddress,
             region: configuration["region"] as? String, environments: configuration["environments"] as? [String: String],
-            published: [])
+            webhookInbox: configuration["webhookInbox"] as? String, published: [])
 
         if bindAddress != "0.0.0.0" {
             problems.append("\(name): binds \(bindAddress); inside a container it must bind --host 0.0.0.0 to be reachable")
@@ -387,6 +403,29 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
             document in
             let wallet = try #require(services(running: "wallet-sim", in: document).first)
             editCommand(&document, wallet) { $0[0] = "store-crash-writer" }
+        },
+        ComposeMutation(testDescription: "no webhook inbox", expectedProblem: "expected one webhook-inbox service, found 0") {
+            document in
+            let inboxes = services(running: "webhook-inbox", in: document)
+            try #require(!inboxes.isEmpty)
+            var remaining = document["services"] as! [String: Any]
+            for name in inboxes { remaining[name] = nil }
+            document["services"] = remaining
+        },
+        ComposeMutation(testDescription: "a host that sends its webhooks nowhere", expectedProblem: "--webhook-inbox is not set") {
+            document in
+            let host = try #require(services(running: "sandbox-host", in: document).first)
+            editCommand(&document, host) { command in
+                if let index = command.firstIndex(of: "--webhook-inbox") { command.removeSubrange(index...index + 1) }
+            }
+        },
+        ComposeMutation(
+            testDescription: "a host sending to the inbox at localhost", expectedProblem: "--webhook-inbox is http://localhost:8111"
+        ) { document in
+            let host = try #require(services(running: "sandbox-host", in: document).last)
+            editCommand(&document, host) { command in
+                command = command.map { $0 == "http://webhooks:8111" ? "http://localhost:8111" : $0 }
+            }
         },
         ComposeMutation(testDescription: "the portal calling a host at localhost", expectedProblem: "--environments has EU=") {
             document in

@@ -117,6 +117,57 @@ struct ListenTests {
         #expect((object(unreachable.text)?["error"] as? [String: Any])?["code"] as? String == "forward_failed")
     }
 
+    @Test("--json records every received header, so a capture verifies again later with standardwebhooks and webhooks verify")
+    func captureHeaders() throws {
+        let probe = try SpawnedProcess.run("python3", ["-c", "import standardwebhooks"])
+        try #require(probe.status == 0, "the Python package standardwebhooks is missing: run scripts/setup\n\(probe)")
+        let listener = try Listener(["--scheme", "standard", "--secret", Sample.secret, "--json"])
+        let headers = try signatureHeaders(.standard, body: Sample.body, secret: Sample.secret, id: "msg_capture")
+        #expect(try post(port: listener.port, path: "/hooks", headers: headers, body: Sample.body).status == 200)
+        let captured = try #require(listener.waitForEvents(1).first, "\(listener.stdout)")
+        let recorded = try #require(captured["headers"] as? [String: String], "no headers in the capture: \(captured)")
+        for (name, value) in headers {
+            #expect(recorded[name.lowercased()] == value, "\(name) as captured: \(recorded)")
+        }
+        #expect(recorded["content-type"] == "application/json", "\(recorded)")
+        let body = Array(try #require(captured["body"] as? String).utf8)
+
+        // Checked again from the capture alone, by another library and by the CLI.
+        let python = try SpawnedProcess.run(
+            "python3",
+            ["-c", "import json, os, standardwebhooks; print(standardwebhooks.Webhook(os.environ['SECRET']).verify(os.environ['BODY'].encode(), json.loads(os.environ['HEADERS']))['id'])"],
+            environment: [
+                "SECRET": Sample.secret, "BODY": String(decoding: body, as: UTF8.self),
+                "HEADERS": String(decoding: try JSONSerialization.data(withJSONObject: recorded), as: UTF8.self),
+            ])
+        #expect(python.status == 0 && python.stdout == "evt_1\n", "\(python)")
+        let file = listener.folder.file("captured-headers.txt")
+        try recorded.map { "\($0.key): \($0.value)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        let again = try webhooks(["verify", "--scheme", "standard", "--secret", Sample.secret, "--headers-file", file.path], stdin: body)
+        #expect(again.status == 0 && again.stdout.hasPrefix("valid: standard"), "\(again)")
+    }
+
+    @Test("--dry-run prints the resolved configuration without the secret, listens on nothing and exits 0")
+    func dryRun() throws {
+        let port = freePort()
+        let run = try webhooks(
+            ["listen", "--port", String(port), "--scheme", "standard", "--secret", Sample.secret, "--tolerance", "60", "--json",
+             "--forward-to", "http://127.0.0.1:3000/hooks", "--dry-run"])
+        #expect(run.status == 0, "\(run)")
+        let resolved = try #require(object(run.stdout), "\(run)")
+        #expect(resolved["service"] as? String == "webhooks listen")
+        #expect(resolved["host"] as? String == "127.0.0.1" && resolved["port"] as? Int == Int(port), "\(resolved)")
+        #expect(resolved["scheme"] as? String == "standard" && resolved["tolerance"] as? Int == 60, "\(resolved)")
+        #expect(resolved["output"] as? String == "json" && resolved["forwardTo"] as? String == "http://127.0.0.1:3000/hooks")
+        #expect(resolved["maxBodyBytes"] as? Int == 10 << 20, "\(resolved)")
+        #expect(!run.stdout.contains(Sample.secret), "a dry run printed the secret: \(run.stdout)")
+        #expect((try? RawConnection(port: port, timeoutSeconds: 1)) == nil, "something listens on \(port) after a dry run")
+
+        // The options and the secret are still checked.
+        let bad = try webhooks(["listen", "--scheme", "standard", "--secret", "whsec_!!!", "--dry-run"])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("webhooks listen: --secret: "), "\(bad)")
+    }
+
     @Test("SIGTERM stops the listener with exit 0")
     func stops() throws {
         let listener = try Listener(["--secret", Sample.apiKey])

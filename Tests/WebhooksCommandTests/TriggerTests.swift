@@ -79,6 +79,22 @@ struct TriggerTests {
         #expect(host.requests.count == 2)
     }
 
+    @Test("--dry-run prints the request it would send and sends nothing")
+    func dryRun() throws {
+        let host = try FakeHost()
+        let folder = try Self.folder(["EU": host.url])
+        let run = try webhooks(["trigger", "--event", "refund.failed", "--dry-run"], in: folder.url)
+        #expect(run.status == 0, "\(run)")
+        let request = try #require(object(run.stdout), "\(run)")
+        #expect(request["method"] as? String == "POST")
+        #expect(request["url"] as? String == host.url + "/_sandbox/webhooks/trigger", "\(request)")
+        #expect(request["body"] as? [String: String] == ["event": "refund.failed"], "\(request)")
+        #expect(host.requests.isEmpty, "a dry run sent \(host.requests)")
+        // The host is still looked up: an unknown region is the same usage error as without --dry-run.
+        let region = try webhooks(["trigger", "--env", "XX", "--event", "payment.succeeded", "--dry-run"], in: folder.url)
+        #expect(region.status == 2, "\(region)")
+    }
+
     @Test("a refusal by the host exits 1 with its error envelope")
     func refused() throws {
         let host = try FakeHost(status: 400, answer: #"{"error":{"code":"unknown_event","message":"No event type 'nope'."}}"#)

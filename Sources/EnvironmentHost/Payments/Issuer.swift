@@ -1,3 +1,4 @@
+import CardPayload
 import Foundation
 import SandboxCrypto
 
@@ -12,6 +13,10 @@ public struct Issuer: Sendable {
     }
 
     private let records: [String: Record]
+    /// The cards sample webhooks are paid with (`POST /_sandbox/webhooks/trigger`): the file's first
+    /// card without flags or PIN, and its first card flagged `decline`.
+    private let approvingSample: CardData?
+    private let decliningSample: CardData?
 
     public init(cardsFile: URL) throws {
         struct File: Decodable {
@@ -19,6 +24,17 @@ public struct Issuer: Sendable {
                 let pan: String
                 let pin: String?
                 let flags: [String]?
+                /// The card as a reader reads it, when the entry has every field of one.
+                let card: CardData?
+
+                init(from decoder: any Decoder) throws {
+                    enum Keys: String, CodingKey { case pan, pin, flags }
+                    let container = try decoder.container(keyedBy: Keys.self)
+                    pan = try container.decode(String.self, forKey: .pan)
+                    pin = try container.decodeIfPresent(String.self, forKey: .pin)
+                    flags = try container.decodeIfPresent([String].self, forKey: .flags)
+                    card = try? CardData(from: decoder)
+                }
             }
             let cards: [Card]
         }
@@ -28,10 +44,19 @@ public struct Issuer: Sendable {
             records[Self.key(card.pan)] = Record(pin: card.pin, declines: card.flags?.contains("decline") ?? false)
         }
         self.records = records
+        approvingSample = file.cards.first { ($0.flags ?? []).isEmpty && $0.pin == nil && $0.card?.cvm == .noCVM }?.card
+        decliningSample = file.cards.first { $0.flags == ["decline"] && $0.pin == nil }?.card
     }
 
     /// No cards at all: every card is unknown (approves by magic amount, no PIN on record).
-    public init() { records = [:] }
+    public init() {
+        records = [:]
+        approvingSample = nil
+        decliningSample = nil
+    }
+
+    /// The test card a sample payment is made with: one the issuer approves, or one it always declines.
+    func sampleCard(declining: Bool) -> CardData? { declining ? decliningSample : approvingSample }
 
     static func key(_ pan: String) -> String { SHA256.hexDigest(pan) }
 

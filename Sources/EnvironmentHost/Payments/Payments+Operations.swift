@@ -204,13 +204,18 @@ extension Payments {
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
             guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
-            record.status = byUser ? .userCancelled : .cancelled
-            record.eventType = "payment.canceled"
-            record.pendingUntil = nil
-            record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
+            cancel(&record, byUser: byUser)
             try record.save(db, at: now)
             return record
         }
+    }
+
+    /// What a reversal makes of a sale (a sample `payment.canceled` is made by it too).
+    func cancel(_ record: inout TransactionRecord, byUser: Bool) {
+        record.status = byUser ? .userCancelled : .cancelled
+        record.eventType = "payment.canceled"
+        record.pendingUntil = nil
+        record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
     }
 
     /// doMakeTransactionFinishDCC: the customer takes or refuses the offer, then the issuer answers.

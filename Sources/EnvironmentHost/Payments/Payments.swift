@@ -316,7 +316,7 @@ struct Payments: Sendable {
         }
     }
 
-    private func approve(_ record: inout TransactionRecord, code: String, message: String) {
+    func approve(_ record: inout TransactionRecord, code: String, message: String) {
         // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
         record.status = .cleared
         record.authID = digits(6)

@@ -8,6 +8,12 @@ import WebhookSignature
 /// Delivers the outbox's webhook events: signed, with bounded concurrency, retried on a schedule
 /// that follows the sandbox clock, in order per payment.
 ///
+/// Two clocks: the sandbox clock decides when an attempt is due and dates it in the log (moving it
+/// makes retries due at once), while the signature's timestamp is the wall clock's at the attempt.
+/// A receiver checks that timestamp against its own clock (300 s either way in Stripe's,
+/// Standard Webhooks' and our verifiers), so a host whose sandbox clock was moved ahead would
+/// otherwise sign every delivery "in the future" and have all of them refused.
+///
 /// An event is marked delivered only after its receiver answered 2xx and that answer committed,
 /// so a host killed mid-delivery sends the event again after its restart (with the same id): a
 /// receiver sees every event at least once and removes repeats by id. 410 disables the merchant's
@@ -18,7 +24,10 @@ final class Dispatcher: Sendable {
     static let timeout: Duration = .seconds(15)
 
     let store: Store
+    /// When attempts are due, and when they happened (the delivery log).
     let clock: any Clock
+    /// The time a delivery is signed with: real time, never the sandbox clock's.
+    let wallClock: any Clock
     let client: HTTPClient
     /// The MONEI signing key of a merchant: its API key.
     let apiKey: @Sendable (String) -> String?
@@ -27,9 +36,12 @@ final class Dispatcher: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(store: Store, clock: any Clock, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16) {
+    init(
+        store: Store, clock: any Clock, wallClock: any Clock, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16
+    ) {
         self.store = store
         self.clock = clock
+        self.wallClock = wallClock
         self.apiKey = apiKey
         self.concurrency = concurrency
         client = HTTPClient(
@@ -111,7 +123,7 @@ final class Dispatcher: Sendable {
             // A thread of its own: a delivery blocks on the network for up to 15 s, and the global
             // queue would not run more of them at once than there are cores.
             Thread { [self] in
-                let outcome = attempt(event, at: now)
+                let outcome = attempt(event)
                 try? record([(event, outcome)], at: self.now())
                 inFlight.withLock { _ = $0.remove(event.id) }
                 wake.signal()
@@ -128,14 +140,15 @@ final class Dispatcher: Sendable {
         let excerpt: String?
     }
 
-    private func attempt(_ event: Due, at now: Int64) -> Outcome {
+    private func attempt(_ event: Due) -> Outcome {
         let started = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000 }
         let scheme = WebhookScheme(rawValue: event.scheme) ?? .monei
         let secret = scheme == .monei ? (apiKey(event.merchant) ?? "") : event.secret
         var headers: HTTPClientHeaders = ["Content-Type": "application/json"]
         do {
-            for header in try WebhookSigner.headers(scheme: scheme, id: event.id, timestamp: Int(now / 1000), body: event.body, secret: secret) {
+            let signedAt = Int(wallClock.now().timeIntervalSince1970.rounded(.down))
+            for header in try WebhookSigner.headers(scheme: scheme, id: event.id, timestamp: signedAt, body: event.body, secret: secret) {
                 headers.add(name: header.name, value: header.value)
             }
         } catch {

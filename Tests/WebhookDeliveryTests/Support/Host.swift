@@ -75,9 +75,11 @@ final class TestHost: @unchecked Sendable {
     let backOfficeKey: String
 
     /// Starts a host on `directory` (a fresh one by default; pass the previous host's to restart).
+    ///
+    /// - Parameter wallClock: the real time the host signs webhooks with (the system's by default).
     init(
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
-        sourceLocation: SourceLocation = #_sourceLocation
+        wallClock: any SandboxCore.Clock = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try sharedResources.get()
         let region = try #require(resources.catalogue.region(EU.region), "no EU in environments.json", sourceLocation: sourceLocation)
@@ -88,7 +90,7 @@ final class TestHost: @unchecked Sendable {
                 region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
                 server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
                 openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
-                webhookURL: nil, dispatchesWebhooks: dispatches))
+                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches))
         api = API(baseURL: host.url)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
     }

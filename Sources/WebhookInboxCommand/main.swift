@@ -1,0 +1,3 @@
+import Launcher
+
+CommandMain.run(InboxCommand.description, arguments: CommandLine.arguments.dropFirst(), InboxCommand.run)

@@ -15,8 +15,8 @@ enum SignCommand {
             .value("id", "ID", "The message id (standard only; default: a fresh msg_…)."),
         ],
         examples: [
-            "printf '{\"type\":\"payment.succeeded\"}' | webhooks sign --secret pk_test_123",
-            "webhooks sign --scheme standard --secret whsec_c2VjcmV0 --id msg_1 --timestamp 1700000000 < event.json",
+            "printf '{\"type\":\"payment.succeeded\"}' > event.json && webhooks sign --secret pk_test_123 < event.json",
+            "webhooks sign --scheme standard --secret whsec_c2VjcmV0 --id msg_1 --timestamp 1700000000 < event.json > headers.txt",
         ])
 
     static let command = Webhooks.Command(description: description) { arguments in

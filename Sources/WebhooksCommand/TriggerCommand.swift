@@ -18,7 +18,7 @@ enum TriggerCommand {
         ],
         examples: [
             "webhooks trigger --event payment.succeeded",
-            "webhooks trigger --env MBANK --event payment.failed --endpoints /srv/sandbox/endpoints.json",
+            "webhooks trigger --env MBANK --event payment.failed --endpoints .sandbox/endpoints.json",
             "webhooks trigger --url http://127.0.0.1:8100 --event refund.succeeded --dry-run",
         ])
 

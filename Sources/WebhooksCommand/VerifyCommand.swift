@@ -18,8 +18,8 @@ enum VerifyCommand {
             .value("now", "UNIX", "Now, in Unix seconds (default: the system clock)."),
         ],
         examples: [
-            "webhooks verify --secret pk_test_123 --header 'MONEI-Signature: t=1700000000,v1=5f0c…' < event.json",
-            "webhooks verify --scheme standard --secret whsec_c2VjcmV0 --headers-file headers.txt < event.json",
+            "webhooks verify --secret pk_test_123 --header \"$(webhooks sign --secret pk_test_123 < event.json)\" < event.json",
+            "webhooks verify --scheme standard --secret whsec_c2VjcmV0 --headers-file headers.txt --now 1700000100 < event.json",
         ])
 
     static let command = Webhooks.Command(description: description) { arguments in

@@ -80,9 +80,10 @@ struct HelpExamplesTests {
         }
 
         /// `bash -c LINE` in the working folder with `tapsim` on the PATH.
-        func bash(_ line: String) throws -> Run {
+        func bash(_ line: String, timeout: TimeInterval = 60) throws -> Run {
             let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            return try run(URL(fileURLWithPath: "/bin/bash"), ["-c", line], in: sandbox.work, environment: ["PATH": path], timeout: 60)
+            return try run(
+                URL(fileURLWithPath: "/bin/bash"), ["-c", line], in: sandbox.work, environment: ["PATH": path], timeout: timeout)
         }
 
         /// `tapsim ARGUMENTS…` as the examples run it (no --endpoints, no --sandbox-data).

@@ -80,12 +80,11 @@ enum Sessions {
         let info = try await context.sdk.getTerminalInfo().value()
         let initInfo = try await context.sdk.getInfoInit().value()
         let properties = info.dynamicProperties
-        let reference: String
-        if properties.referenceEnabled {
-            reference = properties.referencePattern.map { "yes, must match \($0)" } ?? "yes, any text up to 50 characters"
-        } else {
-            reference = "no"
-        }
+        // The app asks for a reference when enabled; then one given must match the pattern, if any.
+        let pattern = properties.referenceEnabled ? properties.referencePattern : nil
+        let reference =
+            (properties.referenceEnabled ? "asked for" : "optional")
+            + (pattern.map { ", must match \($0)" } ?? ", any text up to 50 characters")
         var lines = [
             "Terminal \(info.terminalId) of \(info.merchantName) (\(info.merchantId)), \(info.address1), \(info.address2)",
             "  currency     \(info.currency.code) (\(info.currency.name)), limit \(Format.amount(info.limitAmount, info.currency))",

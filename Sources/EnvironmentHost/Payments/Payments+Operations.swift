@@ -359,6 +359,7 @@ extension Payments {
         /// Not in the seed's call; the SDK sends them before the card screen so that the host
         /// refuses a sale's tip or a refund of its sale before the customer taps.
         let tipAmount: Int?
+        /// An empty value counts as absent, as in the details query.
         let transactionId: String?
     }
 
@@ -389,7 +390,7 @@ extension Payments {
                 throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
-            if let id = request.transactionId {
+            if let id = request.transactionId, !id.isEmpty {
                 _ = try store.read { db in try refundable(db, id, amount: amount, currency: nil, terminal: terminal, at: now) }
             }
         case "REVERSAL":

@@ -7,8 +7,10 @@ ARGS ?=
 setup:
 	@scripts/setup
 
+# Builds every executable in release (.build/release/sandbox, tapsim, webhooks, sandbox-host,
+# portal-sim, wallet-sim), then starts the whole sandbox.
 run: setup
-	$(SWIFT) build -c release --product sandbox
+	$(SWIFT) build -c release
 	.build/release/sandbox up $(ARGS)
 
 # Builds every product (the loopback suite runs the real executables) and then runs every suite.

@@ -5,11 +5,12 @@
 #   quick device: register quick (challenge confirmed through the back office), login, prepare,
 #                 pay, pay again, refund the first, reverse the second, history, count, statistics;
 #   token device: a registration token issued by the back office (POST /backoffice/v1/registration-tokens),
-#                 register token, login, prepare, pay, reverse it, history;
+#                 register token, login, and the same payments;
 #   then both devices unregister (so the walk can run again; --keep leaves them registered).
 #
 # Prints each step; stops with exit status 1 at the first unexpected answer, showing it.
-# Needs tapsim, curl and python3.
+# Needs tapsim (--tapsim, else on the PATH, else .build/release/tapsim from 'make run', else
+# .build/debug/tapsim), curl and python3.
 #
 #   scripts/tapsim-walk.sh [--env EU --env MBANK] [--endpoints .sandbox/endpoints.json]
 #                          [--sandbox-data sandbox-data] [--tapsim PATH] [--keep]
@@ -23,7 +24,7 @@ data="$root/sandbox-data"
 tapsim="${TAPSIM:-}"
 keep=0
 
-usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --env) regions+=("${2:?--env needs a region id}"); shift 2 ;;
@@ -43,6 +44,8 @@ fi
 if [ -z "$tapsim" ]; then
     if command -v tapsim >/dev/null; then
         tapsim="$(command -v tapsim)"
+    elif [ -x "$root/.build/release/tapsim" ]; then
+        tapsim="$root/.build/release/tapsim"   # what 'make run' builds
     else
         tapsim="$root/.build/debug/tapsim"
     fi
@@ -50,7 +53,7 @@ fi
 for tool in curl python3; do
     command -v "$tool" >/dev/null || { echo "tapsim-walk.sh: $tool is required" >&2; exit 2; }
 done
-[ -x "$tapsim" ] || { echo "tapsim-walk.sh: no tapsim at $tapsim; run 'swift build --product tapsim' or pass --tapsim PATH" >&2; exit 2; }
+[ -x "$tapsim" ] || { echo "tapsim-walk.sh: no tapsim at $tapsim; run 'make run' (or 'swift build -c release') or pass --tapsim PATH" >&2; exit 2; }
 [ -f "$endpoints" ] || { echo "tapsim-walk.sh: no $endpoints; start 'sandbox up' (make run) or pass --endpoints FILE" >&2; exit 2; }
 [ -f "$data/merchants.json" ] || { echo "tapsim-walk.sh: no $data/merchants.json" >&2; exit 2; }
 

@@ -10,7 +10,9 @@ extension EnvironmentHost {
         struct Begin: Decodable { let deviceId: String; let deviceModel: String; let osVersion: String? }
         struct Code: Decodable { let code: String }
         struct Complete: Decodable { let deviceId: String; let backofficeCode: String; let pin: String? }
-        struct Token: Decodable { let registrationToken: String }
+        /// `deviceId` (not in the seed's call, sent by our SDK) lets the device that began a
+        /// registration verify it again.
+        struct Token: Decodable { let registrationToken: String; let deviceId: String? }
         struct TokenBegin: Decodable { let registrationToken: String; let deviceId: String; let deviceModel: String }
         struct TokenEnd: Decodable { let registrationToken: String; let deviceId: String; let pin: String? }
         struct Login: Decodable { let deviceId: String; let deviceSecret: String; let pin: String? }
@@ -78,7 +80,8 @@ extension EnvironmentHost {
                     pin: try body.pin.map { try Validate.pin($0) }))
         }
         router.post("/terminal/v1/token-registrations/verify") { request in
-            .json(try lifecycle.verifyToken(try request.decode(Bodies.Token.self).registrationToken))
+            let body = try request.decode(Bodies.Token.self)
+            return .json(try lifecycle.verifyToken(body.registrationToken, device: try body.deviceId.map { try Validate.deviceID($0) }))
         }
         router.post("/terminal/v1/token-registrations/begin") { request in
             let body = try request.decode(Bodies.TokenBegin.self)

@@ -65,6 +65,8 @@ public final class TapOnMobile: @unchecked Sendable {
         var environment: Environments?
         var client: TerminalClient?
         var appVersion: String?
+        /// The flavour the host said it runs (`/healthz`), which may differ from the environment's.
+        var hostFlavour: String?
         var session: Session?
         var readerSession: ReaderSession?
         var percentage = 0
@@ -98,6 +100,12 @@ public final class TapOnMobile: @unchecked Sendable {
 
     /// The current sandbox set-up.
     public var configuration: SandboxConfiguration { runtime.withLock { $0.configuration } }
+
+    /// The flavour (`uat`, `sandbox`, `pre`, `prod`) the host of the initialized environment says it
+    /// runs (not in the seed): one sandbox host serves every flavour of its region, so an app that
+    /// asked for `prodEU` can tell it is talking to a `sandbox` host. Nil before initialization or
+    /// when the host does not say.
+    public var hostFlavour: String? { runtime.withLock { $0.hostFlavour } }
 
     /// The simulated reader, for scripting what Apple and the customer do (``Reader/present(_:)``,
     /// ``Reader/appDidEnterBackground()`` …).

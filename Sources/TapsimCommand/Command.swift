@@ -21,12 +21,12 @@ struct Command: Sendable {
     /// `--help`: the command's options, and where the global ones are.
     var help: String {
         description.help + "\n\n"
-            + "Global options (--env, --flavour, --device, --endpoints, --sandbox-data, --json, --real-time) may come\n"
-            + "before or after the command; see 'tapsim --help'."
+            + "Global options (--env, --flavour, --device, --endpoints, --sandbox-data, --json, --field, --real-time,\n"
+            + "--dry-run) may come before or after the command; see 'tapsim --help'."
     }
 }
 
-/// Commands that share a first word (`register begin|end|token|quick`).
+/// Commands that share a first word (`register begin|confirm|end|issue|token|quick`).
 struct CommandGroup: Sendable {
     let name: String
     let summary: String
@@ -44,15 +44,18 @@ struct CommandGroup: Sendable {
 enum Commands {
     static let register = CommandGroup(
         name: "register", summary: "Registers this device on a terminal: portal challenge code, or registration token.",
-        commands: [Registration.begin, Registration.end, Registration.token, Registration.quick])
+        commands: [
+            Registration.begin, Registration.confirm, Registration.end, Registration.issue, Registration.token, Registration.quick,
+        ])
 
     static let groups: [String: CommandGroup] = ["register": register]
 
     static let all: [Command] =
         register.commands + [
             Sessions.login, Sessions.logout, Sessions.prepare, Payments.pay, Payments.refund, Payments.reverse, Payments.dcc,
-            Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo, Payments.readerTest,
-            Reads.validate, Sessions.unregister, Sessions.status, Demo.command,
+            Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
+            Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
+            Sessions.unregister, Sessions.status, Demo.command,
         ]
 }
 
@@ -61,6 +64,15 @@ extension ParsedArguments {
     func required(_ name: String, _ placeholder: String) throws(UsageError) -> String {
         guard let value = string(name), !value.isEmpty else { throw UsageError("--\(name) \(placeholder) is required") }
         return value
+    }
+
+    /// A secure code: 4 to 8 digits, checked before anything is sent.
+    func pin(_ name: String) throws(UsageError) -> String? {
+        guard let text = string(name) else { return nil }
+        guard (4...8).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw UsageError("--\(name) must be 4 to 8 digits, not '\(text)'")
+        }
+        return text
     }
 
     /// An amount in minor units, 1 or more.
@@ -73,13 +85,15 @@ extension ParsedArguments {
         return amount
     }
 
-    /// A date or time (`2026-11-29` or ISO 8601).
-    func date(_ name: String) throws(UsageError) -> Date? {
+    /// A date or time (`2026-11-29` or ISO 8601). A date alone is a whole UTC day: its first
+    /// instant, or with `endOfDay` its last (23:59:59.999), so `--from D --to D` is day D.
+    func date(_ name: String, endOfDay: Bool = false) throws(UsageError) -> Date? {
         guard let text = string(name) else { return nil }
         guard let date = Format.parseDate(text) else {
             throw UsageError("--\(name) must be a date (2026-11-29) or an ISO 8601 time (2026-11-29T12:00:00Z), not '\(text)'")
         }
-        return date
+        guard endOfDay, Format.isDay(text) else { return date }
+        return date.addingTimeInterval(86_400 - 0.001)
     }
 
     /// A comma-separated list of words from `choices` (upper-cased).

@@ -28,7 +28,9 @@ final class Context: @unchecked Sendable {
     private(set) var state: TapsimState
     private var loadedSandboxData: SandboxData?
 
-    var json: Bool { globals.json }
+    /// No human lines: under `--json` the object says it all, under `--field` only the field is printed.
+    var json: Bool { globals.json || globals.field != nil }
+    private var warnedAboutFlavour = false
 
     init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
         self.globals = globals
@@ -65,9 +67,18 @@ final class Context: @unchecked Sendable {
 
     // MARK: - SDK set-up
 
-    /// `initialization(environment:)`: the host must answer as the region.
+    /// `initialization(environment:)`: the host must answer as the region. A host that runs
+    /// another flavour than `--flavour` asks for is a warning on standard error: it still
+    /// answers, with its own flavour's session length and hostnames.
     func initialize() async throws(TapOnMobileError) {
         _ = try await sdk.initialization(environment: environment, appVersion: "tapsim").value()
+        if let hostFlavour = sdk.hostFlavour, hostFlavour != environment.flavour, !warnedAboutFlavour {
+            warnedAboutFlavour = true
+            Output.writeError(
+                "tapsim: warning: --flavour \(environment.flavour) asks for \(environment.rawValue), but the \(region) host at "
+                    + "\(host.absoluteString) runs the \(hostFlavour) flavour: it answers as \(hostFlavour) (session length, "
+                    + "hostnames); start 'sandbox up --flavour \(environment.flavour)' for \(environment.flavour).")
+        }
     }
 
     /// Picks the test card the customer taps at the next card screen and the PIN they type:

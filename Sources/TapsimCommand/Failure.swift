@@ -12,8 +12,48 @@ struct Failure: Error {
     var context: [(String, JSONValue)] = []
 
     init(_ error: TapOnMobileError, context: [(String, JSONValue)] = []) {
-        self.error = error
+        self.error = Self.inTapsimWords(error)
         self.context = context
+    }
+
+    /// The SDK's own messages name SDK calls (`call doLogin(pin:) first`); on the command line
+    /// they name the tapsim command to run instead. Kind, code, status and field stay.
+    static func inTapsimWords(_ error: TapOnMobileError) -> TapOnMobileError {
+        switch error {
+        case .session(let session):
+            let message: String? =
+                switch session.kind {
+                case .sessionError where session.status == nil: "Not logged in: run 'tapsim login --pin PIN' first."
+                case .sessionError: "The host no longer knows this session: run 'tapsim login --pin PIN' again."
+                case .sessionExpired: "The session has ended: run 'tapsim login --pin PIN' again."
+                case .sessionExpiring: "The session ends in less than a minute: run 'tapsim login --pin PIN' again first."
+                case .terminalUnregistered:
+                    "This device is not registered: run 'tapsim register quick --pin PIN' (or register begin/end, register token) first."
+                case .pinRequired: "This terminal has no auto-login: run 'tapsim login --pin PIN' with the secure code."
+                default: nil
+                }
+            guard let message else { return error }
+            return .session(SessionError(session.kind, code: session.code, message: message, status: session.status, field: session.field))
+        case .registration(let registration):
+            let message: String? =
+                switch registration.kind {
+                case .alreadyRegistered: "This device is registered already: run 'tapsim unregister' first."
+                case .pinRequired where registration.status != nil:
+                    "This terminal has no auto-login: give the secure code to register with (--pin PIN)."
+                default: nil
+                }
+            guard let message else { return error }
+            return .registration(
+                RegistrationError(
+                    registration.kind, code: registration.code, message: message, status: registration.status, field: registration.field))
+        case .cardReaderSession(let reader) where reader.kind == .notPrepared:
+            return .cardReaderSession(
+                CardReaderSessionError(
+                    reader.kind, code: reader.code, message: "The reader is not prepared: run 'tapsim prepare' first.",
+                    status: reader.status, field: reader.field))
+        default:
+            return error
+        }
     }
 
     /// Any error a command threw.

@@ -16,7 +16,9 @@ enum Tapsim {
         .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
         .value("sandbox-data", "DIR", "Folder with merchants.json and cards.json (default: found like every executable finds it)."),
         .flag("json", "Print exactly one JSON object per command on standard output."),
+        .value("field", "PATH", "Print only this field of the answer (transaction.transactionId, challengeCode …), for shell variables."),
         .flag("real-time", "Let the reader wait as a phone does (prepare's checks, the customer's tap); by default its waits are skipped."),
+        .flag("dry-run", "Resolve the options, region, endpoints and device folder, print them as JSON, and contact nothing."),
     ]
 
     static let description = CommandDescription(
@@ -27,7 +29,9 @@ enum Tapsim {
             "tapsim register quick --pin 2468",
             "tapsim login --pin 2468 && tapsim prepare && tapsim pay --amount 1250 --currency EUR",
             "tapsim --json history",
+            #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
             "tapsim --env MBANK demo",
+            "tapsim --dry-run --env ANZ status",
         ])
 
     /// The tool's help: the summary, every command, the global options and examples.
@@ -49,6 +53,8 @@ enum Tapsim {
             "Run 'tapsim COMMAND --help' for a command's options; global options may also follow the command.",
             "Exit codes: 0 an answer (a declined payment is one), 2 usage, 10 initialization, 11 card reader,",
             "12 registration, 13 session, 14 transaction, 15 location, 16 network, 17 validation.",
+            "Files: the device folder holds device.json (the SDK's: registration, device secret, session token;",
+            "mode 0600) and tapsim.json (when the session ends, whether the reader was prepared; mode 0600).",
         ]
         return lines.joined(separator: "\n")
     }
@@ -69,7 +75,11 @@ enum Tapsim {
         } catch {
             Output.usageFailure("\(error)", name: "tapsim " + invocation.command.name, json: invocation.globals.json)
         }
-        let output = Output(command: invocation.command.name, json: invocation.globals.json)
+        if invocation.globals.dryRun {
+            Output.write(context.resolved(invocation.command, invocation.options).text)
+            exit(0)
+        }
+        let output = Output(command: invocation.command.name, json: invocation.globals.json, field: invocation.globals.field)
         do {
             let report = try await invocation.command.run(context, invocation.options)
             output.success(report)
@@ -101,7 +111,10 @@ struct GlobalOptions: Sendable {
     var endpoints: String?
     var sandboxData: String?
     var json: Bool
+    /// `--field PATH`: print only this field of the answer.
+    var field: String?
     var realTime: Bool
+    var dryRun: Bool
 }
 
 /// One call of `tapsim`: its global options, the command and the command's own options.
@@ -213,11 +226,15 @@ struct Invocation {
         } catch {
             throw InvocationError(error.description, commandName: "tapsim " + command.name)
         }
+        let field = global.string("field")
+        if let field, field.isEmpty || field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw InvocationError("--field takes a dotted path such as transaction.transactionId, not '\(field)'", commandName: "tapsim " + command.name)
+        }
         return Invocation(
             globals: GlobalOptions(
                 region: global.string("env") ?? "EU", flavour: flavour, device: global.string("device"),
                 endpoints: global.string("endpoints"), sandboxData: global.string("sandbox-data"), json: global.flag("json"),
-                realTime: global.flag("real-time")),
+                field: field, realTime: global.flag("real-time"), dryRun: global.flag("dry-run")),
             command: command, options: options)
     }
 

@@ -158,9 +158,10 @@ extension ConformanceTests {
                         positiveStatuses: ["2xx", "400", "401"]),
                     Settings(
                         operations: ["validateTransaction"],
-                        reason: "Ordinary amounts. " + terminalRules,
-                        parameters: [("body.requestedAmount", "amounts")], positiveStatuses: ["2xx", "400", "401", "403", "409"],
-                        disabledChecks: [allowHeaderCheck]),
+                        reason: "Ordinary amounts; a refund's sale from the transactions at rest (any other is rightly 404). "
+                            + terminalRules,
+                        parameters: [("body.requestedAmount", "amounts"), ("body.transactionId", "transactions")],
+                        positiveStatuses: ["2xx", "400", "401", "403", "404", "409"], disabledChecks: [allowHeaderCheck]),
                     Settings(
                         operations: ["getReceiptPage"], reason: "A receipt of a cleared sale.",
                         parameters: [("path.receiptId", "receipts")]),

@@ -6,9 +6,10 @@ import Testing
 struct HelpAndUsageTests {
     /// Every command of docs/sdk.md's `tapsim` section.
     static let commands = [
-        "register begin", "register end", "register token", "register quick", "login", "logout", "prepare", "pay",
-        "refund", "reverse", "dcc", "history", "count", "details", "stats", "receipt", "terminal-info", "reader-test",
-        "validate", "unregister", "status", "demo",
+        "register begin", "register confirm", "register end", "register issue", "register token", "register quick", "login",
+        "logout", "prepare", "pay", "refund", "reverse", "dcc", "last", "history", "count", "details", "stats", "receipt",
+        "terminal-info", "info-init", "reader-test", "validate", "secret-code", "relink", "support", "unregister", "status",
+        "demo",
     ]
 
     let folder = TemporaryDirectory()
@@ -40,11 +41,11 @@ struct HelpAndUsageTests {
         #expect(result.stderr.isEmpty)
     }
 
-    @Test("register --help lists its four commands")
+    @Test("register --help lists its six commands")
     func groupHelp() throws {
         let result = try tapsim("register", "--help")
         #expect(result.status == 0)
-        for sub in ["begin", "end", "token", "quick"] { #expect(result.stdout.contains("register \(sub)")) }
+        for sub in ["begin", "confirm", "end", "issue", "token", "quick"] { #expect(result.stdout.contains("register \(sub)")) }
     }
 
     @Test(
@@ -53,7 +54,7 @@ struct HelpAndUsageTests {
             ([], "tapsim: a command is required\nRun 'tapsim --help' for usage."),
             (["frobnicate"], "tapsim: unknown command 'frobnicate'\nRun 'tapsim --help' for usage."),
             (["register", "sideways"], "tapsim: unknown command 'register sideways'\nRun 'tapsim --help' for usage."),
-            (["register"], "tapsim: 'register' needs one of: begin, end, token, quick\nRun 'tapsim --help' for usage."),
+            (["register"], "tapsim: 'register' needs one of: begin, confirm, end, issue, token, quick\nRun 'tapsim --help' for usage."),
             (["--bogus", "status"], "tapsim: unknown option '--bogus'\nRun 'tapsim --help' for usage."),
             (["pay", "--bogus"], "tapsim pay: unknown option '--bogus'\nRun 'tapsim pay --help' for usage."),
             (["pay", "--amount"], "tapsim pay: --amount needs a value (N)\nRun 'tapsim pay --help' for usage."),
@@ -84,6 +85,12 @@ struct HelpAndUsageTests {
             (["stats", "--type", "weekly"], "--type must be one of daily, brand"),
             (["validate"], "--type PAYMENT|REFUND|REVERSAL is required"),
             (["history", "--status", "PAID"], "--status takes"),
+            (["history", "--from", "2026-12-02", "--to", "2026-12-01"], "--from must not be after --to"),
+            (["login", "--pin", "12ab"], "--pin must be 4 to 8 digits, not '12ab'"),
+            (["register", "token", "--token", "rt_eu_x", "--pin", "123"], "--pin must be 4 to 8 digits"),
+            (["--field", "transaction..id", "last"], "--field takes a dotted path"),
+            (["dcc", "--accept"], "--transaction ID is required: no sale of this device waits for a DCC choice"),
+            (["register", "confirm"], "--challenge CODE is required"),
             (["--env", "MARS", "status"], "--env must be one of"),
         ]
         for (arguments, message) in cases {

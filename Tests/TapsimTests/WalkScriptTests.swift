@@ -4,17 +4,14 @@ import Testing
 
 @Suite("scripts/tapsim-walk.sh")
 struct WalkScriptTests {
-    /// The "done when": the script walks EU and MBANK with `tapsim --json`, curl and python3.
-    @Test("walks both regions against the sandbox and leaves every terminal free")
+    /// The "done when": the script walks EU and MBANK with `tapsim --json`, curl and
+    /// python3, run as the README writes it: no options, from a folder where `sandbox up` wrote
+    /// `.sandbox/endpoints.json`, with `tapsim` on the PATH.
+    @Test("run as written, walks both regions against the sandbox and leaves every terminal free")
     func walk() throws {
         let sandbox = try SandboxUnderTest()
-        let script = Paths.repository.appendingPathComponent("scripts/tapsim-walk.sh")
-        let result = try run(
-            URL(fileURLWithPath: "/bin/bash"),
-            [
-                script.path, "--endpoints", sandbox.endpoints.path, "--tapsim", sandbox.tapsim.path, "--sandbox-data",
-                Paths.sandboxData.path,
-            ], in: sandbox.work, timeout: 120)
+        let layout = try HelpExamplesTests.Layout(sandbox)
+        let result = try layout.bash("'\(Paths.repository.path)/scripts/tapsim-walk.sh'", timeout: 120)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("== EU at "), "\(result)")
         #expect(result.stdout.contains("== MBANK at "), "\(result)")

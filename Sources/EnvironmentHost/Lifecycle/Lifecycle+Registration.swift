@@ -102,6 +102,19 @@ extension Lifecycle {
         let valid: Bool
         /// The error code completing with this value would give, when it is not valid.
         let reason: String?
+        /// That error's message, so a device can show the real reason without guessing.
+        let message: String?
+        /// The terminal a valid registration token registers (token verify only).
+        let terminalId: String?
+        /// Whether ending the registration needs a secure code, because the terminal has no
+        /// auto-login (token verify only): a device asks for it before it spends the token.
+        let pinRequired: Bool?
+
+        static let valid = Verification(valid: true, reason: nil, message: nil, terminalId: nil, pinRequired: nil)
+
+        static func refused(_ error: HTTPError) -> Verification {
+            Verification(valid: false, reason: error.code, message: error.message, terminalId: nil, pinRequired: nil)
+        }
     }
 
     /// verifyChallengeCode: would this back-office code complete a registration now?
@@ -109,8 +122,8 @@ extension Lifecycle {
         let now = now()
         return try store.read { db in
             switch try usableChallenge(db, backOfficeCode: code, at: now) {
-            case .success: Verification(valid: true, reason: nil)
-            case .failure(let error): Verification(valid: false, reason: error.code)
+            case .success: .valid
+            case .failure(let error): .refused(error)
             }
         }
     }
@@ -199,23 +212,32 @@ extension Lifecycle {
         return .success(row)
     }
 
-    /// verifyRegistrationToken: true moves the token to "verified"; false says why in `reason`.
-    func verifyToken(_ text: String) throws -> Verification {
+    /// verifyRegistrationToken: true moves the token to "verified"; false says why in `reason`
+    /// and `message`. A valid answer names the terminal and whether `end` will need a PIN.
+    ///
+    /// The device that began a registration may verify it again (and then begin and end it)
+    /// until the token expires, so a device whose `end` was refused (`pin_required`, a wrong
+    /// PIN format) can finish it: `device` is how the host knows it is that device.
+    func verifyToken(_ text: String, device: String?) throws -> Verification {
         let now = now()
         return try write { db in
+            let row: Row
             switch try token(db, text, at: now) {
-            case .failure(let error):
-                return Verification(valid: false, reason: error.code)
-            case .success(let row):
-                guard (try row["state"] as String) != "begun" else {
-                    return Verification(valid: false, reason: "registration_out_of_order")
-                }
-                if try hasDevice(db, terminal: try row["terminal_id"]) {
-                    return Verification(valid: false, reason: HTTPError.terminalInUse.code)
-                }
-                try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(text)])
-                return Verification(valid: true, reason: nil)
+            case .failure(let error): return .refused(error)
+            case .success(let found): row = found
             }
+            let terminalID: String = try row["terminal_id"]
+            let begun = (try row["state"] as String) == "begun"
+            if begun {
+                guard let device else { return .refused(.outOfOrder("this registration was begun already")) }
+                guard (try row["device_id"] as String?) == device else { return .refused(.registrationWrongDevice) }
+            }
+            if try hasDevice(db, terminal: terminalID) { return .refused(.terminalInUse) }
+            if !begun {
+                try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(text)])
+            }
+            let autoLogin = try terminal(db, terminalID)?.profile.autoLogin == true
+            return Verification(valid: true, reason: nil, message: nil, terminalId: terminalID, pinRequired: !autoLogin)
         }
     }
 

@@ -33,6 +33,10 @@ enum PaymentValidation {
         do { try PaymentRules.validateAmount(amount, terminal: terminal) } catch { throw http(error, field: field) }
     }
 
+    static func tip(_ tipAmount: Int?, requestedAmount: Int, terminal: TerminalInfo) throws(HTTPError) {
+        do { _ = try PaymentRules.validateTip(tipAmount, requestedAmount: requestedAmount, terminal: terminal) } catch { throw http(error) }
+    }
+
     static func reference(_ reference: String?, terminal: TerminalInfo) throws(HTTPError) {
         do { try PaymentRules.validateReference(reference, terminal: terminal) } catch { throw http(error) }
     }

@@ -134,24 +134,8 @@ extension Payments {
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
         transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
-            let original = try record(db, id: request.transactionId, terminal: terminal.terminalId)
-            guard original.type == .auth else {
-                throw HTTPError(
-                    status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
-            }
-            if original.status == .refunded { throw HTTPError.alreadyRefunded }
-            guard original.status == .cleared else {
-                throw HTTPError(
-                    status: 409, code: "transaction_not_refundable",
-                    message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
-            }
-            guard request.currency == original.currency else {
-                throw HTTPError(
-                    status: 400, code: "currency_mismatch", message: "A refund is in the sale's currency, \(original.currency).",
-                    field: "currency")
-            }
-            guard request.requestedAmount <= original.amount else { throw HTTPError.refundOverAmount }
-            if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
+            let original = try refundable(
+                db, request.transactionId, amount: request.requestedAmount, currency: request.currency, terminal: terminal, at: now)
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
                 id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
@@ -162,6 +146,36 @@ extension Payments {
             try record.save(db, at: now)
             return record
         }
+    }
+
+    /// The sale a refund names, when it can be refunded by `amount` now (the refund itself, and
+    /// the validation before its card screen, ask the same).
+    ///
+    /// - Parameter currency: the refund's currency; nil when the request names none (validation).
+    /// - Throws: `transaction_not_found`, `transaction_not_refundable`, `already_refunded`,
+    ///   `currency_mismatch`, `refund_over_amount`, `transaction_still_cancellable`.
+    private func refundable(
+        _ db: Connection, _ id: String, amount: Int, currency: String?, terminal: TerminalInfo, at now: Int64
+    ) throws -> TransactionRecord {
+        let original = try record(db, id: id, terminal: terminal.terminalId)
+        guard original.type == .auth else {
+            throw HTTPError(
+                status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
+        }
+        if original.status == .refunded { throw HTTPError.alreadyRefunded }
+        guard original.status == .cleared else {
+            throw HTTPError(
+                status: 409, code: "transaction_not_refundable",
+                message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
+        }
+        if let currency, currency != original.currency {
+            throw HTTPError(
+                status: 400, code: "currency_mismatch", message: "A refund is in the sale's currency, \(original.currency).",
+                field: "currency")
+        }
+        guard amount <= original.amount else { throw HTTPError.refundOverAmount }
+        if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
+        return original
     }
 
     /// What a final answer changes elsewhere: the sale a cleared refund names becomes REFUNDED.
@@ -346,6 +360,11 @@ extension Payments {
         let countryCode: String?
         /// The seed's `validate:` argument: the reference the transaction will carry.
         let reference: String?
+        /// Not in the seed's call; the SDK sends them before the card screen so that the host
+        /// refuses a sale's tip or a refund of its sale before the customer taps.
+        let tipAmount: Int?
+        /// An empty value counts as absent, as in the details query.
+        let transactionId: String?
     }
 
     /// validateTransaction: would this operation be accepted now?
@@ -368,12 +387,16 @@ extension Payments {
                 throw HTTPError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
+            try PaymentValidation.tip(request.tipAmount, requestedAmount: amount, terminal: terminal)
         case "REFUND":
             guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
             guard let amount = request.requestedAmount else {
                 throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
+            if let id = request.transactionId, !id.isEmpty {
+                _ = try store.read { db in try refundable(db, id, amount: amount, currency: nil, terminal: terminal, at: now) }
+            }
         case "REVERSAL":
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
         default:

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the device keeps between launches, as `device.json` in the device directory.
+/// What the device keeps between launches, as `device.json` in the device directory (mode
+/// 0600: it holds the device secret and the session token).
 ///
 /// ```json
 /// {"installationId": "6f1c…", "registration": {"region": "EU", "terminalId": "EU-T0101",
@@ -86,10 +87,12 @@ final class DeviceStore: Sendable {
         return DeviceState(installationId: makeIdentifier())
     }
 
+    /// Owner-only (0600, in a folder made 0700): the file holds the device secret and the session token.
     private func write(_ state: DeviceState) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(state).write(to: file, options: .atomic)
+        try OwnerOnlyFile.write(try encoder.encode(state), to: file)
     }
 }

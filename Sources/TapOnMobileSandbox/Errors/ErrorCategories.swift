@@ -210,6 +210,8 @@ public enum RegistrationErrorKind: String, ErrorKind {
     case methodNotAllowed
     case alreadyRegistered
     case terminalNotFound
+    /// The registration's terminal has no auto-login and no secure code was given.
+    case pinRequired
 
     /// The code an SDK-made error of this kind carries.
     public var defaultCode: String {
@@ -225,6 +227,7 @@ public enum RegistrationErrorKind: String, ErrorKind {
         case .methodNotAllowed: "registration_method_not_allowed"
         case .alreadyRegistered: "device_already_registered"
         case .terminalNotFound: "terminal_not_found"
+        case .pinRequired: "pin_required"
         }
     }
 
@@ -242,6 +245,7 @@ public enum RegistrationErrorKind: String, ErrorKind {
         case .methodNotAllowed: "The terminal does not allow this registration method."
         case .alreadyRegistered: "This device is registered already; unregister it first."
         case .terminalNotFound: "No such terminal or merchant."
+        case .pinRequired: "This terminal has no auto-login: the secure code to register with is required."
         }
     }
 }
@@ -258,6 +262,7 @@ extension RegistrationError {
     public static var methodNotAllowed: Self { Self(.methodNotAllowed) }
     public static var alreadyRegistered: Self { Self(.alreadyRegistered) }
     public static var terminalNotFound: Self { Self(.terminalNotFound) }
+    public static var pinRequired: Self { Self(.pinRequired) }
 }
 
 /// Why the device has no usable session.

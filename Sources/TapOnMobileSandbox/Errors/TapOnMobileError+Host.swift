@@ -5,8 +5,9 @@ import SimulatedReader
 extension TapOnMobileError {
     /// The SDK error for the host's envelope `{"error": {"code", "message", "field"}}`.
     ///
-    /// A code the table does not know becomes ``NetworkError/http(status:code:message:)``.
-    static func host(status: Int, code: String, message: String, field: String?) -> TapOnMobileError {
+    /// A code the table does not know becomes ``NetworkError/http(status:code:message:)``. `status`
+    /// is nil for a refusal the host reported inside a 200 answer (a verify call's `reason`).
+    static func host(status: Int?, code: String, message: String, field: String?) -> TapOnMobileError {
         func registration(_ kind: RegistrationError.Kind) -> TapOnMobileError {
             .registration(RegistrationError(kind, code: code, message: message, status: status, field: field))
         }

@@ -51,6 +51,7 @@ extension TapOnMobile {
         // The host must be up and be the environment's region.
         let client = TerminalClient(baseURL: url, timeout: configuration.requestTimeout)
         struct Health: Decodable { let region: String?; let flavour: String? }
+        let hostFlavour: String?
         switch await client.send("GET", "/healthz", as: Health.self) {
         case .failure(let error):
             return .failure(error)
@@ -60,8 +61,8 @@ extension TapOnMobile {
                     InitializationError(
                         .wrongEnvironment,
                         message: "\(url.absoluteString) is the host of \(health.region ?? "?"), not of \(environment.region).")))
-        case .success:
-            break
+        case .success(let health):
+            hostFlavour = health.flavour
         }
 
         if configuration.location == nil {
@@ -78,6 +79,7 @@ extension TapOnMobile {
             $0.environment = environment
             $0.client = client
             $0.appVersion = appVersion
+            $0.hostFlavour = hostFlavour
         }
         Environments.current = environment
         return .success(Success())

@@ -4,9 +4,9 @@ import SimulatedReader
 
 /// Card payments: sale, refund, reversal, DCC, card reader test.
 ///
-/// A sale or refund is validated by the host first (amount, limits, country, session), then the
-/// card screen is shown and the reader's sealed payload (or what happened instead) goes to the
-/// host in one request. A `PIN_REQUESTED` answer asks the customer for the PIN on the reader and
+/// A sale or refund is validated by the host first (amount, limits, country, session, tip,
+/// reference, the refunded sale), then the card screen is shown and the reader's sealed payload
+/// (or what happened instead) goes to the host in one request. A `PIN_REQUESTED` answer asks the customer for the PIN on the reader and
 /// sends it sealed; a `DCC_REQUIRED` answer completes the stream, and the app finishes it with
 /// ``doMakeTransactionFinishDCC(transactionId:dccOfferAccepted:)``.
 extension TapOnMobile {
@@ -46,7 +46,8 @@ extension TapOnMobile {
             let readerOutcome: String?
         }
         return cardTransaction(
-            .init(operation: .payment, amount: requestedAmount, currency: currency), service: .payment, path: "/terminal/v1/transactions/sale"
+            .init(operation: .payment, amount: requestedAmount, currency: currency), service: .payment,
+            path: "/terminal/v1/transactions/sale", reference: reference, tipAmount: tipAmount
         ) { read, country in
             Sale(
                 currency: currency, requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference,
@@ -76,7 +77,8 @@ extension TapOnMobile {
             let readerOutcome: String?
         }
         return cardTransaction(
-            .init(operation: .refund, amount: requestedAmount, currency: currency), service: .refund, path: "/terminal/v1/transactions/refund"
+            .init(operation: .refund, amount: requestedAmount, currency: currency), service: .refund,
+            path: "/terminal/v1/transactions/refund", reference: reference, original: transactionId
         ) { read, _ in
             Refund(
                 currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
@@ -85,9 +87,13 @@ extension TapOnMobile {
     }
 
     /// The shared flow of a sale and a refund.
+    ///
+    /// - Parameters:
+    ///   - reference, tipAmount, original: what the host checks before the card screen, besides
+    ///     the amount and the country (`original` is a refund's sale).
     private func cardTransaction(
-        _ request: SandboxConfiguration.CardRequest, service: TransactionServiceType, path: String,
-        body: @escaping @Sendable (ReadResult, String?) -> any Encodable & Sendable
+        _ request: SandboxConfiguration.CardRequest, service: TransactionServiceType, path: String, reference: String?,
+        tipAmount: Int? = nil, original: String? = nil, body: @escaping @Sendable (ReadResult, String?) -> any Encodable & Sendable
     ) -> Events {
         stream { emit in
             let loggedIn: LoggedIn
@@ -104,7 +110,9 @@ extension TapOnMobile {
             // The SDK validates every transaction before the card screen (seed: "Validate Transaction").
             let valid = await self.send(
                 client, "POST", "/terminal/v1/transactions/validate",
-                body: ValidateBody(transactionServiceType: service.rawValue, requestedAmount: request.amount, countryCode: country, reference: nil),
+                body: ValidateBody(
+                    transactionServiceType: service.rawValue, requestedAmount: request.amount, countryCode: country, reference: reference,
+                    tipAmount: tipAmount, transactionId: original),
                 bearer: loggedIn.token, as: NoContent.self)
             if case .failure(let error) = valid { return emit(.failure(error)) }
 
@@ -241,6 +249,10 @@ extension TapOnMobile {
         let requestedAmount: Int?
         let countryCode: String?
         let reference: String?
+        /// A sale's tip and a refund's sale (not in the seed's call): sent before the card screen
+        /// so that a refusal (`tips_not_allowed`, `refund_over_amount` …) comes before the customer taps.
+        var tipAmount: Int? = nil
+        var transactionId: String? = nil
     }
 
     /// A logged-in device whose reader was prepared.

@@ -83,7 +83,8 @@ extension TapOnMobile {
             return await send(
                 loggedIn.client, "GET", "/terminal/v1/statistics",
                 query: [
-                    ("fromDate", WireDate.wholeSeconds(fromDate)), ("toDate", WireDate.wholeSeconds(toDate)),
+                    // Milliseconds kept: a day's end is 23:59:59.999, and whole seconds would drop its last second.
+                    ("fromDate", WireDate.string(fromDate)), ("toDate", WireDate.string(toDate)),
                     ("statisticsType", statisticsType.rawValue),
                 ],
                 bearer: loggedIn.token, as: Answer.self

@@ -13,6 +13,24 @@ extension TapOnMobile {
         let valid: Bool
     }
 
+    /// The token verify answer: `reason`/`message` when refused, `terminalId`/`pinRequired` when valid.
+    private struct TokenVerification: Decodable {
+        let valid: Bool
+        let reason: String?
+        let message: String?
+        let terminalId: String?
+        let pinRequired: Bool?
+    }
+
+    /// `pin_required` at the end of a registration is a registration error: no session exists yet.
+    private static func registrationStep<T>(_ result: Result<T, TapOnMobileError>) -> Result<T, TapOnMobileError> {
+        result.mapError { error in
+            guard case .session(let session) = error, session.kind == .pinRequired else { return error }
+            return .registration(
+                RegistrationError(.pinRequired, code: session.code, message: session.message, status: session.status, field: session.field))
+        }
+    }
+
     /// Keeps a completed registration; any older session ends.
     private func keep(_ completed: Completed, context: Context) -> Result<Success, TapOnMobileError> {
         do throws(TapOnMobileError) {
@@ -68,15 +86,17 @@ extension TapOnMobile {
     /// - Parameters:
     ///   - backofficeCode: The portal's code for this device's challenge.
     ///   - pin: The secure code, 4 to 8 digits.
-    /// - Returns: `Success`; the device is registered on the terminal the portal chose.
+    /// - Returns: `Success`; the device is registered on the terminal the portal chose; or
+    ///   `registration(.pinRequired)` without a secure code on a terminal that needs one.
     public func endRegistration(backofficeCode: String, pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(context) { context in
             struct Body: Encodable { let deviceId: String; let backofficeCode: String; let pin: String? }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
-            return await send(
-                context.client, "POST", "/terminal/v1/registrations/complete",
-                body: Body(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self
+            return Self.registrationStep(
+                await send(
+                    context.client, "POST", "/terminal/v1/registrations/complete",
+                    body: Body(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self)
             ).flatMap { keep($0, context: context) }
         }
     }
@@ -85,15 +105,39 @@ extension TapOnMobile {
 
     /// Step 1 of a token registration: whether the token can be used (it is then "verified").
     ///
+    /// The device that began a registration may verify it again to finish it (after its `end`
+    /// was refused for want of a secure code, say), until the token expires.
+    ///
     /// - Parameter registrationToken: `rt_<region>_…` from the merchant API or the portal.
-    /// - Returns: `true` when valid; `false` for a token that would fail (unknown, expired, used, another region's).
+    /// - Returns: `true` when valid; `false` for a token that would fail (unknown, expired, used,
+    ///   another region's, begun by another device); ``checkRegistrationToken(registrationToken:)`` says why.
     public func verifyRegistrationToken(registrationToken: String) async -> Result<Bool, TapOnMobileError> {
+        await checkRegistrationToken(registrationToken: registrationToken).map(\.valid)
+    }
+
+    /// Step 1 with the host's whole answer (not in the seed): why a token cannot be used, or its
+    /// terminal and whether ``endTokenRegistration(registrationToken:pin:)`` will need a secure code.
+    ///
+    /// - Parameter registrationToken: `rt_<region>_…` from the merchant API or the portal.
+    /// - Returns: The check; a refused token is a success whose ``RegistrationTokenCheck/refusal``
+    ///   is the error the next step would give.
+    public func checkRegistrationToken(registrationToken: String) async -> Result<RegistrationTokenCheck, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let registrationToken: String }
+            struct Body: Encodable { let registrationToken: String; let deviceId: String }
+            let state: DeviceState
+            do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return await send(
                 context.client, "POST", "/terminal/v1/token-registrations/verify",
-                body: Body(registrationToken: registrationToken), as: Valid.self
-            ).map(\.valid)
+                body: Body(registrationToken: registrationToken, deviceId: state.installationId), as: TokenVerification.self
+            ).map { answer in
+                RegistrationTokenCheck(
+                    valid: answer.valid, terminalId: answer.terminalId, pinRequired: answer.pinRequired ?? false,
+                    refusal: answer.valid
+                        ? nil
+                        : .host(
+                            status: nil, code: answer.reason ?? "registration_token_invalid",
+                            message: answer.message ?? "The host does not accept this registration token.", field: "registrationToken"))
+            }
         }
     }
 
@@ -114,17 +158,20 @@ extension TapOnMobile {
     }
 
     /// Step 3: the same device ends the registration, with the secure code (none is needed on an
-    /// auto-login terminal).
+    /// auto-login terminal). A refused end leaves the registration begun: the device may end it
+    /// again until the token expires.
     ///
-    /// - Returns: `Success`; the device is registered on the token's terminal.
+    /// - Returns: `Success`; the device is registered on the token's terminal; or
+    ///   `registration(.pinRequired)` without a secure code on a terminal that needs one.
     public func endTokenRegistration(registrationToken: String, pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(context) { context in
             struct Body: Encodable { let registrationToken: String; let deviceId: String; let pin: String? }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
-            return await send(
-                context.client, "POST", "/terminal/v1/token-registrations/end",
-                body: Body(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self
+            return Self.registrationStep(
+                await send(
+                    context.client, "POST", "/terminal/v1/token-registrations/end",
+                    body: Body(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self)
             ).flatMap { keep($0, context: context) }
         }
     }

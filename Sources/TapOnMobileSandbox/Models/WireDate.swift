@@ -15,11 +15,6 @@ enum WireDate {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
     }
-
-    /// Whole seconds, `2026-11-29T12:00:00Z`: what the host's query parameters read.
-    static func wholeSeconds(_ date: Date) -> String {
-        ISO8601DateFormatter().string(from: date)
-    }
 }
 
 extension KeyedDecodingContainer {

@@ -14,7 +14,7 @@ enum Demo {
         ],
         examples: ["tapsim demo", "tapsim --env MBANK demo", "tapsim --json demo"]
     ) { outer, options in
-        let pin = options.string("pin") ?? "2468"
+        let pin = try options.pin("pin") ?? "2468"
         let keep = options.flag("keep")
         // A device of its own, so the demo never touches the device of --device.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapsim-demo-\(UUID().uuidString.prefix(8))")
@@ -68,7 +68,11 @@ enum Demo {
             step("Begin a portal registration", [("challengeCode", .string(challenge))], ["Challenge code \(challenge)"])
             let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
             let chosen: String
-            if let terminal { chosen = terminal } else { chosen = try await Registration.freeTerminal(backOffice, data) }
+            if let terminal {
+                chosen = terminal
+            } else {
+                chosen = try await Registration.freeTerminal(backOffice, data, method: "portal", everyCommand: true)
+            }
             let confirmation = try await backOffice.confirm(challengeCode: challenge, terminalId: chosen)
             step(
                 "The merchant confirms it in the back office",

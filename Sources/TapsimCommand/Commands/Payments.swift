@@ -34,7 +34,7 @@ enum Payments {
             cardOption, pinEntryOption,
         ],
         examples: [
-            "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 4251 --card mc   # insufficient funds: DECLINED",
+            "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 4251 --card mc   # insufficient funds: DECLINED, still exit 0",
             "tapsim --json pay --amount 2000 --tip 200 --reference INV-7",
             "tapsim pay --amount 1250 --pin-entry wrong   # the region's PIN card, a wrong PIN: DECLINED 55",
         ]
@@ -59,7 +59,9 @@ enum Payments {
             .value("reference", "TEXT", "The merchant's reference."),
             cardOption, pinEntryOption,
         ],
-        examples: ["tapsim refund --transaction 01J… --amount 1250"]
+        examples: [
+            #"SALE=$(tapsim --field transaction.transactionId pay --amount 1250) && tapsim pay --amount 800 && tapsim refund --transaction "$SALE" --amount 1250   # the later sale ends the first one's reversal"#
+        ]
     ) { context, options in
         let transaction = try options.required("transaction", "ID")
         let amount = try options.requiredAmount("amount")
@@ -77,7 +79,10 @@ enum Payments {
             .value("transaction", "ID", "The sale."),
             .flag("by-user", "The customer cancelled (USER_CANCELLED instead of CANCELLED)."),
         ],
-        examples: ["tapsim reverse --transaction 01J…", "tapsim reverse --transaction 01J… --by-user"]
+        examples: [
+            #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
+            #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)" --by-user"#,
+        ]
     ) { context, options in
         let transaction = try options.required("transaction", "ID")
         try await context.initialize()
@@ -98,15 +103,20 @@ enum Payments {
     static let dcc = Command(
         "dcc", "Finishes a DCC_REQUIRED transaction with the customer's choice of currency.",
         options: [
-            .value("transaction", "ID", "The transaction waiting for the choice."),
+            .value("transaction", "ID", "The transaction waiting for the choice (default: the one this device's last 'pay' left waiting)."),
             .flag("accept", "Pay in the card's currency (dccStatus ACCEPTED)."),
             .flag("decline", "Pay in the terminal's currency (dccStatus DECLINED)."),
         ],
-        examples: ["tapsim pay --amount 1000 --card visa-us-dcc && tapsim dcc --transaction 01J… --accept"]
+        examples: [
+            "tapsim pay --amount 1000 --card visa-us-dcc && tapsim dcc --accept",
+            #"tapsim dcc --transaction "$(tapsim --field transaction.transactionId pay --amount 1000 --card visa-us-dcc)" --decline"#,
+        ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
         guard options.flag("accept") != options.flag("decline") else {
             throw UsageError("give exactly one of --accept and --decline")
+        }
+        guard let transaction = options.string("transaction") ?? context.state.pendingDCC else {
+            throw UsageError("--transaction ID is required: no sale of this device waits for a DCC choice")
         }
         try await context.initialize()
         try await context.resumeSession()
@@ -115,6 +125,7 @@ enum Payments {
         let detail = try await context.sdk.doMakeTransactionFinishDCC(
             transactionId: transaction, dccOfferAccepted: options.flag("accept")
         ).value()
+        if context.state.pendingDCC == transaction { context.updateState { $0.pendingDCC = nil } }
         return Report([("transaction", JSONValue(detail))], lines: Format.lines(detail))
     }
 
@@ -124,7 +135,7 @@ enum Payments {
             .value("currency", "CODE", "The terminal's currency (default: the terminal's)."),
             cardOption,
         ],
-        examples: ["tapsim reader-test"]
+        examples: ["tapsim reader-test", "tapsim reader-test --card mc"]
     ) { context, options in
         try context.useCard(named: options.string("card"))
         try await ready(context)
@@ -200,7 +211,8 @@ enum Payments {
         }
         var lines = Format.lines(final)
         if final.transactionStatus == .DCC_REQUIRED {
-            lines.append("The customer chooses the currency: tapsim dcc --transaction \(final.transactionId) --accept|--decline")
+            context.updateState { $0.pendingDCC = final.transactionId }
+            lines.append("The customer chooses the currency: tapsim dcc --accept|--decline")
         }
         var fields: [(String, JSONValue)] = [("card", JSONValue(card?.name)), ("events", .array(events)), ("transaction", JSONValue(final))]
         if let outcome = final.outcomeError {

@@ -2,11 +2,11 @@ import CommandLineSupport
 import Foundation
 import TapOnMobileSandbox
 
-/// History, count, details, statistics, receipts and validation.
+/// Last transaction, history, count, details, statistics, receipts and validation.
 enum Reads {
     static let filterOptions: [Option] = [
-        .value("from", "DATE", "From this date or time (2026-11-29 or ISO 8601)."),
-        .value("to", "DATE", "Up to this date or time."),
+        .value("from", "DATE", "From this date or time (2026-11-29: the start of that UTC day; or ISO 8601)."),
+        .value("to", "DATE", "Up to this date or time (2026-11-29: the end of that UTC day, so --from D --to D is day D)."),
         .value("status", "LIST", "Statuses, comma-separated (CLEARED,DECLINED,REFUNDED,…)."),
         .value("type", "LIST", "AUTH and/or REFUND, comma-separated."),
         .value("method", "LIST", "CARD, QRCODE and/or BLIK, comma-separated (default: all)."),
@@ -20,13 +20,25 @@ enum Reads {
         var method: [String]
 
         init(_ options: ParsedArguments) throws(UsageError) {
-            from = try options.date("from").map(Format.time) ?? ""
-            to = try options.date("to").map(Format.time) ?? ""
+            let start = try options.date("from")
+            let end = try options.date("to", endOfDay: true)
+            if let start, let end, start > end { throw UsageError("--from must not be after --to") }
+            from = start.map(Format.wireTime) ?? ""
+            to = end.map(Format.wireTime) ?? ""
             status = try options.list("status", from: TransactionStatus.allCases.map(\.rawValue))
             type = try options.list("type", from: TransactionType.allCases.map(\.rawValue))
             method = try options.list("method", from: ["CARD", "QRCODE", "BLIK"])
             if method.isEmpty { method = ["CARD", "QRCODE", "BLIK"] }
         }
+    }
+
+    static let last = Command(
+        "last", "Shows the last cleared transaction made on this device, from the device's own storage (no host call).",
+        examples: ["tapsim pay --amount 1250 && tapsim last", "tapsim --field transaction.transactionId last"]
+    ) { context, _ in
+        try await context.initialize()
+        let detail = try await context.sdk.getLastTransaction().value()
+        return Report([("transaction", JSONValue(detail))], lines: Format.lines(detail))
     }
 
     static let history = Command(
@@ -35,7 +47,10 @@ enum Reads {
             .value("page", "N", "The page, from 1.", default: "1"),
             .value("per-page", "N", "Items per page, 1 to 200.", default: "20"),
         ] + filterOptions,
-        examples: ["tapsim history", "tapsim --json history --status CLEARED,REFUNDED --type AUTH"]
+        examples: [
+            "tapsim history", "tapsim --json history --status CLEARED,REFUNDED --type AUTH",
+            "tapsim history --from 2026-12-01 --to 2026-12-01   # that whole UTC day",
+        ]
     ) { context, options in
         let page = try options.integer("page", in: 1...1_000_000) ?? 1
         let perPage = try options.integer("per-page", in: 1...200) ?? 20
@@ -53,7 +68,7 @@ enum Reads {
 
     static let count = Command(
         "count", "Counts the terminal's transactions (same filters as history).", options: filterOptions,
-        examples: ["tapsim count --status DECLINED"]
+        examples: ["tapsim count --status DECLINED", "tapsim count --from 2026-12-01 --to 2026-12-31"]
     ) { context, options in
         let filters = try Filters(options)
         try await context.initialize()
@@ -72,7 +87,10 @@ enum Reads {
             .value("transaction", "ID", "The transaction id."),
             .value("reference", "TEXT", "Or the merchant's reference."),
         ],
-        examples: ["tapsim details --transaction 01J…", "tapsim details --reference INV-7"]
+        examples: [
+            #"tapsim details --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
+            "tapsim pay --amount 1250 --reference INV-8 && tapsim details --reference INV-8",
+        ]
     ) { context, options in
         let id = options.string("transaction")
         let reference = options.string("reference")
@@ -87,14 +105,14 @@ enum Reads {
         "stats", "Shows cleared sales per day or per card brand.",
         options: [
             .value("type", "TYPE", "daily or brand.", default: "daily"),
-            .value("from", "DATE", "From this date or time (default: 2000-01-01)."),
-            .value("to", "DATE", "Up to this date or time (default: 2100-01-01)."),
+            .value("from", "DATE", "From this date or time (default: 2000-01-01; a date is the start of that UTC day)."),
+            .value("to", "DATE", "Up to this date or time (default: 2100-01-01; a date is the end of that UTC day)."),
         ],
-        examples: ["tapsim stats", "tapsim stats --type brand --from 2026-11-01"]
+        examples: ["tapsim stats", "tapsim stats --type brand --from 2026-11-01", "tapsim stats --from 2026-12-01 --to 2026-12-01"]
     ) { context, options in
         let type = TransactionsStatisticsType(rawValue: try options.choice("type", from: ["daily", "brand"]) ?? "daily")!
         let from = try options.date("from") ?? Format.parseDate("2000-01-01")!
-        let to = try options.date("to") ?? Format.parseDate("2100-01-01")!
+        let to = try options.date("to", endOfDay: true) ?? Format.parseDate("2100-01-01")!
         guard from <= to else { throw UsageError("--from must not be after --to") }
         try await context.initialize()
         try await context.resumeSession()
@@ -119,7 +137,10 @@ enum Reads {
             .flag("qr", "A URL of the receipt page, to show as a QR code."),
             .value("email", "ADDRESS", "Send it to this address instead."),
         ],
-        examples: ["tapsim receipt --transaction 01J… --qr", "tapsim receipt --transaction 01J… --email buyer@example.com"]
+        examples: [
+            #"tapsim receipt --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)" --qr"#,
+            #"tapsim receipt --transaction "$(tapsim --field transaction.transactionId last)" --email buyer@example.com"#,
+        ]
     ) { context, options in
         let transaction = try options.required("transaction", "ID")
         let email = options.string("email")
@@ -141,7 +162,10 @@ enum Reads {
             .value("amount", "N", "The amount in minor units."),
             .value("reference", "TEXT", "A reference to check against the terminal's pattern."),
         ],
-        examples: ["tapsim validate --type PAYMENT --amount 2000000"]
+        examples: [
+            "tapsim validate --type PAYMENT --amount 1250",
+            "tapsim validate --type PAYMENT --amount 2000000   # over the terminal's limit: amount_over_limit, exit 14",
+        ]
     ) { context, options in
         guard let type = try options.choice("type", from: TransactionServiceType.allCases.map(\.rawValue)) else {
             throw UsageError("--type PAYMENT|REFUND|REVERSAL is required")

@@ -2,19 +2,48 @@ import CommandLineSupport
 import Foundation
 import TapOnMobileSandbox
 
-/// `register begin|end|token|quick`: the SDK's two registrations, and both halves of the portal one.
+/// `register begin|confirm|end|issue|token|quick`: the SDK's two registrations, and the merchant's
+/// part of each (the portal's confirmation, the backend's token) played through the back office.
 enum Registration {
+    static let pinOption = Option.value(
+        "pin", "PIN", "The secure code to log in with, 4 to 8 digits (none on an auto-login terminal).")
+
     static let begin = Command(
         "register begin", "Starts a portal registration: prints the challenge code to confirm in the merchant portal.",
-        examples: ["tapsim register begin", "tapsim register end --backoffice-code EU-483920 --pin 2468"]
+        examples: ["tapsim register begin", "tapsim --json register begin"]
     ) { context, _ in
         try await context.initialize()
         let challenge = try await context.sdk.beginRegistration().value()
+        context.updateState { $0.challengeCode = challenge }
         return Report(
             [("challengeCode", .string(challenge))],
             lines: [
                 "Challenge code: \(challenge)",
-                "Confirm it in the portal (or the back office), then: tapsim register end --backoffice-code CODE --pin PIN",
+                "Confirm it in the merchant portal (or: tapsim register confirm), then: tapsim register end --backoffice-code CODE --pin PIN",
+            ])
+    }
+
+    static let confirm = Command(
+        "register confirm",
+        "Plays the merchant in the portal: confirms the challenge code in the region's back office (key from merchants.json) and prints the back-office code.",
+        options: [
+            .value("challenge", "CODE", "The challenge code (default: the one this device's last 'register begin' printed)."),
+            .value("terminal", "TID", "The terminal to register on (default: the first free one that allows portal registration)."),
+        ],
+        examples: ["tapsim register begin && tapsim register confirm", "tapsim register begin && tapsim register confirm --terminal EU-T0203"]
+    ) { context, options in
+        guard let challenge = options.string("challenge") ?? context.state.challengeCode else {
+            throw UsageError("--challenge CODE is required: this device has begun no registration ('tapsim register begin')")
+        }
+        let confirmation = try await confirm(context, challenge: challenge, terminal: options.string("terminal"))
+        return Report(
+            [
+                ("challengeCode", .string(challenge)), ("backofficeCode", .string(confirmation.backofficeCode)),
+                ("terminalId", .string(confirmation.terminalId)),
+            ],
+            lines: [
+                "Back-office code for \(confirmation.terminalId): \(confirmation.backofficeCode)",
+                "Then: tapsim register end --backoffice-code \(confirmation.backofficeCode) --pin PIN",
             ])
     }
 
@@ -22,37 +51,74 @@ enum Registration {
         "register end", "Completes a portal registration with the back-office code and the secure code.",
         options: [
             .value("backoffice-code", "CODE", "The code the portal gave for this device's challenge (EU-483920)."),
-            .value("pin", "PIN", "The secure code to log in with, 4 to 8 digits (none on an auto-login terminal)."),
+            pinOption,
         ],
-        examples: ["tapsim register end --backoffice-code EU-483920 --pin 2468"]
+        examples: [
+            #"tapsim register begin && tapsim register end --backoffice-code "$(tapsim --field backofficeCode register confirm)" --pin 2468"#
+        ]
     ) { context, options in
         let code = try options.required("backoffice-code", "CODE")
+        let pin = try options.pin("pin")
         try await context.initialize()
-        _ = try await context.sdk.endRegistration(backofficeCode: code, pin: options.string("pin")).value()
+        _ = try await context.sdk.endRegistration(backofficeCode: code, pin: pin).value()
         return try await registered(context, [("backofficeCode", .string(code))])
     }
 
-    static let token = Command(
-        "register token", "Registers with a backend-to-backend registration token: verify, begin, end.",
+    static let issue = Command(
+        "register issue",
+        "Plays the merchant's backend: asks the region's back office (key from merchants.json) for a registration token and prints it.",
         options: [
-            .value("token", "TOKEN", "The one-time registration token (rt_eu_…) from the merchant API or the portal."),
-            .value("pin", "PIN", "The secure code to log in with, 4 to 8 digits (none on an auto-login terminal)."),
+            .value("terminal", "TID", "The terminal the token registers (default: the first free one that allows registration codes)."),
+            .value("email", "ADDRESS", "Also mail the token, as a QR link, to this address (the back-office mailbox)."),
         ],
-        examples: ["tapsim register token --token rt_eu_0123456789abcdef0123456789abcdef --pin 2468"]
+        examples: ["tapsim register issue", "tapsim register issue --terminal EU-T0203 --email owner@example.com"]
+    ) { context, options in
+        let data = try context.sandboxData().region(context.region)
+        let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
+        let terminal: String
+        if let given = options.string("terminal") {
+            terminal = given
+        } else {
+            terminal = try await freeTerminal(backOffice, data, method: "registrationCode")
+        }
+        let issued = try await backOffice.issueToken(terminalId: terminal, email: options.string("email"))
+        var lines = ["Registration token for \(issued.terminalId): \(issued.registrationToken) (until \(issued.expiresAt))"]
+        if let email = options.string("email") { lines.append("Mailed to \(email) (the back-office mailbox).") }
+        lines.append("Then: tapsim register token --token \(issued.registrationToken) --pin PIN")
+        return Report(
+            [
+                ("registrationToken", .string(issued.registrationToken)), ("terminalId", .string(issued.terminalId)),
+                ("expiresAt", .string(issued.expiresAt)), ("emailedTo", JSONValue(options.string("email"))),
+            ], lines: lines)
+    }
+
+    static let token = Command(
+        "register token",
+        "Registers with a backend-to-backend registration token: verify (which says whether a PIN is needed), begin, end.",
+        options: [
+            .value("token", "TOKEN", "The one-time registration token (rt_eu_…) from the merchant API, the portal or 'register issue'."),
+            pinOption,
+        ],
+        examples: [#"tapsim register token --token "$(tapsim --field registrationToken register issue)" --pin 2468"#]
     ) { context, options in
         let token = try options.required("token", "TOKEN")
+        let pin = try options.pin("pin")
         try await context.initialize()
         context.say("Verifying the token…")
-        guard try await context.sdk.verifyRegistrationToken(registrationToken: token).value() else {
+        let check = try await context.sdk.checkRegistrationToken(registrationToken: token).value()
+        if let refusal = check.refusal { throw refusal }
+        // Asked before begin, so a missing secure code never leaves the token half used.
+        if check.pinRequired, pin == nil {
             throw TapOnMobileError.registration(
                 RegistrationError(
-                    .invalidCode, code: "registration_token_not_valid",
-                    message: "The host does not accept this registration token (unknown, expired, used, or of another region)."))
+                    .pinRequired,
+                    message: "Terminal \(check.terminalId ?? "of this token") has no auto-login: give the secure code to register with (--pin PIN). Nothing was spent: the token still works.",
+                    field: "pin"))
         }
-        context.say("Beginning the registration…")
+        context.say("Beginning the registration on \(check.terminalId ?? "the token's terminal")…")
         _ = try await context.sdk.beginTokenRegistration(registrationToken: token).value()
         context.say("Ending the registration…")
-        _ = try await context.sdk.endTokenRegistration(registrationToken: token, pin: options.string("pin")).value()
+        _ = try await context.sdk.endTokenRegistration(registrationToken: token, pin: pin).value()
         return try await registered(context, [])
     }
 
@@ -65,15 +131,11 @@ enum Registration {
         ],
         examples: ["tapsim register quick --pin 2468", "tapsim --env MBANK register quick --pin 2468 --terminal MBANK-T0201"]
     ) { context, options in
-        let pin = try options.required("pin", "PIN")
-        let data = try context.sandboxData().region(context.region)
+        guard let pin = try options.pin("pin") else { throw UsageError("--pin PIN is required") }
         try await context.initialize()
         let challenge = try await context.sdk.beginRegistration().value()
         context.say("Challenge code: \(challenge)")
-        let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
-        let terminal: String
-        if let given = options.string("terminal") { terminal = given } else { terminal = try await freeTerminal(backOffice, data) }
-        let confirmation = try await backOffice.confirm(challengeCode: challenge, terminalId: terminal)
+        let confirmation = try await confirm(context, challenge: challenge, terminal: options.string("terminal"))
         context.say("Back office confirmed it for \(confirmation.terminalId): \(confirmation.backofficeCode)")
         _ = try await context.sdk.endRegistration(backofficeCode: confirmation.backofficeCode, pin: pin).value()
         return try await registered(
@@ -81,23 +143,39 @@ enum Registration {
             [("challengeCode", .string(challenge)), ("backofficeCode", .string(confirmation.backofficeCode))])
     }
 
-    /// A terminal of the region without a device whose fixture allows portal registration; one
-    /// that allows refunds and reversals when there is one, so every command works on it.
-    static func freeTerminal(_ backOffice: BackOffice, _ region: SandboxData.Region) async throws -> String {
+    /// The portal's step: the back office confirms `challenge` for `terminal`, or for the first
+    /// free terminal that allows portal registration.
+    static func confirm(_ context: Context, challenge: String, terminal: String?) async throws -> BackOffice.Confirmation {
+        let data = try context.sandboxData().region(context.region)
+        let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
+        let chosen: String
+        if let terminal { chosen = terminal } else { chosen = try await freeTerminal(backOffice, data, method: "portal") }
+        return try await backOffice.confirm(challengeCode: challenge, terminalId: chosen)
+    }
+
+    /// The region's first terminal (in merchants.json's order) without a device that allows
+    /// `method` (`portal` or `registrationCode`); with `everyCommand`, the first that also allows
+    /// refunds and reversals when there is one (the demo refunds and reverses).
+    static func freeTerminal(
+        _ backOffice: BackOffice, _ region: SandboxData.Region, method: String, everyCommand: Bool = false
+    ) async throws -> String {
         let taken = Set(try await backOffice.terminals().filter(\.registered).map(\.terminalId))
-        let free = region.terminals.filter { $0.allows("portal") && !taken.contains($0.id) }
-        guard let free = free.first(where: { $0.refundAvailable && $0.reversalAvailable }) ?? free.first else {
+        let free = region.terminals.filter { $0.allows(method) && !taken.contains($0.id) }
+        let preferred = everyCommand ? free.first(where: { $0.refundAvailable && $0.reversalAvailable }) : nil
+        guard let chosen = preferred ?? free.first else {
+            let name = method == "portal" ? "portal registration" : "registration codes"
             throw TapOnMobileError.registration(
                 RegistrationError(
                     .noFreeTerminal, code: "no_free_terminal",
-                    message: "Every terminal of the region that allows portal registration has a device; unregister one or pass --terminal."))
+                    message: "Every terminal of the region that allows \(name) has a device; unregister one or pass --terminal."))
         }
-        return free.id
+        return chosen.id
     }
 
     /// The answer of a completed registration; an older session and prepared reader are forgotten.
     static func registered(_ context: Context, _ fields: [(String, JSONValue)]) async throws -> Report {
         context.forgetSession()
+        context.updateState { $0.challengeCode = nil }
         let terminal = try await context.sdk.getTerminalID().value()
         return Report(
             [("registered", true), ("terminalId", .string(terminal)), ("environment", .string(context.environment.rawValue))]

@@ -2,14 +2,15 @@ import CommandLineSupport
 import Foundation
 import TapOnMobileSandbox
 
-/// Login, logout, prepare, the terminal, unregister and the device's status.
+/// Login, logout, prepare, the terminal, secure code, relink, support number, unregister and
+/// the device's status.
 enum Sessions {
     static let login = Command(
         "login", "Logs in with the secure code (none on an auto-login terminal); later invocations reuse the session.",
         options: [.value("pin", "PIN", "The secure code chosen at registration.")],
         examples: ["tapsim login --pin 2468"]
     ) { context, options in
-        let pin = options.string("pin")
+        let pin = try options.pin("pin")
         try await context.initialize()
         _ = try await context.sdk.doLogin(pin: pin).value()
         let terminal = try await context.sdk.getTerminalID().value()
@@ -23,12 +24,29 @@ enum Sessions {
             lines: ["Logged in on \(terminal); the session ends at \(Format.time(expires)) (host clock)."])
     }
 
-    static let logout = Command("logout", "Ends the session.", examples: ["tapsim logout"]) { context, _ in
+    static let logout = Command(
+        "logout", "Ends the session; one that already ended, or none at all, counts as logged out.",
+        examples: ["tapsim logout", "tapsim login --pin 2468 && tapsim logout"]
+    ) { context, _ in
         try await context.initialize()
-        try await context.resumeSession()
-        _ = try await context.sdk.doLogout().value()
+        let remembered = context.state.session
+        var ended = "Logged out."
+        do {
+            try await context.resumeSession()
+            _ = try await context.sdk.doLogout().value()
+        } catch let error as TapOnMobileError {
+            switch error {
+            case .session(let session) where session.kind == .sessionExpired:
+                ended = "The session had already ended"
+                    + (remembered.map { " (at \(Format.time($0.expiresAtUnix)), host clock)" } ?? "") + ": nothing left to end."
+            case .session(let session) where session.kind == .sessionError:
+                ended = "Not logged in: nothing to end."
+            default:
+                throw error
+            }
+        }
         context.forgetSession()
-        return Report([("loggedOut", true)], lines: ["Logged out."])
+        return Report([("loggedOut", true), ("sessionWasActive", .bool(ended == "Logged out."))], lines: [ended])
     }
 
     static let prepare = Command(
@@ -60,19 +78,89 @@ enum Sessions {
         try await context.initialize()
         try await context.resumeSession()
         let info = try await context.sdk.getTerminalInfo().value()
+        let initInfo = try await context.sdk.getInfoInit().value()
+        let properties = info.dynamicProperties
+        // The app asks for a reference when enabled; then one given must match the pattern, if any.
+        let pattern = properties.referenceEnabled ? properties.referencePattern : nil
+        let reference =
+            (properties.referenceEnabled ? "asked for" : "optional")
+            + (pattern.map { ", must match \($0)" } ?? ", any text up to 50 characters")
         var lines = [
             "Terminal \(info.terminalId) of \(info.merchantName) (\(info.merchantId)), \(info.address1), \(info.address2)",
             "  currency     \(info.currency.code) (\(info.currency.name)), limit \(Format.amount(info.limitAmount, info.currency))",
             "  refunds      \(info.isRefundAvailable ? "yes" : "no"), reversals \(info.isReversalAvailable ? "yes" : "no")",
             "  tips         \(info.tipEnabled ? "yes" : "no")"
-                + (info.tipEnabled ? ", rates \(info.dynamicProperties.rates.map { "\($0) %" }.joined(separator: ", "))" : ""),
+                + (info.tipEnabled ? ", rates \(properties.rates.map { "\($0) %" }.joined(separator: ", "))" : ""),
+            "  reference    \(reference)",
+            "  auto-login   \(initInfo.isAutoLoginEnabled ? "yes (login without --pin)" : "no (login --pin PIN)")",
+            "  code         \(info.terminalCode ?? "none")",
             "  profile      \(info.profileId)",
         ]
         if info.apmEnabled {
             lines.append("  APMs         " + info.apmConfig.map { $0.brandName.description }.joined(separator: ", "))
         }
         if let countries = info.permittedCountries { lines.append("  countries    " + countries.joined(separator: ", ")) }
-        return Report([("terminal", JSONValue(encoding: info))], lines: lines)
+        return Report(
+            [("terminal", JSONValue(encoding: info)), ("infoInit", JSONValue(encoding: initInfo))], lines: lines)
+    }
+
+    static let infoInit = Command(
+        "info-init", "Shows whether the terminal logs in without a secure code, and how a device may be registered on it.",
+        examples: ["tapsim info-init", "tapsim --field infoInit.isAutoLoginEnabled info-init"]
+    ) { context, _ in
+        try await context.initialize()
+        try await context.resumeSession()
+        let info = try await context.sdk.getInfoInit().value()
+        return Report(
+            [("infoInit", JSONValue(encoding: info))],
+            lines: [
+                "Auto-login    \(info.isAutoLoginEnabled ? "yes: login needs no secure code" : "no: login --pin PIN")",
+                "Registration  \(info.registerOptions.map(\.rawValue).joined(separator: ", "))",
+            ])
+    }
+
+    static let secretCode = Command(
+        "secret-code", "Changes the secure code (a wrong old code counts towards the lock).",
+        options: [
+            .value("old", "PIN", "The secure code in use."),
+            .value("new", "PIN", "The new secure code, 4 to 8 digits."),
+        ],
+        examples: ["tapsim secret-code --old 2468 --new 1357", "tapsim secret-code --old 1357 --new 2468   # and back"]
+    ) { context, options in
+        guard let old = try options.pin("old") else { throw UsageError("--old PIN is required") }
+        guard let new = try options.pin("new") else { throw UsageError("--new PIN is required") }
+        try await context.initialize()
+        try await context.resumeSession()
+        _ = try await context.sdk.updateSecretCode(oldSecretCode: old, newSecretCode: new).value()
+        return Report(
+            [("secretCodeUpdated", true)], lines: ["Secure code changed: log in with --pin \(new) from now on."])
+    }
+
+    static let relink = Command(
+        "relink", "Signs Apple's Tap to Pay terms again for the terminal's merchant (the reader shows them at once when prepared).",
+        examples: ["tapsim relink", "tapsim prepare && tapsim relink"]
+    ) { context, _ in
+        try await context.initialize()
+        try await context.resumeSession()
+        try await context.resumeReader()
+        _ = try await context.sdk.relinkAccount().value()
+        let prepared = context.state.prepared != nil
+        return Report(
+            [("relinked", true)],
+            lines: [
+                prepared
+                    ? "Relinked: the merchant accepted Apple's terms on the reader."
+                    : "Relinked: the reader shows Apple's terms at the next 'tapsim prepare'."
+            ])
+    }
+
+    static let support = Command(
+        "support", "Shows the device's support number (SN- and 8 digits), the same for every call on this installation.",
+        examples: ["tapsim support", "tapsim --field supportNumber support"]
+    ) { context, _ in
+        try await context.initialize()
+        let number = try await context.sdk.loadSupportNumber().value()
+        return Report([("supportNumber", .string(number))], lines: ["Support number: \(number)"])
     }
 
     static let unregister = Command(

@@ -1,17 +1,20 @@
 import Foundation
 
 /// What `tapsim` keeps in the device directory beside the SDK's own `device.json`, so that
-/// `login`, `prepare` and `pay` work as separate invocations: `tapsim.json`.
+/// `login`, `prepare` and `pay` work as separate invocations: `tapsim.json` (mode 0600).
 ///
-/// The SDK holds its session and its prepared reader in memory only (as an app does while it
-/// runs). A `tapsim` invocation is one short app launch, so tapsim remembers that the user
-/// logged in (with the secure code, to log in again at the next launch) and when that session
-/// ends, and that the reader was prepared (so the next launch prepares it again, as an app
-/// does when it becomes active). `logout`, a new registration and `unregister` clear it.
+/// The SDK keeps the registration, the device secret and the session token in `device.json`
+/// (as a real SDK keeps its token in the keychain), and its prepared reader in memory only (as
+/// an app does while it runs). A `tapsim` invocation is one short app launch, so tapsim
+/// remembers when the session it logged in ends (to tell an ended session from a live one),
+/// that the reader was prepared (so the next launch prepares it again, as an app does when it
+/// becomes active), the challenge code of the last `register begin` (for `register confirm`)
+/// and the transaction the last `pay` left waiting for the DCC choice (for `dcc`). No secure
+/// code is ever written. `logout`, a new registration and `unregister` clear the session.
 ///
 /// ```json
-/// {"session": {"terminalId": "EU-T0101", "pin": "2468", "expiresAtUnix": 1795956502.5},
-///  "prepared": {"terminalId": "EU-T0101"}}
+/// {"session": {"terminalId": "EU-T0101", "expiresAtUnix": 1795956502.5},
+///  "prepared": {"terminalId": "EU-T0101"}, "challengeCode": "RPCS-G4MK", "pendingDCC": "01J…"}
 /// ```
 struct TapsimState: Codable, Equatable, Sendable {
     struct Session: Codable, Equatable, Sendable {
@@ -26,6 +29,10 @@ struct TapsimState: Codable, Equatable, Sendable {
 
     var session: Session?
     var prepared: Prepared?
+    /// The challenge code of the last `register begin`, until a registration completes.
+    var challengeCode: String?
+    /// The transaction the last `pay` left at `DCC_REQUIRED`, until `dcc` finishes it.
+    var pendingDCC: String?
 
     static let fileName = "tapsim.json"
 
@@ -37,15 +44,15 @@ struct TapsimState: Codable, Equatable, Sendable {
         return state
     }
 
-    /// Writes the file, or removes it when empty. (The session token itself is the SDK's, kept in
-    /// its own device.json; no secure code is ever written.)
+    /// Writes the file, or removes it when empty.
     func save(to directory: URL) throws {
         let file = directory.appendingPathComponent(Self.fileName)
-        if session == nil, prepared == nil {
+        if self == TapsimState() {
             try? FileManager.default.removeItem(at: file)
             return
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: file, options: .atomic)

@@ -22,6 +22,20 @@ enum Format {
         return day.date(from: text)
     }
 
+    /// Whether `text` is a date without a time (`2026-11-29`).
+    static func isDay(_ text: String) -> Bool {
+        let day = ISO8601DateFormatter()
+        day.formatOptions = [.withFullDate]
+        return text.count == 10 && day.date(from: text) != nil
+    }
+
+    /// ISO 8601 UTC with milliseconds (`2026-11-29T23:59:59.999Z`), for the host's date filters.
+    static func wireTime(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
     static func parseTime(_ text: String) -> Double? { parseDate(text)?.timeIntervalSince1970 }
 
     /// `12.50 EUR` from 1250 minor units (the currency's exponent, 2 when unknown).

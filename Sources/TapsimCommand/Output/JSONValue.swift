@@ -129,3 +129,39 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// The value at a dotted path (`transaction.transactionId`; a number picks an array item,
+    /// `history.items.0.transactionId`), or nil when there is none.
+    func value(at path: String) -> JSONValue? {
+        var current = self
+        for key in path.split(separator: ".").map(String.init) {
+            switch current {
+            case .object(let pairs):
+                guard let found = pairs.first(where: { $0.0 == key }) else { return nil }
+                current = found.1
+            case .array(let items):
+                guard let index = Int(key), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The keys of an object, for saying which fields there are.
+    var keys: [String] {
+        guard case .object(let pairs) = self else { return [] }
+        return pairs.map(\.0)
+    }
+
+    /// How `--field` prints a value: a string as it is, null as nothing, anything else as JSON.
+    var plainText: String {
+        switch self {
+        case .string(let text): text
+        case .null: ""
+        default: text
+        }
+    }
+}

@@ -22,9 +22,19 @@ struct Report {
 struct Output {
     let command: String
     let json: Bool
+    /// `--field PATH`: only this field of the answer is printed.
+    var field: String? = nil
 
     func success(_ report: Report) {
-        if json {
+        if let field {
+            let answer = JSONValue.object(report.fields)
+            guard let value = answer.value(at: field) else {
+                Self.usageFailure(
+                    "the answer has no field '\(field)' (its fields: \(answer.keys.joined(separator: ", ")))", name: "tapsim \(command)",
+                    json: false)
+            }
+            Self.write(value.plainText)
+        } else if json {
             Self.write(JSONValue.object([("command", .string(command))] + report.fields).text)
         } else {
             for line in report.lines { Self.write(line) }
@@ -34,7 +44,7 @@ struct Output {
     /// Prints the failure (JSON on standard output under `--json`, a line on standard error
     /// always) and exits with its code.
     func failure(_ failure: Failure) -> Never {
-        if json {
+        if json, field == nil {
             Self.write(
                 JSONValue.object([("command", .string(command)), ("error", failure.json)] + failure.context).text)
         }

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The region's back-office API (docs/terminal-lifecycle.md), used the way the merchant portal
-/// uses it: `register quick` and `demo` confirm the device's challenge code here.
+/// uses it: `register quick`, `register confirm` and `demo` confirm the device's challenge code
+/// here, and `register issue` gets a registration token as a merchant's backend does.
 ///
 /// ```swift
 /// let backOffice = BackOffice(host: url, key: region.backOfficeKey)
@@ -30,6 +31,12 @@ struct BackOffice: Sendable {
         var terminalId: String
     }
 
+    struct IssuedToken: Sendable {
+        var registrationToken: String
+        var terminalId: String
+        var expiresAt: String
+    }
+
     struct MerchantTerminal: Sendable {
         var terminalId: String
         var registered: Bool
@@ -46,6 +53,18 @@ struct BackOffice: Sendable {
             throw Failure(status: 200, code: "unexpected_answer", message: "no backofficeCode in the answer")
         }
         return Confirmation(backofficeCode: code, terminalId: terminal)
+    }
+
+    /// `POST /backoffice/v1/registration-tokens`: a one-time token for a terminal, as the merchant's
+    /// backend gets one (optionally mailed to the back-office mailbox).
+    func issueToken(terminalId: String, email: String?) async throws(Failure) -> IssuedToken {
+        var body: [String: Any] = ["terminalId": terminalId]
+        if let email { body["email"] = email }
+        let answer = try await call("POST", "/backoffice/v1/registration-tokens", body: body)
+        guard let token = answer["registrationToken"] as? String, let terminal = answer["terminalId"] as? String else {
+            throw Failure(status: 201, code: "unexpected_answer", message: "no registrationToken in the answer")
+        }
+        return IssuedToken(registrationToken: token, terminalId: terminal, expiresAt: answer["expiresAt"] as? String ?? "")
     }
 
     /// `GET /backoffice/v1/merchants`, flattened to terminals.

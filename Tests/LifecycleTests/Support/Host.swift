@@ -45,8 +45,11 @@ struct Host {
         return service.call("POST", "/terminal/v1/registrations/complete", body: body)
     }
 
-    func verifyToken(_ token: String) -> Reply {
-        service.call("POST", "/terminal/v1/token-registrations/verify", body: ["registrationToken": token])
+    /// `device` is the verifying device's id (our SDK sends it; the seed's call has none).
+    func verifyToken(_ token: String, device: String? = nil) -> Reply {
+        var body: [String: Any] = ["registrationToken": token]
+        if let device { body["deviceId"] = device }
+        return service.call("POST", "/terminal/v1/token-registrations/verify", body: body)
     }
 
     func beginToken(_ token: String, _ device: String, model: String = "iPhone14,5") -> Reply {

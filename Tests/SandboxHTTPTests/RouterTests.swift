@@ -48,6 +48,19 @@ import Testing
         #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/transactions/t-1")))["id"] as? String == "t-1")
     }
 
+    @Test("empty segments do not count: a trailing or doubled slash names the same route, literal or with parameters")
+    func emptySegmentsAreIgnored() throws {
+        var router = router
+        router.get("/") { _ in .text("root") }
+        router.get("/v1/catalogue") { _ in .text("catalogue") }
+        for path in ["/v1/catalogue", "/v1/catalogue/", "//v1//catalogue", "v1/catalogue"] {
+            #expect(String(decoding: router.respond(to: Request(method: "GET", path: path)).body, as: UTF8.self) == "catalogue", "\(path)")
+        }
+        #expect(String(decoding: router.respond(to: Request(method: "GET", path: "/")).body, as: UTF8.self) == "root")
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1//terminals/T1/")))["id"] as? String == "T1")
+        #expect(router.respond(to: Request(method: "DELETE", path: "/v1/catalogue/")).status == 405)
+    }
+
     @Test func unknownPathIsA404Envelope() throws {
         let response = router.respond(to: Request(method: "GET", path: "/v1/nothing"))
         #expect(response.status == 404)

@@ -105,6 +105,12 @@ public struct Router: Responder {
     }
 
     private var routes: [Route] = []
+    /// The routes whose segments are all literal, by their path (`/a/b`), in the order added: a
+    /// path that names one is resolved by one lookup. Such a route has the most literal segments a
+    /// path can match, so the routes at its path are exactly the ones that compete.
+    private var literalRoutes: [String: [Int]] = [:]
+    /// The other routes, by their number of segments, in the order added.
+    private var parameterRoutes: [Int: [Int]] = [:]
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
     /// Called with every error that is not an `HTTPError`, before it becomes a 500 with no
@@ -150,6 +156,12 @@ public struct Router: Responder {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
         let literals = segments.count { if case .literal = $0 { true } else { false } }
+        if literals == segments.count {
+            literalRoutes["/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/"), default: []]
+                .append(routes.count)
+        } else {
+            parameterRoutes[segments.count, default: []].append(routes.count)
+        }
         routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
@@ -249,7 +261,6 @@ public struct Router: Responder {
     }
 
     private func resolve(_ request: Request) -> Resolution {
-        let parts = Self.split(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         // The routes the path matches with the most literal segments: `POST …/transactions/sale`
         // is the resource at `…/transactions/sale`, not a transaction with the id "sale", so a GET
@@ -257,8 +268,21 @@ public struct Router: Responder {
         var chosen: (route: Route, parameters: [String: String])?
         var allowed: [String] = []
         var mostLiterals = -1
-        for route in routes {
-            guard route.literals >= mostLiterals, let parameters = Self.match(route.segments, parts) else { continue }
+        let parts: [Substring]
+        let candidates: [Int]
+        if let literal = literalRoutes[Self.canonical(request.path)] {
+            // Only the routes at exactly this path can have as many literal segments.
+            parts = []
+            candidates = literal
+        } else {
+            parts = Self.split(request.path)
+            candidates = parameterRoutes[parts.count] ?? []
+        }
+        for index in candidates {
+            let route = routes[index]
+            guard route.literals >= mostLiterals,
+                let parameters = route.literals == route.segments.count ? [:] : Self.match(route.segments, parts)
+            else { continue }
             if route.literals > mostLiterals {
                 mostLiterals = route.literals
                 chosen = nil
@@ -310,6 +334,19 @@ public struct Router: Responder {
 
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// The path as `literalRoutes` keys it: `/` and the non-empty segments joined by `/`; most
+    /// paths already are, and are returned as they are.
+    private static func canonical(_ path: String) -> String {
+        var previous: UInt8 = 0
+        var plain = path.utf8.first == UInt8(ascii: "/")
+        for byte in path.utf8 where plain {
+            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: "/") { plain = false }
+            previous = byte
+        }
+        if plain, previous != UInt8(ascii: "/") || path.utf8.count == 1 { return path }
+        return "/" + split(path).joined(separator: "/")
     }
 
     /// The path's parameters when `parts` match `segments`. Literals are compared byte for byte

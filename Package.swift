@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
     ],
+    // Every target names each package module it imports, even one a dependency brings along: the
+    // build recompiles a target only when a module it names changes, and code compiled against an
+    // older layout of a struct (a Router) corrupts memory at run time.
     targets: [
         // C bindings: module maps over Debian's -dev packages, plus typed shims for variadic APIs.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -57,7 +60,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "CardPayload",
+                "SandboxCore", "CardPayload",
             ]
         ),
 
@@ -81,19 +84,21 @@ let package = Package(
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
+        // Compiles the SDK's Combine publishers (symlinked in) against a stand-in of Combine on Linux.
         .testTarget(
-            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "TestSupport", "SandboxHTTPClient"]),
+            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "TestSupport", "SandboxHTTPClient"],
+            swiftSettings: [.define("COMBINE_STAND_IN")]),
         .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "Launcher", "SandboxHTTPClient"]),
-        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "TestSupport"]),
+        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "TestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
-        .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "TestSupport"]),
-        .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "TestSupport"]),
-        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "TestSupport"]),
+        .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "TestSupport"]),
+        .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
         .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),

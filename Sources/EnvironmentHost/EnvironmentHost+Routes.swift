@@ -104,19 +104,13 @@ extension EnvironmentHost {
                     pin: try body.pin.map { try Validate.pin($0) }),
                 status: 201)
         }
-        router.get("/terminal/v1/sessions/current") { request in
-            .json(lifecycle.sessionState(try lifecycle.session(bearer: bearer(request))))
-        }
+        router.get("/terminal/v1/sessions/current", session: lifecycle) { session in .json(lifecycle.sessionState(session)) }
         router.delete("/terminal/v1/sessions/current") { request in
             try lifecycle.logout(try lifecycle.session(bearer: bearer(request)))
             return Response(status: 204)
         }
-        router.get("/terminal/v1/info-init") { request in
-            .json(InfoInit(terminal: try lifecycle.session(bearer: bearer(request)).terminal.profile))
-        }
-        router.get("/terminal/v1/terminal") { request in
-            .json(try lifecycle.terminalInfo(try lifecycle.session(bearer: bearer(request))))
-        }
+        router.get("/terminal/v1/info-init", session: lifecycle) { session in .json(InfoInit(terminal: session.terminal.profile)) }
+        router.get("/terminal/v1/terminal", session: lifecycle) { session in .json(try lifecycle.terminalInfo(session)) }
         router.put("/terminal/v1/secret-code") { request in
             let session = try lifecycle.session(bearer: bearer(request))
             let body = try request.decode(Bodies.SecretCode.self)
@@ -247,5 +241,20 @@ extension EnvironmentHost {
             try lifecycle.reset(fixtures)
             return Response(status: 204)
         }
+    }
+}
+
+extension Router {
+    /// A `GET` whose answer needs only the caller's session and memory (`body` must not block):
+    /// answered on the polling thread when the session is in memory, which it is after a device's
+    /// first request; on a handler thread when finding it reads the database.
+    mutating func get(
+        _ pattern: String, session lifecycle: Lifecycle, _ body: @escaping @Sendable (Lifecycle.CurrentSession) throws -> Response
+    ) {
+        get(pattern, .nonBlocking, { request in
+            try lifecycle.cachedSession(bearer: EnvironmentHost.bearer(request)).map(body)
+        }, orElse: { request in
+            try body(try lifecycle.session(bearer: EnvironmentHost.bearer(request)))
+        })
     }
 }

@@ -139,8 +139,10 @@ public final class EnvironmentHost: RunningService, Responder {
         let region = configuration.region.id
         let flavour = configuration.flavour.rawValue
         let clock = configuration.clock
-        router.get("/healthz") { _ in
+        // Health, the catalogue and the spec answer from memory on the polling thread (`.nonBlocking`).
+        router.get("/healthz", .nonBlocking) { _ in
             // A read proves the database is open and readable, not only that a thread answers.
+            // `SELECT 1` reads no page, and a WAL reader never waits for the writer: it does not block.
             let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
             let status: [String: String] = [
                 "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
@@ -150,7 +152,7 @@ public final class EnvironmentHost: RunningService, Responder {
         }
         // The catalogue entry never changes while the host runs: encode it once.
         let environment = try JSON.encode(configuration.region.view(flavour: configuration.flavour))
-        router.get("/v1/environment") { _ in .json(bytes: environment) }
+        router.get("/v1/environment", .nonBlocking) { _ in .json(bytes: environment) }
         try router.serveOpenAPI(configuration.openAPIFile)
         return router
     }

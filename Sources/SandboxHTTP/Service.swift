@@ -20,11 +20,12 @@ extension RunningService {
 }
 
 extension Router {
-    /// `GET /openapi.yaml`: the service's API description, read once at start.
+    /// `GET /openapi.yaml`: the service's API description, read once at start and answered from
+    /// memory on the polling thread.
     ///
     /// - Throws: when the file is missing, so a service never starts without its spec.
     public mutating func serveOpenAPI(_ file: URL) throws {
         let body = try [UInt8](Data(contentsOf: file))
-        get("/openapi.yaml") { _ in Response(status: 200, headers: [("Content-Type", "application/yaml")], body: body) }
+        get("/openapi.yaml", .nonBlocking) { _ in Response(status: 200, headers: [("Content-Type", "application/yaml")], body: body) }
     }
 }

@@ -67,6 +67,9 @@ public struct SandboxConfiguration: Sendable {
     public var accountLinking: Reader.AccountLinkingHandler
     /// Receives the reader's notices.
     public var onReaderNotice: Reader.NoticeHandler
+    /// Is shown the screens the SDK draws on a `container` (see ``SDKScreen``); a screen is
+    /// closed when this returns. By default each closes at once.
+    public var onSDKScreen: @Sendable (SDKScreen) async -> Void
     /// Seconds an HTTP request may take.
     public var requestTimeout: TimeInterval
     /// Makes the installation id and idempotency keys; random UUIDs by default.
@@ -90,7 +93,8 @@ public struct SandboxConfiguration: Sendable {
         accountLinking: @escaping Reader.AccountLinkingHandler = { _ in .confirm },
         onReaderNotice: @escaping Reader.NoticeHandler = { _ in },
         requestTimeout: TimeInterval = 15,
-        makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+        makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in }
     ) {
         self.endpointOverrides = endpointOverrides
         self.endpointsFile = endpointsFile
@@ -107,6 +111,7 @@ public struct SandboxConfiguration: Sendable {
         self.onReaderNotice = onReaderNotice
         self.requestTimeout = requestTimeout
         self.makeIdentifier = makeIdentifier
+        self.onSDKScreen = onSDKScreen
     }
 
     /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that

@@ -1,9 +1,21 @@
+// Compiled into the SDK where Combine exists, and on Linux into TapOnMobileSandboxTests (through a
+// symlink, with COMBINE_STAND_IN defined) against a stand-in of the few Combine types used here,
+// so these publishers and the seed's examples over them are type-checked and run on every build.
+#if (canImport(Combine) && !COMBINE_STAND_IN) || (COMBINE_STAND_IN && !canImport(Combine))
 #if canImport(Combine)
 import Combine
+#endif
 import Foundation
+#if COMBINE_STAND_IN
+import TapOnMobileSandbox
+#endif
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// The seed's publisher signatures, over the async calls, so the seed's examples compile where
-/// Combine exists. Each publisher starts its call when subscribed.
+/// Combine exists. Each publisher starts its call when subscribed. Only the SDK's public API is
+/// used here, so the same file compiles outside the SDK's module too (see above).
 ///
 /// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest` and
 /// `updateLanguage` overload by return type, so the use decides (`.receive(on:)` picks the
@@ -21,27 +33,104 @@ extension TapOnMobile {
         }.eraseToAnyPublisher()
     }
 
-    /// An event stream as a publisher of its results; the stream starts at the subscriber's
-    /// first demand, so no event is sent before anyone can receive it.
+    /// An event stream as a publisher of its results (see ``EventPublisher``).
     private func publisher<T: Sendable>(
         _ stream: @escaping @Sendable () -> AsyncStream<Result<T, TapOnMobileError>>
     ) -> AnyPublisher<Result<T, TapOnMobileError>, Never> {
-        Deferred {
-            let subject = PassthroughSubject<Result<T, TapOnMobileError>, Never>()
-            nonisolated(unsafe) let sink = subject
-            let task = Locked<Task<Void, Never>?>(nil)
-            return subject.handleEvents(
-                receiveCancel: { task.withLock { $0?.cancel() } },
-                receiveRequest: { _ in
-                    task.withLock { running in
-                        guard running == nil else { return }
-                        running = Task {
-                            for await result in stream() { sink.send(result) }
-                            sink.send(completion: .finished)
-                        }
-                    }
-                })
-        }.eraseToAnyPublisher()
+        EventPublisher(stream: stream).eraseToAnyPublisher()
+    }
+
+    /// Publishes an event stream: the stream starts at the subscriber's first demand, its events
+    /// wait for demand (none is dropped), the end follows the last event, and a cancel ends the
+    /// stream (which closes the card screen). A subject would drop the events sent before the first
+    /// demand had reached it, or while a subscriber asks for fewer than come.
+    private struct EventPublisher<T: Sendable>: Publisher {
+        typealias Output = Result<T, TapOnMobileError>
+        typealias Failure = Never
+        let stream: @Sendable () -> AsyncStream<Output>
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            subscriber.receive(subscription: EventSubscription(subscriber, stream: stream))
+        }
+    }
+
+    /// One subscriber's events, delivered one at a time within its demand.
+    private final class EventSubscription<S: Subscriber, T: Sendable>: Subscription, @unchecked Sendable
+    where S.Input == Result<T, TapOnMobileError>, S.Failure == Never {
+        private let lock = NSLock()
+        // Under `lock`:
+        private var subscriber: S?
+        private var stream: (@Sendable () -> AsyncStream<S.Input>)?
+        private var task: Task<Void, Never>?
+        private var demand = Subscribers.Demand.none
+        private var pending: [S.Input] = []
+        private var ended = false
+        private var delivering = false
+
+        init(_ subscriber: S, stream: @escaping @Sendable () -> AsyncStream<S.Input>) {
+            self.subscriber = subscriber
+            self.stream = stream
+        }
+
+        func request(_ more: Subscribers.Demand) {
+            lock.lock()
+            demand += more
+            if let stream, demand > 0 {
+                self.stream = nil
+                task = Task { [self] in
+                    for await event in stream() { arrived(event) }
+                    finished()
+                }
+            }
+            lock.unlock()
+            deliver()
+        }
+
+        func cancel() {
+            lock.lock()
+            subscriber = nil
+            stream = nil
+            pending = []
+            let task = self.task
+            lock.unlock()
+            task?.cancel()
+        }
+
+        private func arrived(_ event: S.Input) {
+            lock.withLock { if subscriber != nil { pending.append(event) } }
+            deliver()
+        }
+
+        private func finished() {
+            lock.withLock { ended = true }
+            deliver()
+        }
+
+        /// Hands over what the demand allows, then the end once nothing is left; one thread at a time.
+        private func deliver() {
+            lock.lock()
+            guard !delivering else { return lock.unlock() }
+            delivering = true
+            while let subscriber {
+                if demand > 0, !pending.isEmpty {
+                    let event = pending.removeFirst()
+                    demand -= 1
+                    lock.unlock()
+                    let more = subscriber.receive(event)
+                    lock.lock()
+                    demand += more
+                } else if ended, pending.isEmpty {
+                    self.subscriber = nil
+                    lock.unlock()
+                    subscriber.receive(completion: .finished)
+                    lock.lock()
+                } else {
+                    break
+                }
+            }
+            delivering = false
+            lock.unlock()
+        }
     }
 
     public func initialization(environment: Environments, appVersion: String? = nil, language: TapOnMobileLanguage? = nil)
@@ -82,20 +171,26 @@ extension TapOnMobile {
     public func doLogout() -> AnyPublisher<Result<Success, TapOnMobileError>, Never> { publisher { await self.doLogout() } }
 
     public func doPayment(
-        currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, checkoutId: String? = nil
+        currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AnyPublisher<Result<TransactionProcessEvent, TapOnMobileError>, Never> {
         publisher {
-            self.doPayment(currency: currency, requestedAmount: requestedAmount, reference: reference, tipAmount: tipAmount,
-                           checkoutId: checkoutId) as AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
+            self.doPayment(
+                currency: currency, requestedAmount: requestedAmount, reference: reference, tipAmount: tipAmount, container: container,
+                paymentSolutionReceiptHandling: paymentSolutionReceiptHandling, checkoutId: checkoutId
+            ) as AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
         }
     }
 
     public func doRefund(
-        currency: String, requestedAmount: Int, transactionId: String, reference: String?, checkoutId: String? = nil
+        currency: String, requestedAmount: Int, transactionId: String, reference: String?, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AnyPublisher<Result<TransactionProcessEvent, TapOnMobileError>, Never> {
         publisher {
-            self.doRefund(currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
-                          checkoutId: checkoutId) as AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
+            self.doRefund(
+                currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
+                container: container, paymentSolutionReceiptHandling: paymentSolutionReceiptHandling, checkoutId: checkoutId
+            ) as AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
         }
     }
 
@@ -125,6 +220,11 @@ extension TapOnMobile {
     }
 
     public func fetchTransactionDetails(transactionId: String? = nil, reference: String? = nil, terminalId: String? = nil)
+        -> AnyPublisher<Result<TransactionDetail, TapOnMobileError>, Never>
+    { publisher { await self.fetchTransactionDetails(transactionId: transactionId, reference: reference, terminalId: terminalId) } }
+
+    /// ``fetchTransactionDetails(transactionId:reference:terminalId:)`` as the seed's examples spell it.
+    public func fetchTransactionsDetails(transactionId: String? = nil, reference: String? = nil, terminalId: String? = nil)
         -> AnyPublisher<Result<TransactionDetail, TapOnMobileError>, Never>
     { publisher { await self.fetchTransactionDetails(transactionId: transactionId, reference: reference, terminalId: terminalId) } }
 
@@ -161,6 +261,11 @@ extension TapOnMobile {
     }
 
     public func getDigitalReceipt(from transactionId: String, receiptType: ReceiptType, email: String?)
+        -> AnyPublisher<Result<ReceiptConfirmation, TapOnMobileError>, Never>
+    { publisher { await self.getDigitalReceipt(from: transactionId, receiptType: receiptType, email: email) } }
+
+    /// ``getDigitalReceipt(from:receiptType:email:)`` as the seed's usage block spells it.
+    public func getDigitalReceipt(transactionId: String, receiptType: ReceiptType, email: String?)
         -> AnyPublisher<Result<ReceiptConfirmation, TapOnMobileError>, Never>
     { publisher { await self.getDigitalReceipt(from: transactionId, receiptType: receiptType, email: email) } }
 

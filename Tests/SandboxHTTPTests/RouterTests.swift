@@ -48,6 +48,19 @@ import Testing
         #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/transactions/t-1")))["id"] as? String == "t-1")
     }
 
+    @Test("empty segments do not count: a trailing or doubled slash names the same route, literal or with parameters")
+    func emptySegmentsAreIgnored() throws {
+        var router = router
+        router.get("/") { _ in .text("root") }
+        router.get("/v1/catalogue") { _ in .text("catalogue") }
+        for path in ["/v1/catalogue", "/v1/catalogue/", "//v1//catalogue", "v1/catalogue"] {
+            #expect(String(decoding: router.respond(to: Request(method: "GET", path: path)).body, as: UTF8.self) == "catalogue", "\(path)")
+        }
+        #expect(String(decoding: router.respond(to: Request(method: "GET", path: "/")).body, as: UTF8.self) == "root")
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1//terminals/T1/")))["id"] as? String == "T1")
+        #expect(router.respond(to: Request(method: "DELETE", path: "/v1/catalogue/")).status == 405)
+    }
+
     @Test func unknownPathIsA404Envelope() throws {
         let response = router.respond(to: Request(method: "GET", path: "/v1/nothing"))
         #expect(response.status == 404)
@@ -108,6 +121,34 @@ import Testing
         #expect(crashed.status == 500)
         #expect(reported.withLock { $0 } == ["/v1/later/crash"])
         #expect(router.respond(to: Request(method: "GET", path: "/v1/later/ok")).status == 405)
+    }
+
+    @Test("a non-blocking route answers a caller directly; nil hands it to its fallback; errors become envelopes as elsewhere")
+    func nonBlockingRouteAnswersACaller() throws {
+        let reported = Mutex<[String]>([])
+        var router = router
+        router.onUnexpectedError = { request, _ in reported.withLock { $0.append(request.path) } }
+        router.get("/v1/catalogue", .nonBlocking) { _ in .json(["catalogue": "EU"]) }
+        router.get("/v1/session/{token}", .nonBlocking, { request in
+            switch request.parameter("token") {
+            case "cached": return .json(["from": "memory"])
+            case "expired": throw HTTPError(status: 401, code: "session_expired", message: "Expired.")
+            case "broken": throw Failure()
+            default: return nil
+            }
+        }, orElse: { request in
+            guard request.parameter("token") == "stored" else { throw HTTPError(status: 401, code: "unauthorized", message: "No.") }
+            return .json(["from": "database"])
+        })
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/catalogue")))["catalogue"] as? String == "EU")
+        #expect(router.respond(to: Request(method: "HEAD", path: "/v1/catalogue")).status == 200)
+        #expect(router.respond(to: Request(method: "POST", path: "/v1/catalogue")).status == 405)
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/session/cached")))["from"] as? String == "memory")
+        #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/session/stored")))["from"] as? String == "database")
+        #expect(router.respond(to: Request(method: "GET", path: "/v1/session/unknown")).status == 401)
+        #expect(router.respond(to: Request(method: "GET", path: "/v1/session/expired")).status == 401)
+        #expect(router.respond(to: Request(method: "GET", path: "/v1/session/broken")).status == 500)
+        #expect(reported.withLock { $0 } == ["/v1/session/broken"])
     }
 
     @Test func fallbackAnswersUnmatchedPaths() {

@@ -53,6 +53,64 @@ import TestSupport
         }
     }
 
+    @Test("a non-blocking route answers on the polling thread: while it holds the one poller, no other connection is served")
+    func nonBlockingRouteRunsOnThePoller() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var router = Self.router()
+        router.get("/hold", .nonBlocking) { _ in
+            entered.signal()
+            // Only another request can release it. On the poller, that request is not read until
+            // this returns, so the wait runs out; on a handler thread it would be released.
+            let released = release.wait(timeout: .now() + .seconds(1)) == .success
+            return .text(released ? "released by another connection" : "held the poller")
+        }
+        router.get("/release") { _ in
+            release.signal()
+            return .text("released")
+        }
+        let server = Server(name: "test", configuration: ServerConfiguration(pollingThreads: 1), responder: router)
+        try server.start()
+        defer { server.stop() }
+        let holding = try RawConnection(port: server.port)
+        try holding.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(entered.wait(timeout: .now() + .seconds(10)) == .success)
+        let other = try RawConnection(port: server.port)
+        try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
+        let held = try holding.readResponse()
+        #expect(held.status == 200)
+        #expect(held.text == "held the poller")
+        #expect(try other.readResponse().text == "released")
+    }
+
+    @Test("a non-blocking route that returns nil is answered on a handler thread, where waiting holds no poller")
+    func nonBlockingRouteFallsBackToAHandlerThread() throws {
+        let release = DispatchSemaphore(value: 0)
+        var router = Self.router()
+        router.get("/maybe", .nonBlocking, { request in
+            request.query["inline"] != nil ? .text("inline") : nil
+        }, orElse: { _ in
+            let released = release.wait(timeout: .now() + .seconds(10)) == .success
+            return .text(released ? "on a handler thread" : "never released")
+        })
+        router.get("/release") { _ in
+            release.signal()
+            return .text("released")
+        }
+        let server = Server(name: "test", configuration: ServerConfiguration(pollingThreads: 1), responder: router)
+        try server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /maybe?inline=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try connection.readResponse().text == "inline")
+        try connection.send("GET /maybe HTTP/1.1\r\nHost: x\r\n\r\n")
+        // The fallback waits on its own thread: the one poller reads the request that releases it.
+        let other = try RawConnection(port: server.port)
+        try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try other.readResponse().text == "released")
+        #expect(try connection.readResponse().text == "on a handler thread")
+    }
+
     /// A router with a deferred route whose answers the test gives from its own thread.
     final class Pending: @unchecked Sendable {
         private let lock = NSCondition()

@@ -69,13 +69,9 @@ extension Lifecycle {
 
     /// The session a bearer token names, or the error it gets.
     func session(bearer: String?) throws -> CurrentSession {
-        guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
+        if let known = try cachedSession(bearer: bearer) { return known }
+        guard let bearer else { throw HTTPError.unauthorized }
         let now = now()
-        if let known = sessions.session(bearer) {
-            // Nothing was written since it was found; only the clock may have ended it.
-            guard now < known.expiresAt else { throw HTTPError.sessionExpired }
-            return known
-        }
         let generation = sessions.generation
         let hash = Credentials.hash(bearer)
         let session = try store.read { db in
@@ -90,6 +86,18 @@ extension Lifecycle {
         }
         sessions.remember(session, token: bearer, since: generation)
         return session
+    }
+
+    /// The session a bearer token names when it is in memory, `nil` when finding it needs the
+    /// database; the error it gets when that is known without the database (no token, an expired
+    /// session). It touches neither the database nor a lock held across I/O, so a route may call
+    /// it on a polling thread.
+    func cachedSession(bearer: String?) throws -> CurrentSession? {
+        guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
+        guard let known = sessions.session(bearer) else { return nil }
+        // Nothing was written since it was found; only the clock may have ended it.
+        guard now() < known.expiresAt else { throw HTTPError.sessionExpired }
+        return known
     }
 
     struct SessionState: Codable, Sendable {

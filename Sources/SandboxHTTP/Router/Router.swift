@@ -32,6 +32,21 @@ public typealias Answering = @Sendable () -> Response
 /// `reply { .success(.json(detail)) }`. The closure runs later, on the thread that sends it.
 public typealias Reply = @Sendable (@escaping @Sendable () -> Result<Response, any Error>) -> Void
 
+/// How a route's handler may run, beside the default (on ``HandlerThreads``, where it may block).
+public enum RouteOption: Sendable {
+    /// The handler answers on the server's polling thread and must not block: no database, no
+    /// file, no call to another service, no lock held by code that does any of these. It saves the
+    /// two thread hops of a plain route (to ``HandlerThreads`` and back), which are most of the
+    /// cost of a small read such as the environment's catalogue entry. While it runs, every other
+    /// connection of its polling thread waits.
+    case nonBlocking
+}
+
+/// A ``RouteOption/nonBlocking`` handler that may find it cannot answer without blocking (a
+/// session that is not in memory): `nil` hands the request to the route's blocking ``Handler``,
+/// on ``HandlerThreads``.
+public typealias NonBlockingHandler = @Sendable (Request) throws -> Response?
+
 /// A handler of one route whose answer comes later, through `reply`, from another thread: it
 /// starts the work (a write whose commit is still to be synced) and returns. A thrown error is the
 /// answer, as for ``Handler``, and then `reply` must not be called.
@@ -55,7 +70,17 @@ public typealias DeferredHandler = @Sendable (Request, _ reply: @escaping Reply)
 /// ```
 ///
 /// Through a server, a route of the first kind runs on ``HandlerThreads`` (it may block there);
-/// a deferred one starts on the polling thread and must not block.
+/// a deferred one starts on the polling thread and must not block. A route that never blocks and
+/// answers from memory (health, a catalogue, a spec) is declared ``RouteOption/nonBlocking`` and
+/// answers on the polling thread, which spares it two thread hops:
+///
+/// ```swift
+/// let catalogue = try JSON.encode(region.view(flavour: .sandbox))    // encoded once
+/// router.get("/v1/environment", .nonBlocking) { _ in .json(bytes: catalogue) }
+/// router.get("/v1/me", .nonBlocking, { request in                     // on the poller when it can be
+///     try sessions.cached(request).map { .json($0) }                  // nil: not in memory
+/// }, orElse: { request in .json(try sessions.lookUp(request)) })       // then on a handler thread
+/// ```
 ///
 /// `HEAD` is answered by the `GET` route of the same path (the server drops the body).
 public struct Router: Responder {
@@ -70,6 +95,8 @@ public struct Router: Responder {
     private enum Action: Sendable {
         case now(Handler)
         case later(DeferredHandler)
+        /// On the polling thread; `nil` from it falls back to the handler, on a handler thread.
+        case inline(NonBlockingHandler, orElse: Handler?)
     }
 
     private enum Segment: Sendable, Equatable {
@@ -78,6 +105,12 @@ public struct Router: Responder {
     }
 
     private var routes: [Route] = []
+    /// The routes whose segments are all literal, by their path (`/a/b`), in the order added: a
+    /// path that names one is resolved by one lookup. Such a route has the most literal segments a
+    /// path can match, so the routes at its path are exactly the ones that compete.
+    private var literalRoutes: [String: [Int]] = [:]
+    /// The other routes, by their number of segments, in the order added.
+    private var parameterRoutes: [Int: [Int]] = [:]
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
     /// Called with every error that is not an `HTTPError`, before it becomes a 500 with no
@@ -97,6 +130,25 @@ public struct Router: Responder {
         add(method, pattern, action: .later(handler))
     }
 
+    /// Adds a route whose handler answers on the polling thread and must not block (see
+    /// ``RouteOption/nonBlocking``).
+    public mutating func add(_ method: String, _ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
+        switch option {
+        case .nonBlocking: add(method, pattern, action: .inline({ try handler($0) }, orElse: nil))
+        }
+    }
+
+    /// Adds a route answered on the polling thread by `handler` when it can without blocking, and
+    /// by `blocking` on a handler thread when it returns `nil` (see ``NonBlockingHandler``).
+    public mutating func add(
+        _ method: String, _ pattern: String, _ option: RouteOption, _ handler: @escaping NonBlockingHandler,
+        orElse blocking: @escaping Handler
+    ) {
+        switch option {
+        case .nonBlocking: add(method, pattern, action: .inline(handler, orElse: blocking))
+        }
+    }
+
     private mutating func add(_ method: String, _ pattern: String, action handler: Action) {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
@@ -104,6 +156,12 @@ public struct Router: Responder {
         precondition(
             !routes.contains { $0.method == method && $0.segments == segments }, "route \(method) \(pattern) added twice")
         let literals = segments.count { if case .literal = $0 { true } else { false } }
+        if literals == segments.count {
+            literalRoutes["/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/"), default: []]
+                .append(routes.count)
+        } else {
+            parameterRoutes[segments.count, default: []].append(routes.count)
+        }
         routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
@@ -114,6 +172,16 @@ public struct Router: Responder {
     public mutating func post(_ pattern: String, deferred handler: @escaping DeferredHandler) {
         add("POST", pattern, deferred: handler)
     }
+    /// A `GET` answered on the polling thread: `handler` must not block (see ``RouteOption/nonBlocking``).
+    public mutating func get(_ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
+        add("GET", pattern, option, handler)
+    }
+    /// A `GET` answered on the polling thread when `handler` can, else by `blocking` on a handler thread.
+    public mutating func get(
+        _ pattern: String, _ option: RouteOption, _ handler: @escaping NonBlockingHandler, orElse blocking: @escaping Handler
+    ) {
+        add("GET", pattern, option, handler, orElse: blocking)
+    }
 
     public func respond(to request: Request) -> Response {
         switch resolve(request) {
@@ -123,6 +191,12 @@ public struct Router: Responder {
             return fallback.respond(to: request)
         case .now(let handler, let request):
             return answer(request, Result { try handler(request) })
+        case .inline(let handler, let blocking, let request):
+            switch Result(catching: { try handler(request) }) {
+            case .success(let response?): return response
+            case .success(nil): return answer(request, Result { try (blocking ?? Self.unanswered)(request) })
+            case .failure(let error): return answer(request, .failure(error))
+            }
         case .later(let handler, let request):
             // The answer comes from another thread: wait for it here.
             final class Waiting: @unchecked Sendable {
@@ -140,7 +214,8 @@ public struct Router: Responder {
     }
 
     /// Routes that answer later start on the calling thread (a server's polling thread: they only
-    /// decode, check and hand their write over); the others run on ``HandlerThreads``.
+    /// decode, check and hand their write over), non-blocking routes answer on it; the others run on
+    /// ``HandlerThreads``.
     public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
         switch resolve(request) {
         case .answer(let response):
@@ -152,22 +227,40 @@ public struct Router: Responder {
                 let response = answer(request, Result { try handler(request) })
                 reply { response }
             }
+        case .inline(let handler, let blocking, let request):
+            switch Result(catching: { try handler(request) }) {
+            case .success(let response?):
+                reply { response }
+            case .success(nil):
+                let blocking = blocking ?? Self.unanswered
+                HandlerThreads.shared.run {
+                    let response = answer(request, Result { try blocking(request) })
+                    reply { response }
+                }
+            case .failure(let error):
+                let response = answer(request, .failure(error))
+                reply { response }
+            }
         case .later(let handler, let request):
             start(handler, request, reply: reply)
         }
     }
+
+    /// What a route declared with a plain non-blocking ``Handler`` never reaches (it cannot return
+    /// `nil`); a 500 rather than a trap, should it ever.
+    private static let unanswered: Handler = { _ in throw HTTPError.internalError }
 
     /// What a request comes to: a route's handler (with the request carrying the path's
     /// parameters), the fallback, or an answer of the router's own (404, 405).
     private enum Resolution {
         case now(Handler, Request)
         case later(DeferredHandler, Request)
+        case inline(NonBlockingHandler, orElse: Handler?, Request)
         case fallback(any Responder)
         case answer(Response)
     }
 
     private func resolve(_ request: Request) -> Resolution {
-        let parts = Self.split(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         // The routes the path matches with the most literal segments: `POST …/transactions/sale`
         // is the resource at `…/transactions/sale`, not a transaction with the id "sale", so a GET
@@ -175,8 +268,21 @@ public struct Router: Responder {
         var chosen: (route: Route, parameters: [String: String])?
         var allowed: [String] = []
         var mostLiterals = -1
-        for route in routes {
-            guard route.literals >= mostLiterals, let parameters = Self.match(route.segments, parts) else { continue }
+        let parts: [Substring]
+        let candidates: [Int]
+        if let literal = literalRoutes[Self.canonical(request.path)] {
+            // Only the routes at exactly this path can have as many literal segments.
+            parts = []
+            candidates = literal
+        } else {
+            parts = Self.split(request.path)
+            candidates = parameterRoutes[parts.count] ?? []
+        }
+        for index in candidates {
+            let route = routes[index]
+            guard route.literals >= mostLiterals,
+                let parameters = route.literals == route.segments.count ? [:] : Self.match(route.segments, parts)
+            else { continue }
             if route.literals > mostLiterals {
                 mostLiterals = route.literals
                 chosen = nil
@@ -194,6 +300,7 @@ public struct Router: Responder {
             switch chosen.route.handler {
             case .now(let handler): return .now(handler, request)
             case .later(let handler): return .later(handler, request)
+            case .inline(let handler, let blocking): return .inline(handler, orElse: blocking, request)
             }
         }
         if !allowed.isEmpty {
@@ -227,6 +334,19 @@ public struct Router: Responder {
 
     private static func split(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+
+    /// The path as `literalRoutes` keys it: `/` and the non-empty segments joined by `/`; most
+    /// paths already are, and are returned as they are.
+    private static func canonical(_ path: String) -> String {
+        var previous: UInt8 = 0
+        var plain = path.utf8.first == UInt8(ascii: "/")
+        for byte in path.utf8 where plain {
+            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: "/") { plain = false }
+            previous = byte
+        }
+        if plain, previous != UInt8(ascii: "/") || path.utf8.count == 1 { return path }
+        return "/" + split(path).joined(separator: "/")
     }
 
     /// The path's parameters when `parts` match `segments`. Literals are compared byte for byte

@@ -1,6 +1,9 @@
 import CardPayload
 import Foundation
 import SimulatedReader
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// Card payments: sale, refund, reversal, DCC, card reader test.
 ///
@@ -29,11 +32,16 @@ extension TapOnMobile {
     ///   - requestedAmount: The total in minor units, tip included (11.91 € is 1191).
     ///   - reference: The merchant's reference, or `nil`.
     ///   - tipAmount: The part of `requestedAmount` that is a tip.
+    ///   - container: The view controller the SDK shows its own screens on (progress, result);
+    ///     `nil`: the app draws its own. Here they go to ``SandboxConfiguration/onSDKScreen``.
+    ///   - paymentSolutionReceiptHandling: With a container, whether the SDK shows its result
+    ///     screen (``SDKScreen/result(_:)``) before `.completed`; without one it changes nothing.
     ///   - checkoutId: A checkout the merchant's backend registered; every field must match it.
     /// - Returns: Events, ending with `.completed(detail)` (whatever the final status: check
     ///   ``TransactionDetail/outcomeError``) or with one failure.
     public func doPayment(
-        currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, checkoutId: String? = nil
+        currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> {
         struct Sale: Encodable {
             let currency: String
@@ -47,7 +55,8 @@ extension TapOnMobile {
         }
         return cardTransaction(
             .init(operation: .payment, amount: requestedAmount, currency: currency), service: .payment,
-            path: "/terminal/v1/transactions/sale", reference: reference, tipAmount: tipAmount
+            path: "/terminal/v1/transactions/sale", reference: reference, tipAmount: tipAmount,
+            screens: Screens(container: container, resultScreen: paymentSolutionReceiptHandling)
         ) { read, country in
             Sale(
                 currency: currency, requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference,
@@ -62,11 +71,15 @@ extension TapOnMobile {
     ///   - requestedAmount: At most the sale's amount.
     ///   - transactionId: The sale.
     ///   - reference: The merchant's reference, or `nil`.
+    ///   - container: As for a payment: the view controller the SDK shows its screens on, or `nil`.
+    ///   - paymentSolutionReceiptHandling: As for a payment: with a container, whether the SDK
+    ///     shows its result screen.
     ///   - checkoutId: Accepted for the seed's signature; refunds have no checkout.
-    /// - Returns: Events as ``doPayment(currency:requestedAmount:reference:tipAmount:checkoutId:)``; the
-    ///   completed detail is the refund (type `REFUND`).
+    /// - Returns: Events as ``doPayment(currency:requestedAmount:reference:tipAmount:container:paymentSolutionReceiptHandling:checkoutId:)``;
+    ///   the completed detail is the refund (type `REFUND`).
     public func doRefund(
-        currency: String, requestedAmount: Int, transactionId: String, reference: String?, checkoutId: String? = nil
+        currency: String, requestedAmount: Int, transactionId: String, reference: String?, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> {
         struct Refund: Encodable {
             let currency: String
@@ -78,11 +91,23 @@ extension TapOnMobile {
         }
         return cardTransaction(
             .init(operation: .refund, amount: requestedAmount, currency: currency), service: .refund,
-            path: "/terminal/v1/transactions/refund", reference: reference, original: transactionId
+            path: "/terminal/v1/transactions/refund", reference: reference, original: transactionId,
+            screens: Screens(container: container, resultScreen: paymentSolutionReceiptHandling)
         ) { read, _ in
             Refund(
                 currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
                 cardPayload: read.sealedPayload, readerOutcome: read.outcome?.rawValue)
+        }
+    }
+
+    /// Which of its own screens the SDK shows during a sale or refund: none without a container.
+    struct Screens: Sendable {
+        var progress: Bool
+        var result: Bool
+
+        init(container: UIViewController?, resultScreen: Bool) {
+            progress = container != nil
+            result = container != nil && resultScreen
         }
     }
 
@@ -93,9 +118,11 @@ extension TapOnMobile {
     ///     the amount and the country (`original` is a refund's sale).
     private func cardTransaction(
         _ request: SandboxConfiguration.CardRequest, service: TransactionServiceType, path: String, reference: String?,
-        tipAmount: Int? = nil, original: String? = nil, body: @escaping @Sendable (ReadResult, String?) -> any Encodable & Sendable
+        tipAmount: Int? = nil, original: String? = nil, screens: Screens,
+        body: @escaping @Sendable (ReadResult, String?) -> any Encodable & Sendable
     ) -> Events {
-        stream { emit in
+        let show = configuration.onSDKScreen
+        return stream { emit in
             let loggedIn: LoggedIn
             let readerSession: ReaderSession
             do throws(TapOnMobileError) {
@@ -140,6 +167,7 @@ extension TapOnMobile {
             if !shown.current { emit(.success(.displayingCardReader)) }
 
             emit(.success(.processing))
+            if screens.progress { await show(.transactionProgress) }
             var result = await self.send(
                 client, "POST", path, body: body(read, country), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
             if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED, read.sealedPayload != nil {
@@ -151,6 +179,8 @@ extension TapOnMobile {
             case .success(let detail):
                 self.remember(detail)
                 emit(.success(.finishProcessing))
+                // The result screen is still up after `.finishProcessing` (seed); done once it is closed.
+                if screens.result { await show(.result(detail)) }
                 emit(.success(.completed(detail)))
             }
         }

@@ -1,4 +1,4 @@
-/// The stages of a card payment or refund, as ``TapOnMobile/doPayment(currency:requestedAmount:reference:tipAmount:checkoutId:)``
+/// The stages of a card payment or refund, as ``TapOnMobile/doPayment(currency:requestedAmount:reference:tipAmount:container:paymentSolutionReceiptHandling:checkoutId:)``
 /// reports them (seed "Transaction Process Event").
 ///
 /// A stream yields `.displayingCardReader`, `.processing`, `.finishProcessing`, then
@@ -33,16 +33,18 @@ public enum CardReaderTestProcessEvent: Sendable, Equatable, Hashable {
 /// Receives the progress of ``TapOnMobile/prepareDevice()`` (seed `PrepareDeviceListener`).
 ///
 /// Percentages go from 0 to 100, then ``onCompleted()``; or ``onError(error:)`` where it stops.
-/// Calls come from a background task: keep them short, and hop to the main actor for UI.
+/// Calls come from a background task: keep them short, and hop to the main actor for UI. Not
+/// `Sendable`, as in the seed, so the seed's plain `class ExampleClass: PrepareDeviceListener`
+/// compiles in Swift 6; a listener whose state the calls change guards it itself.
 ///
 /// ```swift
-/// final class Progress: PrepareDeviceListener, @unchecked Sendable {
+/// class Progress: PrepareDeviceListener {
 ///     func onPercentageUpdated(percentage: Int) { print("Prepare device progress: \(percentage)%") }
 ///     func onCompleted() { TapOnMobile.shared.removePrepareDeviceListener(self) }
 ///     func onError(error: TapOnMobileError) { TapOnMobile.shared.removePrepareDeviceListener(self) }
 /// }
 /// ```
-public protocol PrepareDeviceListener: AnyObject, Sendable {
+public protocol PrepareDeviceListener: AnyObject {
     func onPercentageUpdated(percentage: Int)
     func onCompleted()
     func onError(error: TapOnMobileError)

@@ -34,13 +34,14 @@ struct Phone {
 func makePhone(
     _ sandbox: LiveSandbox, directory: TemporaryDirectory = TemporaryDirectory(), device: Device = .standard,
     location: LocationScript? = nil, cardScripts: SandboxConfiguration.CardScriptProvider? = nil,
-    accountLinking: @escaping Reader.AccountLinkingHandler = { _ in .confirm }
+    accountLinking: @escaping Reader.AccountLinkingHandler = { _ in .confirm },
+    onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in }
 ) -> Phone {
     let clock = ManualReaderClock()
     let configuration = SandboxConfiguration(
         endpointOverrides: sandbox.endpoints, endpointsFile: nil, deviceDirectory: directory.file("device"), device: device,
         clock: clock, readerScript: ReaderScript(preparationSeconds: 2), cardScripts: cardScripts, location: location,
-        accountLinking: accountLinking)
+        accountLinking: accountLinking, onSDKScreen: onSDKScreen)
     return Phone(sdk: TapOnMobile(configuration: configuration), directory: directory, clock: clock)
 }
 

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The other spellings the seed uses for two calls in its own examples and usage blocks, so code
+/// copied from it compiles as written. Each is the call it names, nothing more.
+extension TapOnMobile {
+    /// ``fetchTransactionDetails(transactionId:reference:terminalId:)`` as the seed's examples spell it.
+    ///
+    /// ```swift
+    /// let detail = await TapOnMobile.shared.fetchTransactionsDetails(transactionId: id)
+    /// ```
+    public func fetchTransactionsDetails(
+        transactionId: String? = nil, reference: String? = nil, terminalId: String? = nil
+    ) async -> Result<TransactionDetail, TapOnMobileError> {
+        await fetchTransactionDetails(transactionId: transactionId, reference: reference, terminalId: terminalId)
+    }
+
+    /// ``getDigitalReceipt(from:receiptType:email:)`` as the seed's usage block spells it.
+    ///
+    /// ```swift
+    /// let receipt = await TapOnMobile.shared.getDigitalReceipt(transactionId: id, receiptType: .qrCode, email: nil)
+    /// ```
+    public func getDigitalReceipt(
+        transactionId: String, receiptType: ReceiptType, email: String?
+    ) async -> Result<ReceiptConfirmation, TapOnMobileError> {
+        await getDigitalReceipt(from: transactionId, receiptType: receiptType, email: email)
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/TapOnMobileSandbox/TapOnMobile+Combine.swift

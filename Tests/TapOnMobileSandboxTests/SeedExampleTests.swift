@@ -1,0 +1,132 @@
+import Foundation
+import TapOnMobileSandbox
+import TestSupport
+import Testing
+
+/// The seed's examples (SeedExamples.swift), run as written on `TapOnMobile.shared` against a live
+/// sandbox: register, log in, prepare, pay with a container, refund, reverse, every read, receipt,
+/// secure code, log out, unregister. Serialized: `TapOnMobile.shared` is one device for the process,
+/// and this suite is the only one that uses it.
+@Suite("The seed's examples against a live sandbox", .serialized)
+@MainActor
+struct SeedExampleTests {
+    /// Runs `example` and waits for the line it prints that contains `text`.
+    func expectPrinted(
+        _ text: String, sourceLocation: SourceLocation = #_sourceLocation, _ example: () -> Void
+    ) async -> String? {
+        let mark = printed.count
+        example()
+        let line = await printed.line(after: mark, containing: text)
+        #expect(line != nil, "no line containing \"\(text)\"; printed: \(printed.lines(after: mark))", sourceLocation: sourceLocation)
+        return line
+    }
+
+    /// Waits for `condition` on the examples' state, which their sinks change on the main queue.
+    func eventually(
+        _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    ) async {
+        let deadline = Date().addingTimeInterval(20)
+        while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition(), "\(what); printed last: \(printed.lines(after: max(0, printed.count - 5)))", sourceLocation: sourceLocation)
+    }
+
+    @Test("the seed's examples, unchanged but for the import, run against a sandbox and report what the seed says they do")
+    func seedExamplesRunAsWritten() async throws {
+        let sandbox = try LiveSandbox()
+        defer { sandbox.stop() }
+        let directory = TemporaryDirectory()
+        let screens = ScreenRecorder()
+        TapOnMobile.shared.configure(
+            SandboxConfiguration(
+                endpointOverrides: sandbox.endpoints, endpointsFile: nil, deviceDirectory: directory.file("device"),
+                clock: ManualReaderClock(), readerScript: ReaderScript(preparationSeconds: 2), cardScripts: { _ in .tap(card("visa")) },
+                onSDKScreen: { screens.add($0) }))
+        // The seed gives initialization as a usage block only.
+        _ = try value(await TapOnMobile.shared.initialization(environment: .sandboxEU), "initialization")
+        let app = SeedExamples()
+        let start = printed.count
+
+        // Merchant-portal activation: challenge → the portal's back-office code → verify → end.
+        _ = await expectPrinted("Begin device registration: Success.") { app.example14_beginRegistration() }
+        #expect(!app.registerCode.isEmpty)
+        app.inputCode = try await sandbox.backOffice("EU").confirm(challenge: app.registerCode, terminal: "EU-T0101")
+        app.pin = "2468"
+        _ = await expectPrinted("Finishing code verification: true.") { app.example20_verifyChallengeCode() }
+        _ = await expectPrinted("Finishing device registration: Success.") { app.example17_endRegistration() }
+        _ = await expectPrinted("Device already registered") { app.example110_isDeviceRegistered() }
+        _ = await expectPrinted("Success login:") { app.example23_doLogin() }
+        let mark = printed.count
+        let listener = ExampleClass()
+        #expect(await printed.line(after: mark, containing: "Prepare device completed.") != nil)
+        #expect(await printed.line(after: mark, containing: "Prepare device progress: 100%") != nil)
+        withExtendedLifetime(listener) {}
+
+        // Helpers and reads of the session.
+        _ = await expectPrinted("Auto login is enabled") { app.example64_getInfoInit() }
+        _ = await expectPrinted("Terminal id: EU-T0101") { app.example116_getTerminalID() }
+        _ = await expectPrinted("SDK Version: sandbox-") { app.example113_getSDKVersion() }
+        _ = await expectPrinted("Current session is still available") { app.example119_getSessionExpiration() }
+        _ = await expectPrinted("Success - ") { app.example103_loadSupportNumber() }
+        _ = await expectPrinted("Language updated successfully") { app.example127_updateLanguage() }
+        _ = await expectPrinted("request location - Success") { app.example107_requestLocation() }
+        app.example81_getTerminalInfo()
+        await eventually("terminal info") { app.sdkFeedback.contains { $0.hasPrefix("Terminal Information:") && $0.contains("EU-T0101") } }
+
+        // Two sales through the SDK's own screens (a container): the progress and result screens are shown.
+        app.rootViewController = UIViewController()
+        app.example32_doPayment()
+        await eventually("sale A") { app.sdkFeedback.contains { $0.contains("Finish: Success. Payment transaction id:") } }
+        let saleA = app.transactionId
+        #expect(app.sdkFeedback.contains(" - update: displayingCardReader") && app.sdkFeedback.contains(" - update: finishProcessing"))
+        guard case .result(let shown)? = screens.all.last else {
+            Issue.record("no result screen: \(screens.all)")
+            return
+        }
+        #expect(screens.all.first == .transactionProgress && shown.transactionId == saleA && shown.transactionStatus == .CLEARED)
+        app.sdkFeedback = []
+        app.example32_doPayment()
+        await eventually("sale B") { app.sdkFeedback.contains { $0.contains("Finish: Success. Payment transaction id:") } }
+        let saleB = app.transactionId
+        #expect(saleB != saleA && !saleA.isEmpty)
+
+        // A can no longer be reversed (B is the latest): refund it with the card; then reverse B.
+        app.transactionId = saleA
+        app.example35_doRefund()
+        await eventually("refund of A") { app.sdkFeedback.contains { $0.contains("Finish: Success. Refund transaction id:") } }
+        #expect(app.transactionId != saleA)
+        app.transactionId = saleB
+        _ = await expectPrinted("Success reversal:") { app.example38_doReversal() }
+
+        // Reads of the history.
+        _ = await expectPrinted("Success get last transaction:") { app.example61_getLastTransaction() }
+        app.example67_fetchTransactionsHistory()
+        await eventually("history") { app.transactions.history.count == 3 }
+        app.example71_fetchTransactionsDetails()
+        await eventually("details of B") { app.transactionDetail?.transactionId == saleB }
+        #expect(app.transactionDetail?.transactionStatus == .CANCELLED)
+        _ = await expectPrinted("Transaction Detail Error:") { app.example70_fetchTransactionsDetailsUsage() }
+        app.example74_fetchTransactionsCount()
+        await eventually("count below one page") { app.lastPageReached }
+        app.example78_getTransactionsStatistics(fromDate: Date(timeIntervalSinceNow: -86_400), toDate: Date(timeIntervalSinceNow: 86_400))
+        await eventually("statistics") { app.sdkFeedback.contains { $0.hasPrefix("Success - Statistics from") } }
+        app.example91_validateTransaction()
+        await eventually("validation") { app.sdkFeedback.contains("Success - Transaction request is valid") }
+        app.transactionId = saleB
+        app.example94_getDigitalReceipt()
+        await eventually("e-mail receipt") { app.sdkFeedback.contains { $0.hasPrefix("Success - Receipt Confirmation Status:") } }
+        _ = await expectPrinted("Card Test result: true") { app.example85_doCardReaderTest() }
+
+        // Secure code, logout, unregistration.
+        app.oldSecretCode = "2468"
+        app.newSecretCode = "1357"
+        _ = await expectPrinted("Success - Updated secret code") { app.example97_updateSecretCode() }
+        _ = await expectPrinted("Success logout:") { app.example26_doLogout() }
+        _ = await expectPrinted("Success unregistering the device.") { app.example88_unregister() }
+        _ = await expectPrinted("Device is not registered.") { app.example110_isDeviceRegistered() }
+        // No example reported an error but the one asked for an unknown transaction on purpose.
+        let errors = printed.lines(after: start).filter { $0.contains("Error") && !$0.hasPrefix("Transaction Detail Error:") }
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(!app.sdkFeedback.contains { $0.contains("Error") }, "\(app.sdkFeedback)")
+        withExtendedLifetime(directory) {}
+    }
+}

@@ -28,15 +28,17 @@ let package = Package(
 
         // Platform.
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "SandboxCore"),
+        // One notion of "now" for hosts and the reader alike.
+        .target(name: "Clocks"),
+        .target(name: "SandboxCore", dependencies: ["Clocks"]),
         .target(name: "FastJSON"),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "FastJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
-        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
+        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
@@ -46,10 +48,10 @@ let package = Package(
             name: "EnvironmentHost",
             dependencies: [
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
-                "WebhookSignature",
+                "WebhookSignature", "Clocks",
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
-        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature"]),
+        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -57,7 +59,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "CardPayload",
+                "CardPayload", "Clocks",
             ]
         ),
 
@@ -95,7 +97,7 @@ let package = Package(
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
     ]
 )

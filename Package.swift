@@ -30,8 +30,9 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
         // One notion of "now" for hosts and the reader alike.
         .target(name: "Clocks"),
-        .target(name: "SandboxCore", dependencies: ["Clocks"]),
+        // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
+        .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
@@ -48,7 +49,7 @@ let package = Package(
             name: "EnvironmentHost",
             dependencies: [
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
-                "WebhookSignature", "Clocks",
+                "WebhookSignature", "Clocks", "FastJSON",
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks"]),
@@ -77,7 +78,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "CSpawn"], path: "Tests/TestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),

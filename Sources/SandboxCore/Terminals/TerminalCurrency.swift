@@ -1,3 +1,5 @@
+import FastJSON
+
 /// The seed's `TerminalInfo.currency`: a currency as the SDK describes it.
 ///
 /// `unitLength` is undocumented beyond "the length of the currency unit"; the sandbox gives

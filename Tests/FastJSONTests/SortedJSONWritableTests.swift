@@ -1,6 +1,6 @@
+import FastJSON
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import TestSupport
 import Testing
 

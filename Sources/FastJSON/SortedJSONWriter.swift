@@ -2,24 +2,19 @@ import Foundation
 
 /// A wire type that writes its own JSON: byte for byte what its `Encodable` conformance gives
 /// through `JSONEncoder` with sorted keys, slashes left alone and ISO 8601 dates (the services'
-/// wire format, `SortedJSONEncoder` in SandboxHTTP), without the encoder's generic call, boxed
+/// wire format, ``SortedJSONEncoder``), without the encoder's generic call, boxed
 /// value and key entry for every field.
 ///
 /// Only for the hottest answers: a transaction detail has 37 keys, and the encoder spent 11 µs on
 /// one, 8 % of a card sale's CPU; written directly it takes about 1 µs. The encoder uses this when
-/// the value it is given conforms. A conforming type's tests compare the two encodings on values
-/// with every field set and with none (`SortedJSONWritableTests`), so a field added to one and not
-/// the other fails them.
+/// the value it is given conforms. Wire objects conform through ``JSONObjectWritable``, which
+/// gives both this and `encode(to:)` from one list of members, so the two cannot drift; their
+/// tests compare the bytes with `JSONEncoder`'s on values with every field set and with none
+/// (`SortedJSONWritableTests`).
 ///
 /// ```swift
-/// extension TerminalCurrency: SortedJSONWritable {
-///     public func write(to writer: inout SortedJSONWriter) throws {
-///         writer.object { w in
-///             w.member("code"); w.string(code)
-///             if let exponent { w.member("exponent"); w.integer(exponent) }
-///         }
-///     }
-/// }
+/// var writer = SortedJSONWriter()
+/// try currency.write(to: &writer)   // {"code":"EUR","exponent":2,...}, keys sorted
 /// ```
 public protocol SortedJSONWritable: Encodable {
     /// Writes the value as `JSONEncoder` would, keys in byte order.

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The wire types that write their own JSON must write JSONEncoder's bytes for every value: a
-/// field written wrongly, or added to `encode(to:)` and not to `write(to:)`, fails here.
+/// field whose sorted bytes differ from what `encode(to:)` gives through JSONEncoder fails here.
 @Suite struct SortedJSONWritableTests {
     typealias Random = SeededGenerator
 

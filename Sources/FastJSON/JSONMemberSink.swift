@@ -46,27 +46,23 @@ struct KeyedMemberSink<Key: CodingKey>: JSONMemberSink {
     }
 
     @usableFromInline
-    mutating func string(_ value: String?, for _: some CodingKey) throws {
-        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
-    }
+    mutating func string(_ value: String?, for _: some CodingKey) throws { try encode(value) }
 
     @usableFromInline
-    mutating func integer(_ value: Int?, for _: some CodingKey) throws {
-        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
-    }
+    mutating func integer(_ value: Int?, for _: some CodingKey) throws { try encode(value) }
 
     @usableFromInline
-    mutating func bool(_ value: Bool?, for _: some CodingKey) throws {
-        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
-    }
+    mutating func bool(_ value: Bool?, for _: some CodingKey) throws { try encode(value) }
 
     @usableFromInline
-    mutating func double(_ value: Double?, for _: some CodingKey) throws {
-        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
-    }
+    mutating func double(_ value: Double?, for _: some CodingKey) throws { try encode(value) }
 
     @usableFromInline
-    mutating func value(_ value: (some JSONObjectWritable)?, for _: some CodingKey) throws {
+    mutating func value(_ value: (some JSONObjectWritable)?, for _: some CodingKey) throws { try encode(value) }
+
+    /// The value under this sink's key, or an explicit `null` (never left out).
+    @usableFromInline
+    mutating func encode(_ value: (some Encodable)?) throws {
         if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
     }
 }

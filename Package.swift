@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
-        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
+        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "Clocks", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),

@@ -17,11 +17,7 @@ import Testing
 
     func expectWritten(_ value: some SortedJSONWritable, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let expected = try SortedJSONEncoderTests.foundation(value)
-        let actual = try Self.written(value)
-        #expect(
-            actual == expected,
-            "\(String(decoding: actual, as: UTF8.self)) is not JSONEncoder's \(String(decoding: expected, as: UTF8.self))",
-            sourceLocation: sourceLocation)
+        SortedJSONEncoderTests.expect(try Self.written(value), isFoundations: expected, sourceLocation: sourceLocation)
         #expect(try SortedJSONEncoder.encode(value) == expected, sourceLocation: sourceLocation)
     }
 

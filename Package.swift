@@ -31,15 +31,18 @@ let package = Package(
 
         // Platform.
         .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "SandboxCore"),
+        // One notion of "now" for hosts and the reader alike.
+        .target(name: "Clocks"),
+        // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
+        .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "FastJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
-        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto"]),
+        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
@@ -49,10 +52,10 @@ let package = Package(
             name: "EnvironmentHost",
             dependencies: [
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
-                "WebhookSignature",
+                "WebhookSignature", "Clocks", "FastJSON",
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
-        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature"]),
+        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -60,7 +63,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "SandboxCore", "CardPayload",
+                "SandboxCore", "CardPayload", "Clocks",
             ]
         ),
 
@@ -78,8 +81,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "CSpawn"], path: "Tests/TestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),
-        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "TestSupport"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
+        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "Clocks", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
@@ -100,7 +103,7 @@ let package = Package(
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
     ]
 )

@@ -2,7 +2,7 @@
 /// host (which announces them at prepare and enforces the payload lifetime on its clock).
 ///
 /// ```swift
-/// let age = Int64(clock.now().timeIntervalSince1970 * 1000) - payload.readAt
+/// let age = clock.nowMilliseconds() - payload.readAt
 /// let tooOld = age > ReaderTimeouts.payloadLifetimeMilliseconds   // → TIMEOUT
 /// ```
 public enum ReaderTimeouts {

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -120,7 +121,7 @@ extension EnvironmentHost {
                 guard let text = request.query[name], let date = Wire.parse(text) else {
                     throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
                 }
-                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+                return date.millisecondsSince1970
             }
             guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
                 throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")

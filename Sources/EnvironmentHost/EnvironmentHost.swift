@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -30,7 +31,7 @@ public final class EnvironmentHost: RunningService, Responder {
         public var clock: SandboxClock
         /// Real time, which the sandbox clock API never moves: webhook signatures are dated by it,
         /// because receivers check them against their own clocks.
-        public var wallClock: any Clock
+        public var wallClock: any TimeSource
         /// Where codes, tokens and secrets get their randomness (tests pass a seeded source).
         public var random: any RandomSource
         /// Where a merchant's webhooks go when it named no endpoint (`sandbox up`: its inbox).
@@ -41,7 +42,7 @@ public final class EnvironmentHost: RunningService, Responder {
         public init(
             region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
             dataDirectory: URL,
-            openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(), wallClock: any Clock = WallClock(),
+            openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(), wallClock: any TimeSource = WallClock(),
             random: any RandomSource = LiveRandomSource(), webhookURL: (@Sendable (String) -> String?)? = nil,
             dispatchesWebhooks: Bool = true
         ) {
@@ -146,7 +147,7 @@ public final class EnvironmentHost: RunningService, Responder {
             let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
             let status: [String: String] = [
                 "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
-                "database": database ? "ok" : "unavailable", "time": Wire.time(Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down))),
+                "database": database ? "ok" : "unavailable", "time": Wire.time(clock.nowMilliseconds()),
             ]
             return .json(status, status: database ? 200 : 503)
         }

@@ -1,3 +1,4 @@
+import Clocks
 import CommandLineSupport
 import EnvironmentHost
 import Foundation
@@ -90,7 +91,7 @@ enum Listening {
             maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20))
     }
 
-    static func accessLog(_ options: ParsedArguments, clock: any Clock) throws -> AccessLog? {
+    static func accessLog(_ options: ParsedArguments, clock: any TimeSource) throws -> AccessLog? {
         switch options.string("access-log") {
         case nil, "off": return nil
         case "-": return .standardError(clock: clock)

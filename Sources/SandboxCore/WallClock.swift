@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 
 /// Real time, which `POST /_sandbox/clock` never moves.
@@ -10,7 +11,7 @@ import Foundation
 /// ```swift
 /// let signedAt = WallClock().now()   // the system's time, never skewed
 /// ```
-public struct WallClock: Clock {
+public struct WallClock: TimeSource {
     public init() {}
 
     public func now() -> Date { Date() }

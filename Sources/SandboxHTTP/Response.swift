@@ -1,3 +1,4 @@
+import FastJSON
 import Foundation
 
 /// What a handler answers: a status, headers in order and the body bytes.
@@ -37,7 +38,7 @@ public struct Response: Sendable {
 }
 
 /// The one JSON encoding every service uses on the wire: `JSONEncoder`'s with sorted keys,
-/// slashes as they are and ISO 8601 dates, made by ``SortedJSONEncoder``.
+/// slashes as they are and ISO 8601 dates, made by `SortedJSONEncoder` (FastJSON).
 public enum JSON {
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
         try SortedJSONEncoder.encode(value)

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxHTTP
@@ -19,12 +20,12 @@ public final class WebhookInbox: RunningService, Responder {
         /// Real time: hosts sign with it whatever their sandbox clocks say, so a signature's
         /// timestamp is checked against it, as any receiver checks against its own clock. It also
         /// dates each delivery's `receivedAt`.
-        public var clock: any Clock
+        public var clock: any TimeSource
         public var accessLog: AccessLog?
 
         public init(
             server: ServerConfiguration, webRoot: URL, openAPIFile: URL, signingKeys: [String: [String: String]],
-            clock: any Clock = WallClock(), accessLog: AccessLog? = nil
+            clock: any TimeSource = WallClock(), accessLog: AccessLog? = nil
         ) {
             self.server = server
             self.webRoot = webRoot

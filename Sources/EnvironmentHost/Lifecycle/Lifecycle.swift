@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxHTTP
@@ -9,7 +10,7 @@ import SandboxStore
 /// one code cannot both win. Rules and error codes: docs/terminal-lifecycle.md.
 struct Lifecycle: Sendable {
     let store: Store
-    let clock: any Clock
+    let clock: any TimeSource
     let credentials: Credentials
     let region: Region
     let flavour: Flavour
@@ -61,7 +62,7 @@ struct Lifecycle: Sendable {
     var sessionLifetime: Int64 { Int64(region.flavours[flavour].sessionLengthSeconds) * 1000 }
 
     /// The sandbox clock in milliseconds since 1970.
-    func now() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    func now() -> Int64 { clock.nowMilliseconds() }
 
     // MARK: - Devices and terminals as stored
 

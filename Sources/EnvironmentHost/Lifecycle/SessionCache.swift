@@ -1,3 +1,4 @@
+import FastJSON
 import SandboxCore
 
 /// The sessions found since the lifecycle's last write, by bearer token, so a device's requests

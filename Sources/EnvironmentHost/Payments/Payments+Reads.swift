@@ -1,4 +1,5 @@
 import CardPayload
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -117,7 +118,7 @@ extension Payments {
                 guard let date = Wire.parse(text) else {
                     throw .invalidRequest("\(name) must be an ISO 8601 date and time, e.g. 2026-11-29T10:00:00.0%2B01:00 (encode the + in a URL).", field: "query.\(name)")
                 }
-                return Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+                return date.millisecondsSince1970
             }
             func list<T: RawRepresentable>(_ name: String, _ type: T.Type) throws(HTTPError) -> [String] where T.RawValue == String {
                 let values = (query[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

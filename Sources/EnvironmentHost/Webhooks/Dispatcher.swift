@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxHTTPClient
@@ -25,9 +26,9 @@ final class Dispatcher: Sendable {
 
     let store: Store
     /// When attempts are due, and when they happened (the delivery log).
-    let clock: any Clock
+    let clock: any TimeSource
     /// The time a delivery is signed with: real time, never the sandbox clock's.
-    let wallClock: any Clock
+    let wallClock: any TimeSource
     let client: HTTPClient
     /// The MONEI signing key of a merchant: its API key.
     let apiKey: @Sendable (String) -> String?
@@ -37,7 +38,7 @@ final class Dispatcher: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        store: Store, clock: any Clock, wallClock: any Clock, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16
+        store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16
     ) {
         self.store = store
         self.clock = clock
@@ -50,7 +51,7 @@ final class Dispatcher: Sendable {
                 userAgent: "TapSandbox-Webhooks/1.0", maxIdleHandles: concurrency))
     }
 
-    func now() -> Int64 { Int64((clock.now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    func now() -> Int64 { clock.nowMilliseconds() }
 
     /// Events being delivered right now: a slow receiver holds its own slots, not the others'.
     private let inFlight = Mutex<Set<String>>([])

@@ -1,3 +1,4 @@
+import FastJSON
 import Foundation
 
 extension TransactionDetail {
@@ -55,98 +56,53 @@ extension TransactionDetail {
             dccEcbIndicator: try c.decodeIfPresent(Bool.self, forKey: .dccEcbIndicator),
             transactionRetry: try c.decodeIfPresent(Int.self, forKey: .transactionRetry))
     }
-
-    /// Writes all 37 fields in the seed's order, `null` included.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(transactionId, forKey: .transactionId)
-        try c.encode(transactionStatus, forKey: .transactionStatus)
-        try c.encode(transactionType, forKey: .transactionType)
-        try c.encode(transactionAmount, forKey: .transactionAmount)
-        try c.encode(tipAmount, forKey: .tipAmount)
-        try c.encodeWireDate(transactionDate, forKey: .transactionDate)
-        try c.encode(merchantId, forKey: .merchantId)
-        try c.encode(terminalId, forKey: .terminalId)
-        try c.encode(cancellable, forKey: .cancellable)
-        try c.encode(applicationLabel, forKey: .applicationLabel)
-        try c.encode(cardType, forKey: .cardType)
-        try c.encodeWireDate(expiryDate, forKey: .expiryDate)
-        try c.encode(authId, forKey: .authId)
-        try c.encode(aid, forKey: .aid)
-        try c.encode(cardNumber, forKey: .cardNumber)
-        try c.encode(responseCode, forKey: .responseCode)
-        try c.encode(responseMsg, forKey: .responseMsg)
-        try c.encode(cid, forKey: .cid)
-        try c.encode(applicationCryptogram, forKey: .applicationCryptogram)
-        try c.encode(externalID, forKey: .externalID)
-        try c.encode(retrievalRefNum, forKey: .retrievalRefNum)
-        try c.encode(refundedTransactionId, forKey: .refundedTransactionId)
-        try c.encodeWireDate(refundedDate, forKey: .refundedDate)
-        try c.encode(refundedMaskedPan, forKey: .refundedMaskedPan)
-        try c.encode(isReversalAvailable, forKey: .isReversalAvailable)
-        try c.encode(paymentMethod, forKey: .paymentMethod)
-        try c.encode(refundable, forKey: .refundable)
-        try c.encode(ref1, forKey: .ref1)
-        try c.encode(ref2, forKey: .ref2)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(dccStatus, forKey: .dccStatus)
-        try c.encode(dccAmount, forKey: .dccAmount)
-        try c.encode(dccCurrency, forKey: .dccCurrency)
-        try c.encode(dccExchangeRate, forKey: .dccExchangeRate)
-        try c.encode(dccMarkup, forKey: .dccMarkup)
-        try c.encode(dccEcbIndicator, forKey: .dccEcbIndicator)
-        try c.encode(transactionRetry, forKey: .transactionRetry)
-    }
 }
 
-extension TransactionDetail: SortedJSONWritable {
-    private static let memberNames = JSONMemberNames<CodingKeys>()
+extension TransactionDetail: JSONObjectWritable {
+    public static let memberNames = JSONMemberNames<CodingKeys>()
 
-    /// What ``encode(to:)`` gives through the wire encoder, written directly: a sale answers one.
-    public func write(to writer: inout SortedJSONWriter) throws {
-        try writer.object { w in
-            for (key, written) in Self.memberNames.sorted {
-                w.member(written: written)
-                switch key {
-                case .transactionId: w.string(transactionId)
-                case .transactionStatus: w.string(transactionStatus.rawValue)
-                case .transactionType: w.string(transactionType.rawValue)
-                case .transactionAmount: w.integer(transactionAmount)
-                case .tipAmount: w.integer(tipAmount)
-                case .transactionDate: w.string(WireDate.string(from: transactionDate))
-                case .merchantId: w.string(merchantId)
-                case .terminalId: w.string(terminalId)
-                case .cancellable: w.bool(cancellable)
-                case .applicationLabel: w.string(applicationLabel)
-                case .cardType: w.string(cardType)
-                case .expiryDate: w.string(expiryDate.map(WireDate.string(from:)))
-                case .authId: w.string(authId)
-                case .aid: w.string(aid)
-                case .cardNumber: w.string(cardNumber)
-                case .responseCode: w.string(responseCode)
-                case .responseMsg: w.string(responseMsg)
-                case .cid: w.string(cid)
-                case .applicationCryptogram: w.string(applicationCryptogram)
-                case .externalID: w.string(externalID)
-                case .retrievalRefNum: w.string(retrievalRefNum)
-                case .refundedTransactionId: w.string(refundedTransactionId)
-                case .refundedDate: w.string(refundedDate.map(WireDate.string(from:)))
-                case .refundedMaskedPan: w.string(refundedMaskedPan)
-                case .isReversalAvailable: w.bool(isReversalAvailable)
-                case .paymentMethod: w.string(paymentMethod.rawValue)
-                case .refundable: w.bool(refundable)
-                case .ref1: w.string(ref1)
-                case .ref2: w.string(ref2)
-                case .currency: try w.value(currency)
-                case .dccStatus: w.string(dccStatus?.rawValue)
-                case .dccAmount: w.integer(dccAmount)
-                case .dccCurrency: try w.value(dccCurrency)
-                case .dccExchangeRate: try w.double(dccExchangeRate, codingPath: [key])
-                case .dccMarkup: try w.double(dccMarkup, codingPath: [key])
-                case .dccEcbIndicator: w.bool(dccEcbIndicator)
-                case .transactionRetry: w.integer(transactionRetry)
-                }
-            }
+    /// One field's value, the one place the detail's JSON is written: both `encode(to:)` (all 37
+    /// fields in the seed's order, `null` included) and `write(to:)` (the same, keys sorted,
+    /// straight to bytes: a sale answers one) come from it.
+    public func writeMember(_ key: CodingKeys, to sink: inout some JSONMemberSink) throws {
+        switch key {
+        case .transactionId: try sink.string(transactionId, for: key)
+        case .transactionStatus: try sink.string(transactionStatus.rawValue, for: key)
+        case .transactionType: try sink.string(transactionType.rawValue, for: key)
+        case .transactionAmount: try sink.integer(transactionAmount, for: key)
+        case .tipAmount: try sink.integer(tipAmount, for: key)
+        case .transactionDate: try sink.string(WireDate.string(from: transactionDate), for: key)
+        case .merchantId: try sink.string(merchantId, for: key)
+        case .terminalId: try sink.string(terminalId, for: key)
+        case .cancellable: try sink.bool(cancellable, for: key)
+        case .applicationLabel: try sink.string(applicationLabel, for: key)
+        case .cardType: try sink.string(cardType, for: key)
+        case .expiryDate: try sink.string(expiryDate.map(WireDate.string(from:)), for: key)
+        case .authId: try sink.string(authId, for: key)
+        case .aid: try sink.string(aid, for: key)
+        case .cardNumber: try sink.string(cardNumber, for: key)
+        case .responseCode: try sink.string(responseCode, for: key)
+        case .responseMsg: try sink.string(responseMsg, for: key)
+        case .cid: try sink.string(cid, for: key)
+        case .applicationCryptogram: try sink.string(applicationCryptogram, for: key)
+        case .externalID: try sink.string(externalID, for: key)
+        case .retrievalRefNum: try sink.string(retrievalRefNum, for: key)
+        case .refundedTransactionId: try sink.string(refundedTransactionId, for: key)
+        case .refundedDate: try sink.string(refundedDate.map(WireDate.string(from:)), for: key)
+        case .refundedMaskedPan: try sink.string(refundedMaskedPan, for: key)
+        case .isReversalAvailable: try sink.bool(isReversalAvailable, for: key)
+        case .paymentMethod: try sink.string(paymentMethod.rawValue, for: key)
+        case .refundable: try sink.bool(refundable, for: key)
+        case .ref1: try sink.string(ref1, for: key)
+        case .ref2: try sink.string(ref2, for: key)
+        case .currency: try sink.value(currency, for: key)
+        case .dccStatus: try sink.string(dccStatus?.rawValue, for: key)
+        case .dccAmount: try sink.integer(dccAmount, for: key)
+        case .dccCurrency: try sink.value(dccCurrency, for: key)
+        case .dccExchangeRate: try sink.double(dccExchangeRate, for: key)
+        case .dccMarkup: try sink.double(dccMarkup, for: key)
+        case .dccEcbIndicator: try sink.bool(dccEcbIndicator, for: key)
+        case .transactionRetry: try sink.integer(transactionRetry, for: key)
         }
     }
 }

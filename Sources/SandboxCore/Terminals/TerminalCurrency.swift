@@ -1,3 +1,5 @@
+import FastJSON
+
 /// The seed's `TerminalInfo.currency`: a currency as the SDK describes it.
 ///
 /// `unitLength` is undocumented beyond "the length of the currency unit"; the sandbox gives
@@ -34,37 +36,23 @@ public struct TerminalCurrency: Codable, Sendable, Equatable {
             isoCode: currency.numericCode, exponent: currency.exponent)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    public enum CodingKeys: String, CodingKey, CaseIterable {
         case code, name, unitLength, isoCode, exponent
-    }
-
-    /// Writes every field, `null` included, so clients see the seed model's full shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(name, forKey: .name)
-        try container.encode(unitLength, forKey: .unitLength)
-        try container.encode(isoCode, forKey: .isoCode)
-        try container.encode(exponent, forKey: .exponent)
     }
 }
 
-extension TerminalCurrency: SortedJSONWritable {
-    private static let memberNames = JSONMemberNames<CodingKeys>()
+extension TerminalCurrency: JSONObjectWritable {
+    public static let memberNames = JSONMemberNames<CodingKeys>()
 
-    /// What ``encode(to:)`` gives through the wire encoder, written directly.
-    public func write(to writer: inout SortedJSONWriter) throws {
-        writer.object { w in
-            for (key, written) in Self.memberNames.sorted {
-                w.member(written: written)
-                switch key {
-                case .code: w.string(code)
-                case .name: w.string(name)
-                case .unitLength: w.integer(unitLength)
-                case .isoCode: w.integer(isoCode)
-                case .exponent: w.integer(exponent)
-                }
-            }
+    /// Every field, `null` included, so clients see the seed model's full shape: the one list
+    /// both `encode(to:)` and `write(to:)` write.
+    public func writeMember(_ key: CodingKeys, to sink: inout some JSONMemberSink) throws {
+        switch key {
+        case .code: try sink.string(code, for: key)
+        case .name: try sink.string(name, for: key)
+        case .unitLength: try sink.integer(unitLength, for: key)
+        case .isoCode: try sink.integer(isoCode, for: key)
+        case .exponent: try sink.integer(exponent, for: key)
         }
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import SandboxCore
 import Synchronization
@@ -12,11 +13,11 @@ import Synchronization
 public final class AccessLog: Sendable {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let clock: any Clock
+    private let clock: any TimeSource
     private let lock = Mutex(())
 
     /// Appends to a file, creating it (and its folder) when missing.
-    public convenience init(path: String, clock: any Clock) throws {
+    public convenience init(path: String, clock: any TimeSource) throws {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -27,11 +28,11 @@ public final class AccessLog: Sendable {
     }
 
     /// Writes to standard error.
-    public static func standardError(clock: any Clock) -> AccessLog {
+    public static func standardError(clock: any TimeSource) -> AccessLog {
         AccessLog(descriptor: 2, ownsDescriptor: false, clock: clock)
     }
 
-    private init(descriptor: Int32, ownsDescriptor: Bool, clock: any Clock) {
+    private init(descriptor: Int32, ownsDescriptor: Bool, clock: any TimeSource) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.clock = clock
@@ -46,6 +47,7 @@ public final class AccessLog: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(160 + path.utf8.count)
         line.append(contentsOf: #"{"ts":"#.utf8)
+        // Rounded to the nearest millisecond, not down as the hosts' stored times are (a pinned format).
         Self.appendFixed(Int64((clock.now().timeIntervalSince1970 * 1000).rounded()), decimals: 3, to: &line)
         line.append(contentsOf: #","service":"#.utf8)
         Self.appendQuoted(service, to: &line)

@@ -1,6 +1,7 @@
+import Clocks
 import Foundation
 
-/// The reader's source of time: what "now" is, and how to wait.
+/// The reader's source of time: what "now" is (a `TimeSource`), and how to wait.
 ///
 /// Every timed rule of the reader (40 s card screen, 60 s PIN, 15 s location fix, prepare
 /// progress) reads and waits on this clock, so tests give the reader a
@@ -11,10 +12,7 @@ import Foundation
 /// let reader = Reader(clock: clock)
 /// // A 40 s card-screen timeout now takes microseconds, and clock.now() is 40 s later.
 /// ```
-public protocol ReaderClock: Sendable {
-    /// The current instant on the device.
-    func now() -> Date
-
+public protocol ReaderClock: TimeSource {
     /// Waits `seconds` of this clock's time.
     ///
     /// - Parameter seconds: How long; zero or less returns at once.

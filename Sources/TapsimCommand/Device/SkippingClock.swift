@@ -8,7 +8,8 @@ import TapOnMobileSandbox
 ///
 /// The reader stamps its reads with this clock plus the host offset it learnt at prepare, so a
 /// read is at most a few skipped seconds "ahead" of the host, never behind: the host's 120 s
-/// payload rule is unaffected. `--real-time` uses `LiveReaderClock` instead.
+/// payload rule is unaffected. `--real-time` uses `LiveReaderClock` instead. A `ReaderClock`
+/// is a `TimeSource` (the one clock protocol) that can also wait.
 ///
 /// ```swift
 /// let clock = SkippingClock()

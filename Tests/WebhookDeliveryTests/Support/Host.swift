@@ -1,3 +1,4 @@
+import Clocks
 import EnvironmentHost
 import Foundation
 import Launcher
@@ -79,7 +80,7 @@ final class TestHost: @unchecked Sendable {
     /// - Parameter wallClock: the real time the host signs webhooks with (the system's by default).
     init(
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
-        wallClock: any SandboxCore.Clock = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
+        wallClock: any TimeSource = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try sharedResources.get()
         let region = try #require(resources.catalogue.region(EU.region), "no EU in environments.json", sourceLocation: sourceLocation)

@@ -1,6 +1,6 @@
+import FastJSON
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import TestSupport
 import Testing
 
@@ -15,8 +15,11 @@ import Testing
     }
 
     func expectSame(_ value: some Encodable, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let expected = try Self.foundation(value)
-        let actual = try SortedJSONEncoder.encode(value)
+        Self.expect(try SortedJSONEncoder.encode(value), isFoundations: try Self.foundation(value), sourceLocation: sourceLocation)
+    }
+
+    /// `actual` is JSONEncoder's `expected`, byte for byte; a failure shows both as text.
+    static func expect(_ actual: [UInt8], isFoundations expected: [UInt8], sourceLocation: SourceLocation) {
         #expect(
             actual == expected,
             "\(String(decoding: actual, as: UTF8.self)) is not JSONEncoder's \(String(decoding: expected, as: UTF8.self))",

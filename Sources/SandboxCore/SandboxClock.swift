@@ -1,22 +1,18 @@
+import Clocks
 import Foundation
 import Synchronization
 
-/// The one source of "now" for a host.
+/// The one source of "now" for a host: the wall clock plus an offset that the sandbox-control
+/// API can move forward or set.
 ///
 /// Every expiry rule (sessions, BLIK codes, card payloads, webhook retries) reads time from
-/// a clock that is injected, so tests and testers move time instead of waiting.
-public protocol Clock: Sendable {
-    /// The current instant as this clock sees it.
-    func now() -> Date
-}
-
-/// The wall clock plus an offset that the sandbox-control API can move forward or set.
+/// this injected clock, so tests and testers move time instead of waiting.
 ///
 /// ```swift
 /// let clock = SandboxClock()
 /// clock.advance(by: 600)   // ten minutes later, at once
 /// ```
-public final class SandboxClock: Clock {
+public final class SandboxClock: TimeSource {
     private let base: @Sendable () -> Date
     /// The offset in seconds, as the bits of a `Double`: every request reads it, from several
     /// threads at once, so it is an atomic rather than a lock; moves are compare-and-swap loops.
@@ -63,20 +59,5 @@ public final class SandboxClock: Clock {
             if exchanged { return true }
             bits = original
         }
-    }
-}
-
-/// A clock that never moves by itself: tests step it explicitly.
-public final class ManualClock: Clock {
-    private let instant: Mutex<Date>
-
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
-        instant = Mutex(start)
-    }
-
-    public func now() -> Date { instant.withLock { $0 } }
-
-    public func advance(by seconds: TimeInterval) {
-        instant.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
-import SandboxCore
 
 /// Encodes an `Encodable` value to the very bytes of Foundation's `JSONEncoder` with
 /// `outputFormatting = [.sortedKeys, .withoutEscapingSlashes]` and `dateEncodingStrategy =
-/// .iso8601` (the wire format of every service, see ``JSON``), in about a third of its time.
+/// .iso8601` (the wire format of every service, `JSON` in SandboxHTTP), in about a third of its time.
 ///
 /// `JSONEncoder` builds a tree of boxed values, checks every value for the special types with a
 /// dynamic cast and sorts keys through a generic comparison; for a transaction detail that is

@@ -1,5 +1,5 @@
 import Foundation
-import SandboxCore
+import FastJSON
 import Testing
 
 @Suite("ReadMostly")

@@ -72,7 +72,12 @@ let package = Package(
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
-        .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "CSpawn"], path: "Tests/TestSupport"),
+        // TestSupport stays off the server modules (device and platform suites use it); what starts a
+        // host or the whole sandbox in this process is HostTestSupport.
+        .target(
+            name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
+            path: "Tests/TestSupport"),
+        .target(name: "HostTestSupport", dependencies: ["TestSupport", "Launcher"], path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),
@@ -82,21 +87,20 @@ let package = Package(
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         .testTarget(
-            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "TestSupport", "SandboxHTTPClient"]),
-        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "Launcher", "SandboxHTTPClient"]),
+            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "TestSupport", "HostTestSupport", "SandboxHTTPClient"]),
+        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "TestSupport"]),
-        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "TestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "TestSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "WebhookSignature", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
     ]
 )
 

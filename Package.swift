@@ -77,7 +77,9 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
             path: "Tests/TestSupport"),
-        .target(name: "HostTestSupport", dependencies: ["TestSupport", "Launcher"], path: "Tests/HostTestSupport"),
+        .target(
+            name: "HostTestSupport", dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP"],
+            path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "TestSupport"]),

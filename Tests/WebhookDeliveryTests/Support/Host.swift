@@ -36,13 +36,16 @@ enum EU {
     }
 }
 
-/// An EU host in this process.
+/// An EU host in this process (HostTestSupport's `InProcessHost`) and the back-office calls the
+/// webhook tests make on it.
 final class TestHost: @unchecked Sendable {
-    let directory: TemporaryDirectory
-    let host: EnvironmentHost
-    let clock: SandboxClock
-    let api: Service
+    let running: InProcessHost
     let backOfficeKey: String
+
+    var directory: TemporaryDirectory { running.directory }
+    var host: EnvironmentHost { running.host }
+    var clock: SandboxClock { running.clock }
+    var api: Service { running.service }
 
     /// Starts a host on `directory` (a fresh one by default; pass the previous host's to restart).
     ///
@@ -51,17 +54,9 @@ final class TestHost: @unchecked Sendable {
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
         wallClock: any SandboxCore.Clock = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let resources = try InProcessSandbox.resources.get()
-        let region = try #require(resources.catalogue.region(EU.region), "no EU in environments.json", sourceLocation: sourceLocation)
-        self.directory = directory
-        clock = SandboxClock()
-        host = try EnvironmentHost.start(
-            configuration: .init(
-                region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
-                server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
-                openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
-                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches))
-        api = Service(baseURL: host.url)
+        running = try InProcessHost(
+            region: EU.region, flavour: flavour, directory: directory, dispatches: dispatches, wallClock: wallClock,
+            sourceLocation: sourceLocation)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
     }
 

@@ -78,7 +78,14 @@ let package = Package(
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
-        .target(name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "CSpawn"], path: "Tests/TestSupport"),
+        // TestSupport stays off the server modules (device and platform suites use it); what starts a
+        // host or the whole sandbox in this process is HostTestSupport.
+        .target(
+            name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
+            path: "Tests/TestSupport"),
+        .target(
+            name: "HostTestSupport", dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks"],
+            path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
@@ -89,22 +96,22 @@ let package = Package(
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         // Compiles the SDK's Combine publishers (symlinked in) against a stand-in of Combine on Linux.
         .testTarget(
-            name: "TapOnMobileSandboxTests", dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "TestSupport", "SandboxHTTPClient"],
+            name: "TapOnMobileSandboxTests",
+            dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "TestSupport", "HostTestSupport", "SandboxHTTPClient"],
             swiftSettings: [.define("COMBINE_STAND_IN")]),
-        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "Launcher", "SandboxHTTPClient"]),
+        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "TestSupport"]),
-        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "TestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "TestSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Launcher
 import SandboxCore
 import SandboxHTTP
@@ -8,11 +9,7 @@ import TestSupport
 /// The portal and wallet landing pages, as a browser shows them with the whole sandbox running.
 @Suite(.serialized) struct LandingPageTests {
     static func startSandbox(in folder: TemporaryDirectory) throws -> Sandbox {
-        let resources = try Resources.load(sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI)
-        return try Sandbox.start(
-            configuration: .init(
-                resources: resources, basePort: 0, server: ServerConfiguration(), dataDirectory: folder.url,
-                flavour: .sandbox, accessLog: nil))
+        try InProcessSandbox(directory: folder).sandbox
     }
 
     /// The cells of the row of one region in the portal's environment table.

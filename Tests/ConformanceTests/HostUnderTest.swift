@@ -1,43 +1,24 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// A real `sandbox-host` (the built executable) on a port the kernel picks, with its own empty
 /// data directory and no access log, stopped when the value goes away.
 final class HostUnderTest {
     static let region = "EU"
 
-    let child: ChildProcess
+    let process: SandboxHostProcess
     let dataDirectory = TemporaryDirectory()
     /// `http://127.0.0.1:<port>`
-    let base: String
-    let port: UInt16
+    var base: String { process.url }
+    var port: UInt16 { process.port }
 
     init() throws {
-        guard let executable = Paths.executable("sandbox-host") else {
-            throw HarnessError(
-                "sandbox-host is not built in \(Paths.products.path); run `swift build --build-tests` first")
-        }
-        child = try ChildProcess(
-            executable,
-            // CONFORMANCE_ACCESS_LOG=<file> keeps the host's access log (which statuses the run saw).
-            [
-                "--env", Self.region, "--port", "0", "--data-dir", dataDirectory.url.path,
-                "--access-log", ProcessInfo.processInfo.environment["CONFORMANCE_ACCESS_LOG"] ?? "off",
-            ],
-            environment: childEnvironment(), workingDirectory: dataDirectory.url)
-        guard child.waitForOutput("listening on http://", seconds: 15) else {
-            child.stop()
-            throw HarnessError("sandbox-host did not start:\n\(child.output)")
-        }
-        let output = child.output
-        guard let range = output.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
-            let port = UInt16(output[range].split(separator: ":").last ?? "")
-        else { throw HarnessError("sandbox-host did not say where it listens:\n\(output)") }
-        base = String(output[range])
-        self.port = port
+        // CONFORMANCE_ACCESS_LOG=<file> keeps the host's access log (which statuses the run saw).
+        process = try SandboxHostProcess(
+            region: Self.region, dataDirectory: dataDirectory.url,
+            arguments: ["--access-log", ProcessInfo.processInfo.environment["CONFORMANCE_ACCESS_LOG"] ?? "off"])
     }
-
-    deinit { child.stop() }
 
     /// A JSON answer of the host.
     struct Answer {

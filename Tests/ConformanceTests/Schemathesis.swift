@@ -129,10 +129,10 @@ enum Schemathesis {
         // Run in the scratch folder: nothing (hypothesis' folder, reports) lands in the checkout.
         let child = try ChildProcess(
             URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + arguments, environment: childEnvironment(),
-            workingDirectory: scratch.url)
+            workingDirectory: scratch.url, combinedOutput: true)
         let status = child.wait(seconds: timeoutSeconds)
         let shown = (command + arguments).map { $0.contains(" ") || $0.contains("|") ? "'\($0)'" : $0 }.joined(separator: " ")
-        var output = child.output
+        var output = child.stdout
         if status == nil { output += "\n(schemathesis was killed after \(Int(timeoutSeconds)) s)" }
         return Outcome(status: status, output: output, commandLine: shown, configuration: text)
     }
@@ -188,8 +188,8 @@ enum Schemathesis {
     static func capture(_ command: [String]) throws -> (status: Int32, output: String) {
         let child = try ChildProcess(
             URL(fileURLWithPath: command[0]), Array(command.dropFirst()), environment: childEnvironment(),
-            workingDirectory: FileManager.default.temporaryDirectory)
+            workingDirectory: FileManager.default.temporaryDirectory, combinedOutput: true)
         let status = child.wait(seconds: 60) ?? -1
-        return (status, child.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        return (status, child.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

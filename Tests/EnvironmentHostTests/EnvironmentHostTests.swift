@@ -38,13 +38,13 @@ import TestSupport
 
     /// The `required` list of a schema in the host's OpenAPI document (read with PyYAML).
     static func requiredFields(of schema: String) throws -> Set<String> {
-        let (status, output) = try SpawnedProcess.output(of: "/usr/bin/env", [
-            "python3", "-c",
+        let python = try SpawnedProcess.run("python3", [
+            "-c",
             "import yaml,json,sys; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps(d['components']['schemas'][sys.argv[2]]['required']))",
             Paths.openAPI.appendingPathComponent("environment-host.yaml").path, schema,
         ])
-        try #require(status == 0, "python3 with PyYAML failed")
-        return Set(try #require(JSONSerialization.jsonObject(with: Data(output)) as? [String]))
+        try #require(python.status == 0, "python3 with PyYAML failed")
+        return Set(try #require(JSONSerialization.jsonObject(with: Data(python.standardOutput)) as? [String]))
     }
 
     @Test(arguments: ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"])

@@ -2,7 +2,7 @@
 """Loopback HTTP server for SandboxHTTPClientTests. Python standard library only.
 
 Binds 127.0.0.1 on a free port and prints the port on the first stdout line. Exits when
-stdin closes, so a crashed test run leaves no server behind.
+the process that started it is gone, so a crashed test run leaves no server behind.
 
 Endpoints:
   /echo[?summary=1]      JSON: method, path, headers, body (base64, empty with summary),
@@ -121,15 +121,17 @@ class Server(ThreadingHTTPServer):
         pass
 
 
-def exit_when_stdin_closes():
-    sys.stdin.buffer.read()
+def exit_when_orphaned(parent):
+    # A dead parent's children are handed to another process: the parent id changes.
+    while os.getppid() == parent:
+        time.sleep(0.2)
     os._exit(0)
 
 
 def main():
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    threading.Thread(target=exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     server.serve_forever()
 
 

@@ -32,43 +32,6 @@ func json(_ response: RawConnection.Response) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
 }
 
-func isAccepting(_ port: UInt16) -> Bool {
-    (try? RawConnection(port: port, timeoutSeconds: 2)) != nil
-}
-
-/// A socket listening on 127.0.0.1:`port`, to take the port away from a service.
-final class Listener {
-    let descriptor: Int32
-
-    init?(port: Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 8) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-    }
-
-    deinit { close(descriptor) }
-}
-
-/// A base port P with P ..< P + count free on 127.0.0.1 when asked.
-func freeConsecutivePorts(_ count: Int) throws -> Int {
-    for _ in 0..<50 {
-        let base = Int.random(in: 20_000...60_000)
-        let held = (0..<count).compactMap { Listener(port: base + $0) }
-        if held.count == count { return base }
-    }
-    throw UsageError("no \(count) consecutive free ports between 20000 and 60000")
-}
-
 @Suite("Sandbox (sandbox up in process)")
 struct SandboxTests {
     @Test("starts every host, the portal and the wallet; endpoints.json and the table name them all; stop() stops them")
@@ -168,7 +131,7 @@ struct SandboxTests {
     func startFailsCleanly() throws {
         let directory = TemporaryDirectory()
         let base = try freeConsecutivePorts(11)
-        let blocked = try #require(Listener(port: base + 3))
+        let blocked = try #require(HeldPort(port: base + 3))
         #expect(throws: ServerError.cannotListen("127.0.0.1", UInt16(base + 3))) {
             try Sandbox.start(configuration: sandboxConfiguration(basePort: base, dataDirectory: directory.url))
         }

@@ -1,4 +1,6 @@
 import Foundation
+import HostTestSupport
+import TestSupport
 import Testing
 
 /// Every bad challenge code, back-office code and registration token gets its own error code,

@@ -1,4 +1,6 @@
 import Foundation
+import HostTestSupport
+import TestSupport
 import Testing
 
 @Suite("Certificate expiry and sandbox reset")

@@ -1,4 +1,6 @@
 import Foundation
+import HostTestSupport
+import TestSupport
 import Testing
 
 /// The fields of the seed SDK's `TerminalInfo` (and its nested models). Required ones must hold a
@@ -77,7 +79,7 @@ struct WalkTests {
         // The environment: currency and session length come from the host itself.
         let environment = expectReply(host.environment(), 200, nil, "[\(region)] GET /v1/environment")
         let sessionLength = try #require(environment["sessionLengthSeconds"] as? Int, "\(environment)")
-        let currency = try #require(regionCurrency(region))
+        let currency = try #require(RegionFacts.all.first { $0.id == region }?.currency)
         #expect(environment.string("currency") == currency, "[\(region)] environment currency: \(environment)")
         let clock = expectReply(host.clock(), 200, nil, "[\(region)] GET /_sandbox/clock")
         expectTime(clock["now"], "[\(region)] clock now")
@@ -216,9 +218,7 @@ struct WalkTests {
         if info.status == 200 {
             #expect(info.string("terminalId") == t1.id, "[\(region)] terminal info names another terminal: \(info)")
             #expect(info.string("merchantId") == merchant.id, "[\(region)] terminal info names another merchant: \(info)")
-            if let name = merchant.name {
-                #expect(info.string("merchantName") == name, "[\(region)] merchantName: \(info)")
-            }
+            #expect(info.string("merchantName") == merchant.name, "[\(region)] merchantName: \(info)")
             let infoCurrency = info["currency"] as? [String: Any] ?? [:]
             #expect(infoCurrency["code"] as? String == currency, "[\(region)] terminal currency: \(info)")
             if let exponent = environment["currencyExponent"] as? Int {

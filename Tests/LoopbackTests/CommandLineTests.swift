@@ -51,7 +51,7 @@ struct MistakenCall: Sendable, CustomTestStringConvertible {
 struct CommandLineTests {
     @Test("--help prints usage and exits 0", arguments: serviceCalls + [Call("sandbox")])
     func help(_ call: Call) throws {
-        let finished = try run(executable(call.program), call.arguments + ["--help"])
+        let finished = try run(builtExecutable(call.program), call.arguments + ["--help"])
         #expect(finished.exited && finished.status == 0, "\(finished)")
         #expect(finished.stdout.contains("USAGE:"), "\(finished)")
         #expect(finished.stderr.isEmpty, "\(finished)")
@@ -64,7 +64,7 @@ struct CommandLineTests {
     func unknownOption(_ call: Call) throws {
         let scratch = TemporaryDirectory()
         let finished = try run(
-            executable(call.program), call.with(["--nope"]).harmlessArguments(dataDirectory: scratch.url), seconds: 5)
+            builtExecutable(call.program), call.with(["--nope"]).harmlessArguments(dataDirectory: scratch.url), seconds: 5)
         #expect(finished.exited && finished.status == 2, "\(finished)")
         #expect(
             finished.stderr == "\(call.name): unknown option '--nope'\nRun '\(call.name) --help' for usage.\n",
@@ -74,7 +74,7 @@ struct CommandLineTests {
 
     @Test("an unknown sandbox command exits 2")
     func unknownCommand() throws {
-        let finished = try run(executable("sandbox"), ["down"])
+        let finished = try run(builtExecutable("sandbox"), ["down"])
         #expect(finished.exited && finished.status == 2, "\(finished)")
         #expect(finished.stderr.contains("sandbox: unknown command 'down'"), "\(finished)")
         #expect(finished.stderr.contains("Run 'sandbox --help' for usage."), "\(finished)")
@@ -118,7 +118,7 @@ struct CommandLineTests {
     func badValue(_ mistake: MistakenCall) throws {
         let scratch = TemporaryDirectory()
         let call = mistake.call
-        let finished = try run(executable(call.program), call.harmlessArguments(dataDirectory: scratch.url), seconds: 5)
+        let finished = try run(builtExecutable(call.program), call.harmlessArguments(dataDirectory: scratch.url), seconds: 5)
         #expect(finished.exited && finished.status == 2 && !finished.timedOut, "\(finished)")
         #expect(
             finished.stderr == "\(call.name): \(mistake.message)\nRun '\(call.name) --help' for usage.\n",
@@ -144,7 +144,7 @@ struct CommandLineTests {
         case "sandbox": arguments += ["--base-port", "0", "--data-dir", scratch.url.path]
         default: arguments += ["--port", "0"]
         }
-        let finished = try run(executable(call.program), call.arguments + arguments, seconds: 8)
+        let finished = try run(builtExecutable(call.program), call.arguments + arguments, seconds: 8)
         #expect(finished.exited && finished.status == 2 && !finished.timedOut, "\(finished)")
         #expect(finished.stderr.hasPrefix("\(call.name): environments.json: regions[0].currency: "), "\(finished)")
         #expect(finished.stderr.contains("EURO"), "\(finished)")
@@ -152,10 +152,10 @@ struct CommandLineTests {
 
     @Test("sandbox-host on a port already in use exits non-zero with a clear message")
     func portInUse() throws {
-        let blocked = try #require(Listener())
+        let blocked = try #require(HeldPort())
         let scratch = TemporaryDirectory()
         let finished = try run(
-            executable("sandbox-host"), ["--env", "EU", "--port", String(blocked.port), "--data-dir", scratch.url.path],
+            builtExecutable("sandbox-host"), ["--env", "EU", "--port", String(blocked.port), "--data-dir", scratch.url.path],
             seconds: 8)
         #expect(!finished.timedOut, "it started although the port is taken: \(finished)")
         #expect(finished.exited, "it died of a signal instead of exiting: \(finished)")
@@ -169,7 +169,7 @@ struct CommandLineTests {
     func dryRunDefaults(_ call: Call) throws {
         let catalogue = try loadCatalogue()
         let arguments = call.program == "sandbox-host" ? ["--env", "ANZ"] : []
-        let finished = try run(executable(call.program), call.arguments + arguments + ["--dry-run"])
+        let finished = try run(builtExecutable(call.program), call.arguments + arguments + ["--dry-run"])
         #expect(finished.exited && finished.status == 0, "\(finished)")
         let configuration = try #require(
             try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any], "\(finished)")
@@ -208,7 +208,7 @@ struct HelpExampleTests {
     /// resolve as written and show up in the resolved configuration.
     @Test("every example of a service's --help resolves as written", arguments: serviceCalls)
     func examplesResolve(_ call: Call) throws {
-        let help = try run(executable(call.program), call.arguments + ["--help"])
+        let help = try run(builtExecutable(call.program), call.arguments + ["--help"])
         let examples = helpExamples(help.stdout)
         // Run where a `sandbox up` on the default ports has left its endpoints.json, as the examples assume.
         let catalogue = try loadCatalogue()
@@ -226,7 +226,7 @@ struct HelpExampleTests {
         for example in examples {
             #expect(Array(example.prefix(call.arguments.count + 1)) == [call.program] + call.arguments, "\(example)")
             let arguments = Array(example.dropFirst())
-            let finished = try Child(executable(call.program), arguments + ["--dry-run"], workingDirectory: folder.url)
+            let finished = try ChildProcess(builtExecutable(call.program), arguments + ["--dry-run"], workingDirectory: folder.url)
                 .finish(within: 10)
             #expect(finished.exited && finished.status == 0, "\(example.joined(separator: " ")):\n\(finished)")
             let configuration = (try? JSONSerialization.jsonObject(with: Data(finished.stdout.utf8))) as? [String: Any] ?? [:]
@@ -262,11 +262,11 @@ struct GracefulStopTests {
     func stopsOnSignal(_ stop: StopCase) throws {
         let scratch = TemporaryDirectory()
         let dataDirectory = stop.program == "sandbox-host" ? ["--data-dir", scratch.url.path] : []
-        var started: (Child, Int)?
+        var started: (ChildProcess, Int)?
         var lastFailure = ""
         for _ in 0..<3 where started == nil {
             let port = Int(freePort())
-            let child = try Child(executable(stop.program), stop.arguments + ["--port", String(port)] + dataDirectory)
+            let child = try ChildProcess(builtExecutable(stop.program), stop.arguments + ["--port", String(port)] + dataDirectory)
             if child.waitForOutput("listening on http://127.0.0.1:\(port)", seconds: 10) {
                 started = (child, port)
             } else {

@@ -7,16 +7,16 @@ import Testing
 @Suite("webhook-inbox beside sandbox-host --webhook-inbox")
 struct InboxLayoutTests {
     /// Starts `program` on a free port; retries when the port was taken between choosing and binding.
-    private func start(_ program: String, _ arguments: [String]) throws -> (child: Child, url: String) {
+    private func start(_ program: String, _ arguments: [String]) throws -> (child: ChildProcess, url: String) {
         var lastFailure = ""
         for _ in 0..<3 {
             let port = Int(freePort())
-            let child = try Child(executable(program), arguments + ["--port", String(port)])
+            let child = try ChildProcess(builtExecutable(program), arguments + ["--port", String(port)])
             if child.waitForOutput("listening on http://127.0.0.1:\(port)", seconds: 10) { return (child, "http://127.0.0.1:\(port)") }
             lastFailure = child.finish(within: 5).description
         }
         Issue.record("\(program) did not start: \(lastFailure)")
-        throw FetchError(description: "\(program) did not start")
+        throw HarnessError("\(program) did not start")
     }
 
     /// `POST url` with a JSON body, through curl: the parsed answer.
@@ -38,7 +38,7 @@ struct InboxLayoutTests {
         }
         let scratch = TemporaryDirectory()
         let dryRun = try run(
-            executable("sandbox-host"), ["--env", "EU", "--data-dir", scratch.url.path, "--webhook-inbox", inbox, "--dry-run"])
+            builtExecutable("sandbox-host"), ["--env", "EU", "--data-dir", scratch.url.path, "--webhook-inbox", inbox, "--dry-run"])
         let resolved = (try? JSONSerialization.jsonObject(with: Data(dryRun.stdout.utf8))) as? [String: Any]
         #expect(resolved?["webhookInbox"] as? String == inbox, "\(dryRun)")
         let (hostProcess, host) = try start(
@@ -61,7 +61,7 @@ struct InboxLayoutTests {
         #expect(received["region"] as? String == "EU", "\(received)")
         #expect(received["signature"] as? String == "valid", "the inbox's verdict: \(received)")
 
-        let bad = try run(executable("sandbox-host"), ["--env", "EU", "--webhook-inbox", "inbox:8111", "--dry-run"])
+        let bad = try run(builtExecutable("sandbox-host"), ["--env", "EU", "--webhook-inbox", "inbox:8111", "--dry-run"])
         #expect(bad.exited && bad.status == 2, "\(bad)")
         #expect(bad.stderr.hasPrefix("sandbox-host: --webhook-inbox must be an http:// or https:// URL"), "\(bad)")
     }

@@ -51,7 +51,7 @@ struct ReadmeTourTests {
             let script = data.file("tour-\(index).sh")
             try onOurPorts(block).write(to: script, atomically: true, encoding: .utf8)
             // `-e` as a careful reader would: a command that fails stops the walk.
-            let finished = try Child(
+            let finished = try ChildProcess(
                 URL(fileURLWithPath: "/bin/bash"), ["-e", script.path], workingDirectory: Paths.repository
             ).finish(within: 60)
             #expect(finished.exited && finished.status == 0, "tour block \(index + 1) failed:\n\(block)\n\(finished)")

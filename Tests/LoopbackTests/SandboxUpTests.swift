@@ -83,10 +83,10 @@ struct SandboxUpTests {
     func upRefusesATakenPort() throws {
         let count = try loadCatalogue().regions.count + 3
         let base = try freeConsecutivePorts(count)
-        let blocked = try #require(Listener(port: base + 4), "port \(base + 4) was taken meanwhile")
+        let blocked = try #require(HeldPort(port: base + 4), "port \(base + 4) was taken meanwhile")
         let data = TemporaryDirectory()
         let finished = try run(
-            executable("sandbox"), ["up", "--base-port", String(base), "--data-dir", data.url.path], seconds: 15)
+            builtExecutable("sandbox"), ["up", "--base-port", String(base), "--data-dir", data.url.path], seconds: 15)
         #expect(finished.exited && finished.status != 0 && !finished.timedOut, "\(finished)")
         #expect(finished.stderr.contains("cannot listen on 127.0.0.1:\(blocked.port)"), "\(finished)")
         #expect(!finished.stdout.contains("Endpoints:"), "it must not claim to be up: \(finished)")

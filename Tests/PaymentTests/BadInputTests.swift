@@ -1,6 +1,8 @@
 import CardPayload
 import Foundation
+import HostTestSupport
 import SimulatedReader
+import TestSupport
 import Testing
 
 /// Bad input gets a clear error and leaves no transaction behind (count checked around each).
@@ -157,7 +159,7 @@ struct BadInputTests {
             let payload = try await till.tap("visa", amount: 1000)
             let pin = try await till.enterPin().sealedPayload ?? payload
 
-            let calls: [(String, () async -> Reply)] = [
+            let calls: [(String, () async -> HTTPReply)] = [
                 ("details by id", { await till.details(foreign) }),
                 ("GET /transactions/{id}", { await till.service.call("GET", "/terminal/v1/transactions/\(foreign)", bearer: till.token) }),
                 ("details naming the other terminal", { await till.details(query: "transactionId=\(foreign)&terminalId=\(other.id)") }),

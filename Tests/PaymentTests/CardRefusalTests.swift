@@ -1,5 +1,6 @@
 import CardPayload
 import Foundation
+import HostTestSupport
 import SimulatedReader
 import TestSupport
 import Testing

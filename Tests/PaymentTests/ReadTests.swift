@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import SandboxStore
 import TestSupport
 import Testing
@@ -463,7 +464,7 @@ struct ReadTests {
     }
 
     /// Description → summed amount and count of a statistics answer.
-    func totals(_ reply: Reply) -> [String: (amount: Int, count: Int)] {
+    func totals(_ reply: HTTPReply) -> [String: (amount: Int, count: Int)] {
         var result: [String: (amount: Int, count: Int)] = [:]
         for group in reply.array("statistics") as? [[String: Any]] ?? [] {
             let name = group["description"] as? String ?? "?"

@@ -1,4 +1,6 @@
 import Foundation
+import HostTestSupport
+import TestSupport
 import Testing
 
 /// Receipts (QR page, e-mail to the back-office mailbox) and merchant checkouts.
@@ -111,7 +113,7 @@ struct ReceiptCheckoutTests {
             let l = till.label
             let key = try #require(host.apiKey(owning: till.id))
 
-            func checkout(_ body: [String: Any], bearer: String? = nil) async -> Reply {
+            func checkout(_ body: [String: Any], bearer: String? = nil) async -> HTTPReply {
                 await host.service.call("POST", "/merchant/v1/checkouts", bearer: bearer ?? key, body: body)
             }
             let created = expectReply(

@@ -1,5 +1,6 @@
 import CardPayload
 import Foundation
+import HostTestSupport
 import SimulatedReader
 import TestSupport
 import Testing
@@ -355,7 +356,7 @@ struct FX {
     }
 
     func expectQuote(
-        _ reply: Reply, amount: Int, from: String, to: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ reply: HTTPReply, amount: Int, from: String, to: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let wanted = self.amount(amount, from: from, to: to)
         #expect(wanted != nil, "\(step): fx.json has no \(from)→\(to) rate", sourceLocation: sourceLocation)

@@ -109,9 +109,9 @@ struct QRCodeSVGTests {
         try image.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
 
-        let (status, output) = try SpawnedProcess.output(of: try #require(Self.zbarimg), ["--quiet", "--raw", "-Sbinary", file.path])
-        #expect(status == 0)
-        #expect(String(decoding: output, as: UTF8.self) == text)
+        let decoded = try SpawnedProcess.run(URL(fileURLWithPath: try #require(Self.zbarimg)), ["--quiet", "--raw", "-Sbinary", file.path])
+        #expect(decoded.status == 0)
+        #expect(String(decoding: decoded.standardOutput, as: UTF8.self) == text)
     }
 
     /// `$ZBARIMG` if set, else the usual install locations.

@@ -1,19 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// The Python fixture server (`Tests/Fixtures/http_fixture.py`), one per suite run.
+/// The Python fixture server (`Tests/Fixtures/http_fixture.py`), one per suite run, started as a
+/// TestSupport `ChildProcess` (it exits by itself when this process is gone).
 final class FixtureServer: Sendable {
     /// The server of the suite the current test runs in.
     @TaskLocal static var current: FixtureServer?
 
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let child: ChildProcess
 
-    private init(port: Int, process: Process, input: Pipe) {
+    private init(port: Int, child: ChildProcess) {
         self.port = port
-        self.process = process
-        self.input = input
+        self.child = child
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -22,39 +22,21 @@ final class FixtureServer: Sendable {
     }
 
     static func start() throws -> FixtureServer {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/http_fixture.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        // The fixture exits when its stdin closes, so it dies with this process even on a crash.
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
-        let text = String(decoding: firstLine, as: UTF8.self)
+        let script = Paths.repository.appendingPathComponent("Tests/Fixtures/http_fixture.py")
+        let child = try ChildProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path], environment: ProcessInfo.processInfo.environment)
+        _ = child.waitForOutput("\n", seconds: 15)
+        let text = child.stdout
         guard let line = text.split(separator: "\n").first,
               let port = Int(line.trimmingCharacters(in: .whitespaces)) else {
-            process.terminate()
-            throw FixtureError(message: "fixture did not print a port: \(text)")
+            child.stop()
+            throw FixtureError(message: "fixture did not print a port: \(text) \(child.stderr)")
         }
-        return FixtureServer(port: port, process: process, input: input)
+        return FixtureServer(port: port, child: child)
     }
 
     func stop() {
-        process.terminate()
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        child.stop()
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SandboxHTTPClient
 import Synchronization
+import TestSupport
 import Testing
 
 /// What `/echo` saw.
@@ -29,23 +30,11 @@ private func server() throws -> FixtureServer {
     try #require(FixtureServer.current)
 }
 
-/// A loopback port nothing listens on: bound, never listened on, then released.
+/// A loopback port nothing listens on: taken from the system, then released.
 private func closedLoopbackPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-            bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-        }
-    }
-    try #require(bound)
-    return Int(UInt16(bigEndian: address.sin_port))
+    let port = Int(freePort())
+    try #require(port != 0)
+    return port
 }
 
 @Suite(.fixtureServer)

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxStore
+import TestSupport
 import Testing
 
 @Suite("Connection, statements and values")
@@ -160,9 +161,9 @@ struct ConnectionTests {
 
     @Test("opening a read-only connection on a missing file fails with SQLite's reason")
     func openFailure() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let error = #expect(throws: DatabaseError.self) {
-            try Connection(path: directory.file("absent.sqlite"), access: .readOnly)
+            try Connection(path: directory.file("absent.sqlite").path, access: .readOnly)
         }
         #expect(error?.resultCode == 14)  // SQLITE_CANTOPEN
         #expect(error?.message.contains("absent.sqlite") == true)

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxStore
+import TestSupport
 import Testing
 
 /// Kills a real writer process with SIGKILL mid-stream and checks what survived.
@@ -19,8 +20,8 @@ struct CrashDurabilityTests {
             `swift build --build-tests` and run `swift test --skip-build`
             """
         )
-        let directory = try TemporaryDirectory()
-        let path = directory.file("crash.sqlite")
+        let directory = TemporaryDirectory()
+        let path = directory.file("crash.sqlite").path
 
         // Each round reopens the file the previous kill left behind (WAL recovery included)
         // and kills at a different point.

@@ -1,4 +1,5 @@
 import SandboxStore
+import TestSupport
 import Testing
 
 @Suite("Migrations")
@@ -35,8 +36,8 @@ struct MigrationTests {
 
     @Test("reopening keeps data and applies only the new migrations")
     func survivesReopen() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("nested/deeper/host.sqlite")  // parent directories are created
+        let directory = TemporaryDirectory()
+        let path = directory.file("nested/deeper/host.sqlite").path  // parent directories are created
         do {
             let store = try Store.open(path: path, migrations: [first, second])
             try store.write { try $0.run("INSERT INTO payments(amount) VALUES (?)", [700]) }
@@ -55,8 +56,8 @@ struct MigrationTests {
 
     @Test("a database from a newer build is refused with a clear error and left untouched")
     func refusesNewerDatabase() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("host.sqlite")
+        let directory = TemporaryDirectory()
+        let path = directory.file("host.sqlite").path
         _ = try Store.open(path: path, migrations: [first, second, third])
 
         let error = #expect(throws: DatabaseError.self) {
@@ -72,8 +73,8 @@ struct MigrationTests {
 
     @Test("a failing migration rolls back alone; the ones before it stay applied")
     func failingMigrationRollsBackAlone() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("host.sqlite")
+        let directory = TemporaryDirectory()
+        let path = directory.file("host.sqlite").path
         let broken = Migration(version: 2, name: "broken", sql: """
             CREATE TABLE half_done(id INTEGER);
             INSERT INTO no_such_table VALUES (1);

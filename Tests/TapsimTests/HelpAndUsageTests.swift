@@ -14,7 +14,7 @@ struct HelpAndUsageTests {
 
     let folder = TemporaryDirectory()
 
-    func tapsim(_ arguments: String...) throws -> Run {
+    func tapsim(_ arguments: String...) throws -> ProcessOutput {
         try run(try tapsimExecutable(), arguments, in: folder.url)
     }
 

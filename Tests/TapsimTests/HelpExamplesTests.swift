@@ -80,14 +80,14 @@ struct HelpExamplesTests {
         }
 
         /// `bash -c LINE` in the working folder with `tapsim` on the PATH.
-        func bash(_ line: String, timeout: TimeInterval = 60) throws -> Run {
+        func bash(_ line: String, timeout: TimeInterval = 60) throws -> ProcessOutput {
             let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             return try run(
                 URL(fileURLWithPath: "/bin/bash"), ["-c", line], in: sandbox.work, environment: ["PATH": path], timeout: timeout)
         }
 
         /// `tapsim ARGUMENTS…` as the examples run it (no --endpoints, no --sandbox-data).
-        func tapsim(_ arguments: [String]) throws -> Run {
+        func tapsim(_ arguments: [String]) throws -> ProcessOutput {
             try run(sandbox.tapsim, arguments, in: sandbox.work)
         }
 

@@ -3,47 +3,27 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// A real `sandbox-host` process (as LoopbackTests runs the executables), output to files.
+/// A real `sandbox-host` process (TestSupport's `SandboxHostProcess`) and the API it serves.
 final class HostProcess: @unchecked Sendable {
-    let process: SpawnedProcess
-    let folder = TemporaryDirectory()
-    let port: UInt16
-    var api: API { API(baseURL: "http://127.0.0.1:\(port)") }
+    let host: SandboxHostProcess
+    var api: Service { Service(baseURL: host.url) }
 
     init(dataDirectory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let executable = try #require(
-            Paths.executable("sandbox-host"), "sandbox-host is not built in \(Paths.products.path); run `swift build --build-tests` first",
-            sourceLocation: sourceLocation)
-        port = freePort()
-        process = try SpawnedProcess(
-            executable: executable.path,
-            arguments: [
-                "--env", EU.region, "--port", String(port), "--data-dir", dataDirectory.path, "--access-log", "off",
-                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
-            ],
-            environment: ProcessInfo.processInfo.environment, directory: folder.url.path,
-            stdout: folder.file("stdout").path, stderr: folder.file("stderr").path)
+        host = try SandboxHostProcess(dataDirectory: dataDirectory, sourceLocation: sourceLocation)
     }
 
-    deinit { kill() }
-
-    var stderr: String { (try? String(contentsOf: folder.file("stderr"), encoding: .utf8)) ?? "" }
+    var stderr: String { host.output }
 
     /// Waits until `/healthz` answers 200.
     func waitUntilReady(seconds: Double = 20) async -> Bool {
         await eventually(seconds) {
-            guard process.isRunning else { return false }
+            guard host.child.process.isRunning else { return false }
             return await api.call("GET", "/healthz").status == 200
         }
     }
 
     /// SIGKILL, and waits for the process to be gone.
-    func kill() {
-        if process.isRunning {
-            Foundation.kill(process.pid, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
+    func kill() { host.kill() }
 }
 
 @Suite("SIGKILL of the host mid-dispatch loses no webhook")
@@ -122,11 +102,11 @@ struct CrashTests {
         let logged = expectReply(
             await second.api.call("GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey), 200, nil,
             "the delivery log after the restart"
-        ).array("events")
+        ).objects("events")
         let settled = await eventually(10) {
             let events = await second.api.call(
                 "GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey
-            ).array("events")
+            ).objects("events")
             return events.allSatisfy { $0["state"] as? String == "delivered" }
         }
         #expect(settled, "not every event is delivered in the log: \(logged.filter { $0["state"] as? String != "delivered" })")

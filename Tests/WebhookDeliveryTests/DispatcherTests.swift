@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The dispatcher: bounded concurrency, 15 s timeout")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebhookSignature
 
@@ -54,8 +55,6 @@ func expectPayload(
         event.headers["content-type"]?.hasPrefix("application/json") == true, "\(step): Content-Type \(event.headers)",
         sourceLocation: sourceLocation)
 }
-
-func matches(_ text: String, _ pattern: String) -> Bool { text.range(of: pattern, options: .regularExpression) != nil }
 
 @Suite("Webhook events: one per final outcome, documented payload, signed")
 struct EventTests {

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Launcher
 import SandboxHTTP
 import TestSupport
@@ -8,24 +9,17 @@ import Testing
 struct InboxTests {
     @Test("the inbox gets every merchant's events by default and finds the MONEI signature valid, also after the host's clock moved three months")
     func inboxAfterClockMove() async throws {
-        let directory = TemporaryDirectory()
-        let options = try #require(
-            try HostCommand.description.parse([
-                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
-            ]))
-        let sandbox = try Sandbox.start(
-            configuration: Sandbox.Configuration(
-                resources: try Resources.locate(options), basePort: 0, server: ServerConfiguration(drainSeconds: 0.1),
-                dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil))
-        defer { sandbox.stop() }
+        let running = try InProcessSandbox(drainSeconds: 0.1)
+        defer { running.stop() }
+        let sandbox = running.sandbox
         let eu = try #require(sandbox.hosts.first { $0.name == EU.region })
-        let host = API(baseURL: eu.url)
-        let inbox = API(baseURL: sandbox.inbox.url)
+        let host = Service(baseURL: eu.url)
+        let inbox = Service(baseURL: sandbox.inbox.url)
 
         func delivery(_ eventId: String) async -> [String: Any]? {
             var found: [String: Any]?
             _ = await eventually(10) {
-                found = await inbox.call("GET", "/api/events").array("events").first { $0["eventId"] as? String == eventId }
+                found = await inbox.call("GET", "/api/events").objects("events").first { $0["eventId"] as? String == eventId }
                 return found != nil
             }
             return found

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The documented waits after the 1st, 2nd, … failed attempt (docs/webhooks.md), in seconds.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Sample webhooks (POST /_sandbox/webhooks/trigger) look like real ones")

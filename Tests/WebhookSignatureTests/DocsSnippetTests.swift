@@ -41,7 +41,7 @@ struct DocsSnippetTests {
     }
 
     /// Runs the Python snippet's functions: exit 0 when they return True.
-    static func python(_ call: String, header: String, body: [UInt8] = body, secret: String) throws -> ProcessResult {
+    static func python(_ call: String, header: String, body: [UInt8] = body, secret: String) throws -> ProcessOutput {
         let code = """
             import base64, importlib.util, json, os, sys
             spec = importlib.util.spec_from_file_location("verify", os.environ["SNIPPET"])
@@ -75,7 +75,7 @@ struct DocsSnippetTests {
     }
 
     /// Runs the Node snippet's functions: exit 0 when they return true.
-    static func node(_ call: String, header: String, body: [UInt8] = body, secret: String) throws -> ProcessResult {
+    static func node(_ call: String, header: String, body: [UInt8] = body, secret: String) throws -> ProcessOutput {
         let code = """
             const { verifyMonei, verifyStandard } = await import(process.env.SNIPPET);
             const body = Buffer.from(process.env.BODY, "base64"), header = process.env.HEADER, secret = process.env.SECRET;

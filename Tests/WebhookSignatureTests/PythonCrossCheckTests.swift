@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCrypto
+import TestSupport
 import Testing
 import WebhookSignature
 
@@ -11,7 +12,7 @@ struct PythonCrossCheckTests {
     static let body = Array(#"{"id":"evt_42","type":"payment.succeeded","merchant":"Café Ωmega","amount":1050}"#.utf8)
 
     /// Runs a Python snippet with the body (base64) and other values in its environment.
-    static func python(_ code: String, _ values: [String: String]) throws -> ProcessResult {
+    static func python(_ code: String, _ values: [String: String]) throws -> ProcessOutput {
         try runProcess("python3", ["-c", code], environment: values.merging(["BODY": Base64.encode(body)]) { $1 })
     }
 

@@ -40,33 +40,19 @@ func failure(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourc
     }
 }
 
-/// How one run of a process ended.
-struct ProcessResult: CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var description: String { "exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
-}
-
-/// Runs `executable` (looked up on PATH) with `arguments` and `environment` added, output to files.
+/// Runs `executable` (looked up on PATH) with `arguments` and `environment` added, in this
+/// process's working folder (where `node` finds the checkout's packages); a run still going after
+/// `timeout` seconds is stopped and recorded as an issue.
 func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60)
-    throws -> ProcessResult
+    throws -> ProcessOutput
 {
-    let scratch = TemporaryDirectory()
-    let out = scratch.file("stdout"), err = scratch.file("stderr")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = try SpawnedProcess(
-        executable: "/usr/bin/env", arguments: [executable] + arguments,
-        environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-        directory: FileManager.default.currentDirectoryPath, stdout: out.path, stderr: err.path)
-    if !process.finish(within: timeout) {
+    let output = try SpawnedProcess.run(
+        executable, arguments, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), environment: environment,
+        timeout: timeout)
+    if output.timedOut {
         Issue.record("\(executable) did not finish within \(timeout) s")
     }
-    return ProcessResult(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    return output
 }
 
 /// Requires the Python reference packages, pointing at scripts/setup when they are missing.

@@ -45,8 +45,11 @@ struct ExampleTests {
 
         // A sandbox whose endpoints.json is where `trigger` looks by default: ./.sandbox.
         let folder = TemporaryDirectory()
-        let sandbox = try RunningSandbox(dataDirectory: folder.file(".sandbox"))
-        defer { sandbox.stop() }
+        let (sandbox, _) = try startSandboxUp(dataDirectory: folder.file(".sandbox"))
+        defer {
+            sandbox.signal(SIGTERM)
+            _ = sandbox.finish(within: 10)
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["WEBHOOKS_SECRET"] = nil
@@ -76,36 +79,5 @@ struct ExampleTests {
                 #expect(text(output).hasPrefix("evt_"), "\(example)\n\(text(output))\n\(text(errors))")
             }
         }
-    }
-}
-
-/// `sandbox up` on free ports with its data (and so its endpoints.json) in `dataDirectory`.
-final class RunningSandbox {
-    private let process: SpawnedProcess
-    private let log = TemporaryDirectory()
-
-    init(dataDirectory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let sandbox = try #require(Paths.executable("sandbox"), "sandbox is not built; run `swift build --build-tests`")
-        let output = log.file("out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        // Port 0: every service gets a port from the system; endpoints.json names them.
-        process = try SpawnedProcess(
-            executable: sandbox.path, arguments: ["up", "--base-port", "0", "--data-dir", dataDirectory.path],
-            environment: ProcessInfo.processInfo.environment, directory: log.url.path, stdout: output.path,
-            stderr: log.file("err").path)
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("Endpoints:") { return }
-            guard process.isRunning else { break }
-            usleep(20_000)
-        }
-        stop()
-        Issue.record("sandbox up did not start: \((try? String(contentsOf: log.file("err"), encoding: .utf8)) ?? "")", sourceLocation: sourceLocation)
-        throw Listener.Closed()
-    }
-
-    func stop() {
-        kill(process.pid, SIGTERM)
-        if !process.finish(within: 10) { kill(process.pid, SIGKILL) }
     }
 }

@@ -7,70 +7,46 @@ import WebhookSignature
 
 /// The built `webhooks`, or a failed requirement saying how to build it.
 func webhooksExecutable(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-    try #require(
-        Paths.executable("webhooks"),
-        "webhooks is not built in \(Paths.products.path); run `swift build --build-tests` first",
-        sourceLocation: sourceLocation)
+    try builtExecutable("webhooks", sourceLocation: sourceLocation)
 }
 
-/// How one run ended.
-struct Run: CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var description: String { "exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
-}
-
-/// Runs `webhooks` with `arguments`, `stdin` as its standard input, in `directory`.
+/// Runs `webhooks` with `arguments`, `stdin` as its standard input, in `directory`, without
+/// `WEBHOOKS_SECRET` unless `environment` gives one. A run still going after `timeout` seconds is
+/// stopped and recorded as an issue.
 func webhooks(
     _ arguments: [String], stdin: [UInt8] = [], in directory: URL? = nil, environment: [String: String] = [:],
     timeout: TimeInterval = 30
-) throws -> Run {
-    let scratch = TemporaryDirectory()
-    let input = scratch.file("stdin"), out = scratch.file("stdout"), err = scratch.file("stderr")
-    try Data(stdin).write(to: input)
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+) throws -> ProcessOutput {
     var childEnvironment = ProcessInfo.processInfo.environment
     childEnvironment["WEBHOOKS_SECRET"] = nil
     for (key, value) in environment { childEnvironment[key] = value }
-    let process = try SpawnedProcess(
-        executable: try webhooksExecutable().path, arguments: arguments, environment: childEnvironment,
-        directory: (directory ?? scratch.url).path, stdin: input.path, stdout: out.path, stderr: err.path)
-    if !process.finish(within: timeout) {
+    let output = try SpawnedProcess.run(
+        try webhooksExecutable(), arguments, in: directory, environment: childEnvironment, stdin: stdin, timeout: timeout)
+    if output.timedOut {
         Issue.record("webhooks \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
     }
-    return Run(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    return output
 }
 
 /// A `webhooks listen` running in the background on a port the system picks.
 final class Listener: @unchecked Sendable {
-    private(set) var process: SpawnedProcess!
-    let folder = TemporaryDirectory()
+    private let child: ChildProcess
     private(set) var port: UInt16 = 0
 
+    var process: SpawnedProcess { child.process }
+    /// Its working folder (where `--capture` files land).
+    var folder: TemporaryDirectory { child.folder }
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts `webhooks listen --port 0 <arguments>` and waits for its "listening on" line.
     init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        _ = FileManager.default.createFile(atPath: folder.file("stdout").path, contents: nil)
-        _ = FileManager.default.createFile(atPath: folder.file("stderr").path, contents: nil)
-        process = try SpawnedProcess(
-            executable: try webhooksExecutable(sourceLocation: sourceLocation).path, arguments: ["listen", "--port", "0"] + arguments,
-            environment: ProcessInfo.processInfo.environment, directory: folder.url.path, stdout: folder.file("stdout").path,
-            stderr: folder.file("stderr").path)
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if let first = lines.first, first.hasPrefix("listening on http://127.0.0.1:") {
-                let rest = first.dropFirst("listening on http://127.0.0.1:".count)
-                port = UInt16(rest.prefix { $0.isNumber }) ?? 0
-                return
-            }
-            guard process.isRunning else { break }
-            usleep(20_000)
+        child = try ChildProcess(
+            try webhooksExecutable(sourceLocation: sourceLocation), ["listen", "--port", "0"] + arguments,
+            environment: ProcessInfo.processInfo.environment)
+        let banner = "listening on http://127.0.0.1:"
+        if child.waitForOutput(banner, seconds: 15), let first = lines.first, first.hasPrefix(banner) {
+            port = UInt16(first.dropFirst(banner.count).prefix { $0.isNumber }) ?? 0
+            return
         }
         stop()
         Issue.record("webhooks listen did not start:\n\(stdout)\n\(stderr)", sourceLocation: sourceLocation)
@@ -81,8 +57,8 @@ final class Listener: @unchecked Sendable {
 
     deinit { stop() }
 
-    var stdout: String { (try? String(contentsOf: folder.file("stdout"), encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: folder.file("stderr"), encoding: .utf8)) ?? "" }
+    var stdout: String { child.stdout }
+    var stderr: String { child.stderr }
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
     /// The JSON objects printed so far (`--json`), without the banner.
@@ -98,9 +74,10 @@ final class Listener: @unchecked Sendable {
         return events
     }
 
+    /// SIGTERM (as Ctrl-C would end it), and waits for it to be gone.
     func stop() {
-        guard let process, process.isRunning else { return }
-        kill(process.pid, SIGTERM)
+        guard process.isRunning else { return }
+        child.signal(SIGTERM)
         process.waitUntilExit()
     }
 }

@@ -1,142 +1,19 @@
 import Foundation
-import Launcher
-import SandboxHTTP
+import HostTestSupport
 import TestSupport
 import Testing
 
-// The whole sandbox in this process (as LifecycleTests/Support/Fixtures.swift starts it), the
-// merchants.json facts the payment tests pick terminals by, and one environment host's
-// registration and login calls.
+// One environment host of the sandbox in this process (TestSupport's `InProcessSandbox`): its
+// merchants.json facts the payment tests pick terminals by, and its registration and login calls.
 
-/// `sandbox-data/merchants.json`, the parts the payment tests use.
-struct MerchantsFile: Decodable {
-    var regions: [String: RegionFixture]
-
-    static func load(sourceLocation: SourceLocation = #_sourceLocation) throws -> MerchantsFile {
-        let file = Paths.sandboxData.appendingPathComponent("merchants.json")
-        let data = try #require(
-            try? Data(contentsOf: file), "sandbox-data/merchants.json is missing", sourceLocation: sourceLocation)
-        return try JSONDecoder().decode(MerchantsFile.self, from: data)
-    }
-}
-
-struct RegionFixture: Decodable {
-    var backOfficeKey: String
-    var merchants: [MerchantFixture]
-
-    var terminals: [TerminalFixture] { merchants.flatMap(\.terminals) }
-
-    func merchant(owning terminal: String) -> MerchantFixture? {
-        merchants.first { $0.terminals.contains { $0.id == terminal } }
-    }
-}
-
-struct MerchantFixture: Decodable {
-    var id: String
-    var name: String
-    var address1: String
-    var apiKey: String
-    var terminals: [TerminalFixture]
-}
-
-struct TerminalFixture: Decodable {
-    struct Tips: Decodable { var enabled: Bool }
-    struct Reference: Decodable {
-        var enabled: Bool
-        var pattern: String?
-    }
-
-    var id: String
-    var autoLogin: Bool
-    var registerOptions: [String]?
-    var refundAvailable: Bool
-    var reversalAvailable: Bool
-    var limitAmount: Int
-    var permittedCountries: [String]?
-    var tips: Tips
-    var reference: Reference
-
-    func allows(_ option: String) -> Bool { registerOptions?.contains(option) ?? true }
-}
-
-/// `sandbox-data/environments.json`: a region's currency and feature switches.
-struct RegionFacts {
-    var currency: String
-    var dcc: Bool
-    var tips: Bool
-
-    static func load(_ region: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> RegionFacts {
-        let file = Paths.sandboxData.appendingPathComponent("environments.json")
-        let data = try #require(try? Data(contentsOf: file), "environments.json is missing", sourceLocation: sourceLocation)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let regions = try #require(object["regions"] as? [[String: Any]])
-        let entry = try #require(regions.first { $0["id"] as? String == region }, "no region \(region)", sourceLocation: sourceLocation)
-        return RegionFacts(
-            currency: entry["currency"] as? String ?? "", dcc: entry["dcc"] as? Bool ?? false, tips: entry["tips"] as? Bool ?? false)
-    }
-}
-
-// MARK: - The sandbox, in process
-
-/// `sandbox up` started in this process on ports the system picks, with its state in a
-/// temporary folder; stopped by `withSandbox` when the test ends.
-final class RunningSandbox: @unchecked Sendable {
-    let directory: TemporaryDirectory
-    let sandbox: Sandbox
-    let fixtures: MerchantsFile
-
-    /// - Parameter directory: where the state lives; a sandbox started again on it finds its databases.
-    init(directory: TemporaryDirectory = TemporaryDirectory()) throws {
-        self.directory = directory
-        fixtures = try MerchantsFile.load()
-        let options = try #require(
-            try HostCommand.description.parse([
-                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
-            ]))
-        let configuration = Sandbox.Configuration(
-            resources: try Resources.locate(options), basePort: 0, server: ServerConfiguration(drainSeconds: 0.2),
-            dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil)
-        sandbox = try Sandbox.start(configuration: configuration)
-    }
-
-    func stop() { sandbox.stop() }
-
-    /// The database file of `region`'s host (`<data-dir>/<region>.sqlite`).
-    func databasePath(_ region: String) -> String { directory.file("state").appendingPathComponent(region.lowercased() + ".sqlite").path }
-
+extension InProcessSandbox {
     /// The host of `region` with its fixtures.
     func host(_ region: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Host {
-        let running = try #require(
-            sandbox.hosts.first { $0.name == region }, "the sandbox runs no host \(region)", sourceLocation: sourceLocation)
-        let fixture = try #require(fixtures.regions[region], "merchants.json has no region \(region)", sourceLocation: sourceLocation)
-        return Host(
-            service: Service(name: region, baseURL: running.url), fixture: fixture,
+        Host(
+            service: Service(name: region, baseURL: try url(of: region, sourceLocation: sourceLocation)),
+            fixture: try fixtures.region(region, sourceLocation: sourceLocation),
             facts: try RegionFacts.load(region, sourceLocation: sourceLocation))
     }
-}
-
-/// Starts the whole sandbox (on the state in `directory`, a new one by default), runs `body`, stops the sandbox.
-func withSandbox<T>(directory: TemporaryDirectory = TemporaryDirectory(), _ body: (RunningSandbox) async throws -> T) async throws -> T {
-    let running = try RunningSandbox(directory: directory)
-    do {
-        let result = try await body(running)
-        running.stop()
-        return result
-    } catch {
-        running.stop()
-        throw error
-    }
-}
-
-// MARK: - One environment host
-
-/// What a registered device keeps.
-struct DeviceCredential {
-    var deviceId: String
-    var secret: String
-    var terminalId: String
-
-    var body: [String: Any] { ["deviceId": deviceId, "deviceSecret": secret] }
 }
 
 /// One environment host: registration, login, clock and the back-office and merchant calls.
@@ -164,13 +41,11 @@ struct Host {
     func merchant(owning terminal: String) -> MerchantFixture? { fixture.merchant(owning: terminal) }
 
     @discardableResult
-    func advanceClock(_ seconds: Int, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) async -> Reply {
-        let reply = await service.call("POST", "/_sandbox/clock", body: ["advanceSeconds": seconds])
-        expectReply(reply, 200, nil, "\(step): move the host clock +\(seconds) s", sourceLocation: sourceLocation)
-        return reply
+    func advanceClock(_ seconds: Int, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) async -> HTTPReply {
+        await service.advanceClock(seconds, step, sourceLocation: sourceLocation)
     }
 
-    func mailbox() async -> Reply {
+    func mailbox() async -> HTTPReply {
         await service.call("GET", "/backoffice/v1/mailbox", bearer: fixture.backOfficeKey)
     }
 
@@ -201,23 +76,8 @@ struct Host {
             let secret = try #require(ended.string("deviceSecret"), "\(step): \(ended)", sourceLocation: sourceLocation)
             return DeviceCredential(deviceId: device, secret: secret, terminalId: terminal.id)
         }
-        let begun = expectReply(
-            await service.call(
-                "POST", "/terminal/v1/registrations", body: ["deviceId": device, "deviceModel": "iPhone15,2", "osVersion": "18.1"]),
-            201, nil, "\(step): begin", sourceLocation: sourceLocation)
-        let challenge = try #require(begun.string("challengeCode"), "\(step): \(begun)", sourceLocation: sourceLocation)
-        let confirmed = expectReply(
-            await service.call(
-                "POST", "/backoffice/v1/challenges/confirm", bearer: fixture.backOfficeKey,
-                body: ["challengeCode": challenge, "terminalId": terminal.id]),
-            200, nil, "\(step): confirm", sourceLocation: sourceLocation)
-        let code = try #require(confirmed.string("backofficeCode"), "\(step): \(confirmed)", sourceLocation: sourceLocation)
-        let done = expectReply(
-            await service.call(
-                "POST", "/terminal/v1/registrations/complete", body: ["deviceId": device, "backofficeCode": code, "pin": Self.pin]),
-            200, nil, "\(step): complete", sourceLocation: sourceLocation)
-        let secret = try #require(done.string("deviceSecret"), "\(step): \(done)", sourceLocation: sourceLocation)
-        return DeviceCredential(deviceId: device, secret: secret, terminalId: terminal.id)
+        return try await service.portalRegistration(
+            device, terminal: terminal.id, backOfficeKey: fixture.backOfficeKey, pin: Self.pin, step, sourceLocation: sourceLocation)
     }
 
     /// Logs in (without PIN on auto-login terminals) and returns the session token.

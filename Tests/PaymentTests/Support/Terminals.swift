@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The terminals the payment tests need, picked from merchants.json by their switches.
@@ -47,7 +48,7 @@ let transactionDetailKeys: Set<String> = [
 ]
 
 /// Expects every key of the seed's TransactionDetail (`null` allowed) and no other.
-func expectDetailShape(_ reply: Reply, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectDetailShape(_ reply: HTTPReply, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let keys = Set(reply.object.keys)
     let missing = transactionDetailKeys.subtracting(keys).sorted()
     let extra = keys.subtracting(transactionDetailKeys).sorted()

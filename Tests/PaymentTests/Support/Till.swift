@@ -15,7 +15,7 @@ func testCard(_ name: String, sourceLocation: SourceLocation = #_sourceLocation)
 /// A logged-in terminal with its phone: a session on the host and a simulated reader whose
 /// manual clock is aligned to the host's `serverTime` at every prepare.
 ///
-/// Every call of docs/card-payments.md is a method answering the raw ``Reply``; the composite
+/// Every call of docs/card-payments.md is a method answering the raw ``HTTPReply``; the composite
 /// ones (``pay(_:amount:tip:reference:step:)``) tap a card and send the sale in one go.
 final class Till {
     let host: Host
@@ -31,7 +31,7 @@ final class Till {
     /// Host time minus device time, in seconds, from the last host prepare.
     private(set) var offset: TimeInterval = 0
     /// The last `POST /terminal/v1/reader/prepare` answer.
-    private(set) var prepared: Reply?
+    private(set) var prepared: HTTPReply?
 
     var id: String { terminal.id }
     var region: String { host.region }
@@ -137,7 +137,7 @@ final class Till {
         amount: Int, tip: Int? = nil, reference: String? = nil, currency: String? = nil, payload: String? = nil,
         outcome: String? = nil, checkout: String? = nil, country: String? = nil, key: String? = nil,
         extra: [String: Any] = [:]
-    ) async -> Reply {
+    ) async -> HTTPReply {
         var body: [String: Any] = ["currency": currency ?? self.currency, "requestedAmount": amount]
         if let tip { body["tipAmount"] = tip }
         if let reference { body["reference"] = reference }
@@ -150,14 +150,14 @@ final class Till {
             "POST", "/terminal/v1/transactions/sale", bearer: token, body: body, headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
-    func rawSale(_ json: String) async -> Reply {
+    func rawSale(_ json: String) async -> HTTPReply {
         await service.call("POST", "/terminal/v1/transactions/sale", bearer: token, raw: json)
     }
 
     func refund(
         _ original: String, amount: Int, currency: String? = nil, payload: String? = nil, outcome: String? = nil,
         reference: String? = nil, key: String? = nil
-    ) async -> Reply {
+    ) async -> HTTPReply {
         var body: [String: Any] = ["currency": currency ?? self.currency, "requestedAmount": amount, "transactionId": original]
         if let payload { body["cardPayload"] = payload }
         if let outcome { body["readerOutcome"] = outcome }
@@ -166,67 +166,67 @@ final class Till {
             "POST", "/terminal/v1/transactions/refund", bearer: token, body: body, headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
-    func card(_ transaction: String, payload: String? = nil, outcome: String? = nil) async -> Reply {
+    func card(_ transaction: String, payload: String? = nil, outcome: String? = nil) async -> HTTPReply {
         var body: [String: Any] = [:]
         if let payload { body["cardPayload"] = payload }
         if let outcome { body["readerOutcome"] = outcome }
         return await service.call("POST", "/terminal/v1/transactions/\(transaction)/card", bearer: token, body: body)
     }
 
-    func pin(_ transaction: String, payload: String, key: String? = nil) async -> Reply {
+    func pin(_ transaction: String, payload: String, key: String? = nil) async -> HTTPReply {
         await service.call(
             "POST", "/terminal/v1/transactions/\(transaction)/pin", bearer: token, body: ["pinPayload": payload],
             headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
-    func dcc(_ transaction: String, accepted: Bool, key: String? = nil) async -> Reply {
+    func dcc(_ transaction: String, accepted: Bool, key: String? = nil) async -> HTTPReply {
         await service.call(
             "POST", "/terminal/v1/transactions/\(transaction)/dcc", bearer: token, body: ["dccOfferAccepted": accepted],
             headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
-    func reversal(_ transaction: String, byUser: Bool = false, key: String? = nil) async -> Reply {
+    func reversal(_ transaction: String, byUser: Bool = false, key: String? = nil) async -> HTTPReply {
         await service.call(
             "POST", "/terminal/v1/transactions/\(transaction)/reversal", bearer: token, body: ["isCancelledByUser": byUser],
             headers: key.map { [("Idempotency-Key", $0)] } ?? [])
     }
 
-    func details(_ transaction: String) async -> Reply {
+    func details(_ transaction: String) async -> HTTPReply {
         await service.call("GET", "/terminal/v1/transactions/details?transactionId=\(q(transaction))", bearer: token)
     }
 
-    func details(query: String) async -> Reply {
+    func details(query: String) async -> HTTPReply {
         await service.call("GET", "/terminal/v1/transactions/details?\(query)", bearer: token)
     }
 
-    func last() async -> Reply { await service.call("GET", "/terminal/v1/transactions/last", bearer: token) }
+    func last() async -> HTTPReply { await service.call("GET", "/terminal/v1/transactions/last", bearer: token) }
 
-    func history(_ query: String = "") async -> Reply {
+    func history(_ query: String = "") async -> HTTPReply {
         await service.call("GET", "/terminal/v1/transactions" + (query.isEmpty ? "" : "?" + query), bearer: token)
     }
 
-    func countReply(_ query: String = "") async -> Reply {
+    func countReply(_ query: String = "") async -> HTTPReply {
         await service.call("GET", "/terminal/v1/transactions/count" + (query.isEmpty ? "" : "?" + query), bearer: token)
     }
 
-    func statistics(_ query: String) async -> Reply {
+    func statistics(_ query: String) async -> HTTPReply {
         await service.call("GET", "/terminal/v1/statistics?\(query)", bearer: token)
     }
 
-    func receipt(_ transaction: String, type: String, email: String? = nil) async -> Reply {
+    func receipt(_ transaction: String, type: String, email: String? = nil) async -> HTTPReply {
         var body: [String: Any] = ["receiptType": type]
         if let email { body["email"] = email }
         return await service.call("POST", "/terminal/v1/transactions/\(transaction)/receipt", bearer: token, body: body)
     }
 
-    func validate(_ type: String, amount: Int? = nil, country: String? = nil) async -> Reply {
+    func validate(_ type: String, amount: Int? = nil, country: String? = nil) async -> HTTPReply {
         var body: [String: Any] = ["transactionServiceType": type]
         if let amount { body["requestedAmount"] = amount }
         if let country { body["countryCode"] = country }
         return await service.call("POST", "/terminal/v1/transactions/validate", bearer: token, body: body)
     }
 
-    func terminalInfo() async -> Reply { await service.call("GET", "/terminal/v1/terminal", bearer: token) }
+    func terminalInfo() async -> HTTPReply { await service.call("GET", "/terminal/v1/terminal", bearer: token) }
 
     // MARK: Composites
 
@@ -240,7 +240,7 @@ final class Till {
     func pay(
         _ card: String, amount: Int, tip: Int? = nil, reference: String? = nil, pin: PinEntry = .correct,
         pinOnRequest: PinEntry = .correct, key: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> Reply {
+    ) async throws -> HTTPReply {
         let payload = try await tap(card, amount: amount, pin: pin, pinOnRequest: pinOnRequest, sourceLocation: sourceLocation)
         return await sale(amount: amount, tip: tip, reference: reference, payload: payload, key: key)
     }
@@ -260,8 +260,8 @@ final class Till {
     @discardableResult
     func refused(
         _ status: Int, oneOf codes: Set<String>, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: () async throws -> Reply
-    ) async rethrows -> Reply {
+        _ body: () async throws -> HTTPReply
+    ) async rethrows -> HTTPReply {
         let before = await count("before \(step)", sourceLocation: sourceLocation)
         let reply = try await body()
         expectReply(reply, status, oneOf: codes, "\(label) \(step)", sourceLocation: sourceLocation)
@@ -276,8 +276,8 @@ final class Till {
     @discardableResult
     func refused(
         _ status: Int, _ code: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: () async throws -> Reply
-    ) async rethrows -> Reply {
+        _ body: () async throws -> HTTPReply
+    ) async rethrows -> HTTPReply {
         let before = await count("before \(step)", sourceLocation: sourceLocation)
         let reply = try await body()
         expectReply(reply, status, code, "\(label) \(step)", sourceLocation: sourceLocation)

@@ -1,82 +1,26 @@
 import Foundation
-import Launcher
-import SandboxHTTP
-import SandboxHTTPClient
+import HostTestSupport
 import TestSupport
 import Testing
 
-// `sandbox up` in this process (ports chosen by the system, state in a temporary folder), and
-// the merchant's side of it over HTTP: the back office that confirms challenges and issues
-// registration tokens, the sandbox clock, the mailbox. This file is the only one that sees the
-// server modules; the SDK tests talk to the sandbox through URLs alone.
-
-/// One client for the suite: the back office and the clock, as a tester's tools call them.
-let backOfficeHTTP = HTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(15)))
-
-/// The parts of `sandbox-data/merchants.json` the tests read.
-struct MerchantsFile: Decodable {
-    struct Region: Decodable {
-        let backOfficeKey: String
-        let merchants: [Merchant]
-    }
-
-    struct Merchant: Decodable {
-        let id: String
-        let apiKey: String
-        let terminals: [Terminal]
-    }
-
-    struct Terminal: Decodable {
-        let id: String
-        let autoLogin: Bool
-    }
-
-    let regions: [String: Region]
-
-    static let shipped: MerchantsFile = {
-        let file = Paths.sandboxData.appendingPathComponent("merchants.json")
-        guard let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode(MerchantsFile.self, from: data) else {
-            fatalError("sandbox-data/merchants.json is missing or unreadable")
-        }
-        return decoded
-    }()
-}
+// `sandbox up` in this process (HostTestSupport's `InProcessSandbox`), and the merchant's side
+// of it over HTTP: the back office that confirms challenges and issues registration tokens, the
+// sandbox clock, the mailbox. This file is the only one that sees the server-side support; the
+// SDK tests talk to the sandbox through URLs alone.
 
 /// The whole sandbox, started for one test and stopped by ``withSandbox(_:)``.
-final class LiveSandbox: @unchecked Sendable {
-    let directory = TemporaryDirectory()
-    private let sandbox: Sandbox
-
-    init() throws {
-        let options = try #require(
-            try HostCommand.description.parse([
-                "--sandbox-data", Paths.sandboxData.path, "--web", Paths.web.path, "--openapi", Paths.openAPI.path,
-            ]))
-        sandbox = try Sandbox.start(
-            configuration: Sandbox.Configuration(
-                resources: try Resources.locate(options), basePort: 0, server: ServerConfiguration(drainSeconds: 0.2),
-                dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil))
-    }
-
-    func stop() { sandbox.stop() }
-
-    /// Region id → base URL: the SDK's endpoint overrides.
-    var endpoints: [String: URL] {
-        Dictionary(uniqueKeysWithValues: sandbox.hosts.map { ($0.name, URL(string: $0.url)!) })
-    }
-
-    /// The back office of a region.
-    func backOffice(_ region: String) -> BackOffice {
-        let host = sandbox.hosts.first { $0.name == region }!
-        return BackOffice(region: region, baseURL: host.url, key: MerchantsFile.shipped.regions[region]!.backOfficeKey)
-    }
-}
+typealias LiveSandbox = InProcessSandbox
 
 /// Starts the sandbox, runs `body`, stops the sandbox.
 func withSandbox<T>(_ body: (LiveSandbox) async throws -> T) async throws -> T {
-    let sandbox = try LiveSandbox()
-    defer { sandbox.stop() }
-    return try await body(sandbox)
+    try await HostTestSupport.withSandbox(body)
+}
+
+extension InProcessSandbox {
+    /// The back office of a region.
+    func backOffice(_ region: String) -> BackOffice {
+        BackOffice(region: region, baseURL: try! url(of: region), key: fixtures.regions[region]!.backOfficeKey)
+    }
 }
 
 struct BackOfficeFailure: Error, CustomStringConvertible {
@@ -94,17 +38,9 @@ struct BackOffice: Sendable {
     func call(_ method: String, _ path: String, body: [String: Any]? = nil, authorized: Bool = true) async throws
         -> (status: Int, json: [String: Any])
     {
-        var headers: HTTPClientHeaders = ["Accept": "application/json"]
-        if authorized { headers.add(name: "Authorization", value: "Bearer \(key)") }
-        var bytes: [UInt8] = []
-        if let body {
-            bytes = Array(try JSONSerialization.data(withJSONObject: body))
-            headers.add(name: "Content-Type", value: "application/json")
-        }
-        let response = try await backOfficeHTTP.send(
-            HTTPClientRequest(method: .init(rawValue: method), url: baseURL + path, headers: headers, body: bytes))
-        let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
-        return (response.status, json)
+        let reply = await Service(name: region, baseURL: baseURL).call(method, path, bearer: authorized ? key : nil, body: body)
+        guard reply.status != 0 else { throw BackOfficeFailure(description: reply.description) }
+        return (reply.status, reply.object)
     }
 
     private func expect(_ answer: (status: Int, json: [String: Any]), _ status: Int, _ what: String) throws -> [String: Any] {

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Launcher
 import TestSupport
 import Testing
@@ -8,78 +9,47 @@ import Testing
 
 /// The built `tapsim`, or a failed requirement saying how to build it.
 func tapsimExecutable(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-    try #require(
-        Paths.executable("tapsim"),
-        "tapsim is not built in \(Paths.products.path); run `swift build --build-tests` first",
-        sourceLocation: sourceLocation)
+    try builtExecutable("tapsim", sourceLocation: sourceLocation)
 }
 
-/// How one run of an executable ended.
-struct Run: CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-
-    /// Standard output as the one JSON object `--json` promises (nil when it is anything else).
-    var json: [String: Any]? {
-        let lines = stdout.split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.count == 1 else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(lines[0].utf8))) as? [String: Any]
-    }
-
-    var description: String { "exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
-}
-
-/// Runs `executable` with `arguments` in `directory`, output to files (no pipe can fill up),
-/// killing it after `timeout` seconds.
+/// Runs `executable` with `arguments` in `directory` (TestSupport's `SpawnedProcess.run`), without
+/// `TAPSANDBOX_HOME`: the children find sandbox-data only where a test says (or beside the
+/// executable). A run still going after `timeout` seconds is stopped and recorded as an issue.
 func run(
     _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
     timeout: TimeInterval = 30
-) throws -> Run {
-    let scratch = TemporaryDirectory()
-    let out = scratch.file("stdout")
-    let err = scratch.file("stderr")
-    FileManager.default.createFile(atPath: out.path, contents: nil)
-    FileManager.default.createFile(atPath: err.path, contents: nil)
+) throws -> ProcessOutput {
     var childEnvironment = ProcessInfo.processInfo.environment
-    // The children find sandbox-data only where a test says (or beside the executable).
     childEnvironment["TAPSANDBOX_HOME"] = nil
     for (key, value) in environment { childEnvironment[key] = value }
-    let process = try SpawnedProcess(
-        executable: executable.path, arguments: arguments, environment: childEnvironment, directory: directory.path,
-        stdout: out.path, stderr: err.path)
-    if !process.finish(within: timeout) {
+    let output = try SpawnedProcess.run(executable, arguments, in: directory, environment: childEnvironment, timeout: timeout)
+    if output.timedOut {
         Issue.record("\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
     }
-    return Run(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    return output
 }
 
-/// `sandbox up` in this process (every region, the portal, the wallet), its `endpoints.json` in a
+/// `sandbox up` in this process (every region, the portal, the wallet), its `endpoints.json` in its
 /// temporary data folder, and a working folder for the `tapsim` runs.
 final class SandboxUnderTest {
-    let folder = TemporaryDirectory()
-    let sandbox: Sandbox
+    let running: InProcessSandbox
     let endpoints: URL
     let tapsim: URL
 
     init(sourceLocation: SourceLocation = #_sourceLocation) throws {
         tapsim = try tapsimExecutable(sourceLocation: sourceLocation)
-        let resources = try Resources.load(sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI)
-        sandbox = try Sandbox.start(
-            configuration: Sandbox.Configuration(
-                resources: resources, basePort: 0, server: .init(drainSeconds: 0.2), dataDirectory: folder.file("data"),
-                flavour: .sandbox, accessLog: nil))
+        running = try InProcessSandbox()
         do {
-            endpoints = try sandbox.writeEndpoints()
+            endpoints = try running.sandbox.writeEndpoints()
         } catch {
-            sandbox.stop()
+            running.stop()
             throw error
         }
         try FileManager.default.createDirectory(at: folder.file("work"), withIntermediateDirectories: true)
     }
+
+    var folder: TemporaryDirectory { running.directory }
+    var sandbox: Sandbox { running.sandbox }
 
     deinit { sandbox.stop() }
 
@@ -92,11 +62,11 @@ final class SandboxUnderTest {
     }
 
     /// `tapsim --endpoints <ours> --sandbox-data <checkout's> ARGUMENTS…` in the working folder.
-    func tapsim(_ arguments: String..., environment: [String: String] = [:]) throws -> Run {
+    func tapsim(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessOutput {
         try tapsim(arguments, environment: environment)
     }
 
-    func tapsim(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    func tapsim(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutput {
         try run(
             tapsim, ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path] + arguments, in: work,
             environment: environment)

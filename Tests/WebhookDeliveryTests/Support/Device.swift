@@ -13,7 +13,7 @@ let cardCatalogue: CardCatalogue? = try? CardCatalogue.load(from: Paths.sandboxD
 final class Device: @unchecked Sendable {
     static let pin = "24680"
 
-    let api: API
+    let api: Service
     let terminalId: String
     let autoLogin: Bool
     let deviceId: String
@@ -21,7 +21,7 @@ final class Device: @unchecked Sendable {
     private(set) var token = ""
     let label: String
 
-    private init(api: API, terminalId: String, autoLogin: Bool, deviceId: String, secret: String) {
+    private init(api: Service, terminalId: String, autoLogin: Bool, deviceId: String, secret: String) {
         self.api = api
         self.terminalId = terminalId
         self.autoLogin = autoLogin
@@ -32,24 +32,13 @@ final class Device: @unchecked Sendable {
 
     /// Registers a fresh device on `terminal` (portal activation confirmed in the back office) and logs in.
     static func open(
-        _ api: API, backOfficeKey: String, terminal: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ api: Service, backOfficeKey: String, terminal: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Device {
         let device = "wh-\(terminal)-\(UUID().uuidString.lowercased())"
         let step = "[\(terminal)] register a device"
-        let begun = expectReply(
-            await api.call("POST", "/terminal/v1/registrations", body: ["deviceId": device, "deviceModel": "iPhone15,2", "osVersion": "18.1"]),
-            201, nil, "\(step): begin", sourceLocation: sourceLocation)
-        let challenge = try #require(begun.string("challengeCode"), "\(step): \(begun)", sourceLocation: sourceLocation)
-        let confirmed = expectReply(
-            await api.call(
-                "POST", "/backoffice/v1/challenges/confirm", bearer: backOfficeKey, body: ["challengeCode": challenge, "terminalId": terminal]),
-            200, nil, "\(step): confirm", sourceLocation: sourceLocation)
-        let code = try #require(confirmed.string("backofficeCode"), "\(step): \(confirmed)", sourceLocation: sourceLocation)
-        let done = expectReply(
-            await api.call(
-                "POST", "/terminal/v1/registrations/complete", body: ["deviceId": device, "backofficeCode": code, "pin": Self.pin]),
-            200, nil, "\(step): complete", sourceLocation: sourceLocation)
-        let secret = try #require(done.string("deviceSecret"), "\(step): \(done)", sourceLocation: sourceLocation)
+        let credential = try await api.portalRegistration(
+            device, terminal: terminal, backOfficeKey: backOfficeKey, pin: Self.pin, step, sourceLocation: sourceLocation)
+        let secret = credential.secret
         let opened = Device(api: api, terminalId: terminal, autoLogin: EU.autoLogin(terminal), deviceId: device, secret: secret)
         try await opened.login(sourceLocation: sourceLocation)
         return opened
@@ -98,7 +87,7 @@ final class Device: @unchecked Sendable {
     func sale(
         _ amount: Int, card: String = "visa", callbackUrl: String? = nil, reference: String? = nil, quietly: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> Reply {
+    ) async throws -> HTTPReply {
         var body: [String: Any] = [
             "currency": "EUR", "requestedAmount": amount,
             "cardPayload": try await seal(card, quietly: quietly, sourceLocation: sourceLocation),
@@ -119,7 +108,7 @@ final class Device: @unchecked Sendable {
         return try #require(reply.string("transactionId"), "\(label) \(step): \(reply)", sourceLocation: sourceLocation)
     }
 
-    func refund(_ original: String, amount: Int, card: String = "visa", sourceLocation: SourceLocation = #_sourceLocation) async throws -> Reply {
+    func refund(_ original: String, amount: Int, card: String = "visa", sourceLocation: SourceLocation = #_sourceLocation) async throws -> HTTPReply {
         let body: [String: Any] = [
             "currency": "EUR", "requestedAmount": amount, "transactionId": original,
             "cardPayload": try await seal(card, sourceLocation: sourceLocation),
@@ -127,27 +116,27 @@ final class Device: @unchecked Sendable {
         return await api.call("POST", "/terminal/v1/transactions/refund", bearer: token, body: body)
     }
 
-    func reversal(_ transaction: String, byUser: Bool = false) async -> Reply {
+    func reversal(_ transaction: String, byUser: Bool = false) async -> HTTPReply {
         await api.call("POST", "/terminal/v1/transactions/\(transaction)/reversal", bearer: token, body: ["isCancelledByUser": byUser])
     }
 
-    func dcc(_ transaction: String, accepted: Bool) async -> Reply {
+    func dcc(_ transaction: String, accepted: Bool) async -> HTTPReply {
         await api.call("POST", "/terminal/v1/transactions/\(transaction)/dcc", bearer: token, body: ["dccOfferAccepted": accepted])
     }
 
-    func readerOutcome(_ amount: Int, _ outcome: String) async -> Reply {
+    func readerOutcome(_ amount: Int, _ outcome: String) async -> HTTPReply {
         await api.call(
             "POST", "/terminal/v1/transactions/sale", bearer: token,
             body: ["currency": "EUR", "requestedAmount": amount, "readerOutcome": outcome])
     }
 
     /// A sale without card: NEW, waiting for the card (in flight).
-    func saleWithoutCard(_ amount: Int) async -> Reply {
+    func saleWithoutCard(_ amount: Int) async -> HTTPReply {
         await api.call("POST", "/terminal/v1/transactions/sale", bearer: token, body: ["currency": "EUR", "requestedAmount": amount])
     }
 
     /// `POST /terminal/v1/unregister` with the device's own credential.
-    func unregister() async -> Reply {
+    func unregister() async -> HTTPReply {
         await api.call("POST", "/terminal/v1/unregister", body: ["deviceId": deviceId, "deviceSecret": secret])
     }
 

@@ -1,6 +1,7 @@
 import Clocks
 import EnvironmentHost
 import Foundation
+import HostTestSupport
 import Launcher
 import SandboxCore
 import SandboxHTTP
@@ -10,37 +11,6 @@ import Testing
 // One environment host (EU) started in this process on a port the system picks, with its
 // database in a temporary folder, no default webhook receiver (each test points the merchant at
 // its own), and the back-office and sandbox-control calls the webhook tests use.
-
-/// `sandbox-data/merchants.json`, the parts the webhook tests use.
-struct MerchantsFile: Decodable {
-    struct Region: Decodable {
-        var backOfficeKey: String
-        var merchants: [Merchant]
-    }
-
-    struct Merchant: Decodable {
-        var id: String
-        var apiKey: String
-        var terminals: [Terminal]
-    }
-
-    struct Terminal: Decodable {
-        var id: String
-        var autoLogin: Bool
-    }
-
-    var regions: [String: Region]
-
-    static let shared: MerchantsFile? = {
-        guard let data = try? Data(contentsOf: Paths.sandboxData.appendingPathComponent("merchants.json")) else { return nil }
-        return try? JSONDecoder().decode(MerchantsFile.self, from: data)
-    }()
-}
-
-/// The loaded `sandbox-data`, `web` and `openapi` folders, once for the suite.
-let sharedResources: Result<Resources, any Error> = Result {
-    try Resources.load(sandboxData: Paths.sandboxData, web: Paths.web, openAPI: Paths.openAPI)
-}
 
 /// The fixture merchants and terminals the tests use (EU).
 enum EU {
@@ -52,8 +22,8 @@ enum EU {
     static let merchant2 = "EU-M02"
     static let terminal2 = "EU-T0203"
 
-    static func fixture(sourceLocation: SourceLocation = #_sourceLocation) throws -> MerchantsFile.Region {
-        let file = try #require(MerchantsFile.shared, "sandbox-data/merchants.json does not load", sourceLocation: sourceLocation)
+    static func fixture(sourceLocation: SourceLocation = #_sourceLocation) throws -> RegionFixture {
+        let file = try #require(MerchantsFile.shipped, "sandbox-data/merchants.json does not load", sourceLocation: sourceLocation)
         return try #require(file.regions[region], "merchants.json has no EU", sourceLocation: sourceLocation)
     }
 
@@ -67,13 +37,16 @@ enum EU {
     }
 }
 
-/// An EU host in this process.
+/// An EU host in this process (HostTestSupport's `InProcessHost`) and the back-office calls the
+/// webhook tests make on it.
 final class TestHost: @unchecked Sendable {
-    let directory: TemporaryDirectory
-    let host: EnvironmentHost
-    let clock: SandboxClock
-    let api: API
+    let running: InProcessHost
     let backOfficeKey: String
+
+    var directory: TemporaryDirectory { running.directory }
+    var host: EnvironmentHost { running.host }
+    var clock: SandboxClock { running.clock }
+    var api: Service { running.service }
 
     /// Starts a host on `directory` (a fresh one by default; pass the previous host's to restart).
     ///
@@ -82,17 +55,9 @@ final class TestHost: @unchecked Sendable {
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
         wallClock: any TimeSource = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let resources = try sharedResources.get()
-        let region = try #require(resources.catalogue.region(EU.region), "no EU in environments.json", sourceLocation: sourceLocation)
-        self.directory = directory
-        clock = SandboxClock()
-        host = try EnvironmentHost.start(
-            configuration: .init(
-                region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
-                server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
-                openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
-                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches))
-        api = API(baseURL: host.url)
+        running = try InProcessHost(
+            region: EU.region, flavour: flavour, directory: directory, dispatches: dispatches, wallClock: wallClock,
+            sourceLocation: sourceLocation)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
     }
 
@@ -104,7 +69,7 @@ final class TestHost: @unchecked Sendable {
     func setWebhook(
         _ merchant: String, url: String?, scheme: String = "monei", expect status: Int = 200,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> Reply {
+    ) async -> HTTPReply {
         var body: [String: Any] = ["scheme": scheme]
         body["url"] = url ?? NSNull()
         return expectReply(
@@ -112,7 +77,7 @@ final class TestHost: @unchecked Sendable {
             "PUT the webhook settings of \(merchant) (\(url ?? "null"), \(scheme))", sourceLocation: sourceLocation)
     }
 
-    func webhookSettings(_ merchant: String) async -> Reply {
+    func webhookSettings(_ merchant: String) async -> HTTPReply {
         await api.call("GET", "/backoffice/v1/merchants/\(merchant)/webhook", bearer: backOfficeKey)
     }
 
@@ -122,15 +87,15 @@ final class TestHost: @unchecked Sendable {
         let reply = expectReply(
             await api.call("GET", "/backoffice/v1/webhooks/events" + query, bearer: backOfficeKey), 200, nil,
             "GET the delivery log", sourceLocation: sourceLocation)
-        return reply.array("events")
+        return reply.objects("events")
     }
 
     /// One event with its payload and attempts.
-    func event(_ id: String) async -> Reply {
+    func event(_ id: String) async -> HTTPReply {
         await api.call("GET", "/backoffice/v1/webhooks/events/\(id)", bearer: backOfficeKey)
     }
 
-    func replay(_ id: String) async -> Reply {
+    func replay(_ id: String) async -> HTTPReply {
         await api.call("POST", "/backoffice/v1/webhooks/events/\(id)/replay", bearer: backOfficeKey)
     }
 
@@ -162,9 +127,7 @@ final class TestHost: @unchecked Sendable {
 
     /// Moves the host clock forward over HTTP.
     func advance(_ seconds: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        expectReply(
-            await api.call("POST", "/_sandbox/clock", body: ["advanceSeconds": seconds]), 200, nil, "move the clock +\(seconds) s",
-            sourceLocation: sourceLocation)
+        await api.advanceClock(seconds, "advance", sourceLocation: sourceLocation)
     }
 
     /// The state of an event in the log (`pending`, `delivered`, …) and its attempts.
@@ -177,38 +140,41 @@ final class TestHost: @unchecked Sendable {
     @discardableResult
     func waitForAttempts(
         _ id: String, _ attempts: Int, seconds: Double = 10, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> Reply {
-        var last = Reply(request: "", status: 0, text: "", json: nil)
-        let reached = await eventually(seconds) {
-            last = await event(id)
-            return (last.int("attempts") ?? 0) >= attempts
-        }
-        if !reached {
-            Issue.record("\(step): event \(id) did not reach \(attempts) attempt(s) within \(seconds) s: \(last)", sourceLocation: sourceLocation)
-        }
-        return last
+    ) async -> HTTPReply {
+        await waitForEvent(
+            id, seconds: seconds, "\(step): event \(id) did not reach \(attempts) attempt(s)", sourceLocation: sourceLocation
+        ) { ($0.int("attempts") ?? 0) >= attempts }
     }
 
     /// Waits until event `id` is in `state`; its detail.
     @discardableResult
     func waitForState(
         _ id: String, _ state: String, seconds: Double = 10, _ step: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> Reply {
-        var last = Reply(request: "", status: 0, text: "", json: nil)
-        let reached = await eventually(seconds) {
-            last = await event(id)
-            return last.string("state") == state
+    ) async -> HTTPReply {
+        await waitForEvent(id, seconds: seconds, "\(step): event \(id) is not \(state)", sourceLocation: sourceLocation) {
+            $0.string("state") == state
         }
-        if !reached {
-            Issue.record("\(step): event \(id) is not \(state) within \(seconds) s: \(last)", sourceLocation: sourceLocation)
+    }
+
+    /// Polls event `id` until its detail passes `reached`; an issue `failure` when it does not within `seconds`.
+    private func waitForEvent(
+        _ id: String, seconds: Double, _ failure: String, sourceLocation: SourceLocation, _ reached: (HTTPReply) -> Bool
+    ) async -> HTTPReply {
+        var last = HTTPReply(request: "", status: 0, text: "", json: nil)
+        let passed = await eventually(seconds) {
+            last = await event(id)
+            return reached(last)
+        }
+        if !passed {
+            Issue.record("\(failure) within \(seconds) s: \(last)", sourceLocation: sourceLocation)
         }
         return last
     }
 }
 
 /// The attempts of an event detail: `(attempt, at, status)` in order.
-func attemptLog(_ detail: Reply) -> [(attempt: Int, at: Date?, status: Int?, entry: [String: Any])] {
-    detail.array("log").map { entry in
+func attemptLog(_ detail: HTTPReply) -> [(attempt: Int, at: Date?, status: Int?, entry: [String: Any])] {
+    detail.objects("log").map { entry in
         ((entry["attempt"] as? NSNumber)?.intValue ?? -1, parseTime(entry["at"]), (entry["status"] as? NSNumber)?.intValue, entry)
     }
 }

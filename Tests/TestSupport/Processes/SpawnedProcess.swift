@@ -108,21 +108,6 @@ public final class SpawnedProcess: @unchecked Sendable {
         return false
     }
 
-    /// Runs `executable` to its end (stopped after `seconds`) with this process's environment and
-    /// returns its exit status and what it wrote to standard output; standard error is dropped.
-    public static func output(
-        of executable: String, _ arguments: [String], within seconds: Double = 60
-    ) throws -> (status: Int32, output: [UInt8]) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spawned-\(UUID().uuidString).out").path
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let child = try SpawnedProcess(
-            executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            directory: FileManager.default.currentDirectoryPath, stdout: file, stderr: "/dev/null")
-        child.finish(within: seconds)
-        let output = FileManager.default.contents(atPath: file).map { [UInt8]($0) } ?? []
-        return (child.terminationStatus, output)
-    }
-
     /// True when the child exited (rather than died of a signal); valid once it has ended.
     public var exited: Bool { (status & 0x7F) == 0 }
 

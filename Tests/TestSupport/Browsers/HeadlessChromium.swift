@@ -27,16 +27,12 @@ public enum HeadlessChromium {
     private static func run(_ arguments: [String]) throws -> String {
         guard let executable else { throw Missing() }
         let profile = TemporaryDirectory()
-        let output = profile.file("dom")
-        let process = try SpawnedProcess(
-            executable: executable.path,
-            arguments: [
+        return try SpawnedProcess.run(
+            executable,
+            [
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
                 "--user-data-dir=\(profile.url.path)",
-            ] + arguments,
-            environment: ProcessInfo.processInfo.environment, directory: profile.url.path, stdout: output.path, stderr: "/dev/null")
-        process.waitUntilExit()
-        let data = (try? Data(contentsOf: output)) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+            ] + arguments, in: profile.url, timeout: 120
+        ).stdout
     }
 }

@@ -1,0 +1,45 @@
+import Clocks
+import EnvironmentHost
+import Foundation
+import Launcher
+import SandboxCore
+import SandboxHTTP
+import Testing
+import TestSupport
+
+/// One environment host started in this process on a port the system picks, its database in a
+/// temporary folder, its sandbox clock at hand and no default webhook receiver: for the suites
+/// that need one host with injected clocks rather than the whole sandbox.
+public final class InProcessHost: @unchecked Sendable {
+    /// The folder the state lives in; a host started again on it finds its database.
+    public let directory: TemporaryDirectory
+    public let host: EnvironmentHost
+    /// The clock the host's rules read (moved over `/_sandbox/clock` or directly).
+    public let clock: SandboxClock
+    /// The host over HTTP.
+    public let service: Service
+
+    /// Starts the host of `region` on `directory` (a fresh one by default; pass a previous host's to restart).
+    ///
+    /// - Parameters:
+    ///   - wallClock: the real time the host signs webhooks with (the system's by default).
+    ///   - dispatches: whether it delivers webhooks itself (false: a test drives the dispatcher).
+    public init(
+        region id: String, flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(),
+        dispatches: Bool = true, wallClock: any TimeSource = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let resources = try InProcessSandbox.resources.get()
+        let region = try #require(resources.catalogue.region(id), "no \(id) in environments.json", sourceLocation: sourceLocation)
+        self.directory = directory
+        clock = SandboxClock()
+        host = try EnvironmentHost.start(
+            configuration: .init(
+                region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
+                server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
+                openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
+                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches))
+        service = Service(name: id, baseURL: host.url)
+    }
+
+    public func stop() { host.stop() }
+}

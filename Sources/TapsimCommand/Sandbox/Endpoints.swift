@@ -1,7 +1,8 @@
 import CommandLineSupport
 import Foundation
+import SandboxWire
 
-/// The URLs of a running `sandbox up`, read from the `endpoints.json` it writes.
+/// The URLs of a running `sandbox up`, read from the `endpoints.json` it writes, and where that file is.
 ///
 /// ```swift
 /// let endpoints = try Endpoints.load(explicit: nil)         // .sandbox/endpoints.json
@@ -9,43 +10,35 @@ import Foundation
 /// ```
 struct Endpoints: Sendable {
     var file: URL
-    var portal: String?
-    var wallet: String?
-    /// Region id → base URL of its environment host.
-    var environments: [String: String]
+    var contents: EndpointsFile
 
     /// Reads `explicit`, or `.sandbox/endpoints.json` in the working directory.
     ///
     /// - Throws: `UsageError` when the file is missing or is not an endpoints file: the user has to
     ///   start `sandbox up` or say where its file is.
     static func load(explicit: String?) throws(UsageError) -> Endpoints {
-        let file = URL(fileURLWithPath: explicit ?? ".sandbox/endpoints.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            if explicit != nil { throw UsageError("cannot read \(file.path)") }
+        let file = URL(fileURLWithPath: explicit ?? EndpointsFile.defaultPath)
+        do {
+            return Endpoints(file: file, contents: try EndpointsFile.load(from: file))
+        } catch .unreadable where explicit == nil {
             throw UsageError("no .sandbox/endpoints.json here: start 'sandbox up' or pass --endpoints FILE")
+        } catch {
+            throw UsageError(error.description)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let environments = object["environments"] as? [String: String]
-        else {
-            throw UsageError("\(file.path) is not an endpoints file (written by 'sandbox up')")
-        }
-        return Endpoints(
-            file: file, portal: object["portal"] as? String, wallet: object["wallet"] as? String,
-            environments: environments)
     }
 
     /// The region id as the file spells it (case-insensitive match).
     func region(_ name: String) throws(UsageError) -> String {
-        guard let match = environments.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
+        guard let match = contents.region(matching: name) else {
             throw UsageError(
-                "--env must be one of \(environments.keys.sorted().joined(separator: ", ")) (from \(file.path)), not '\(name)'")
+                "--env must be one of \(contents.environments.keys.sorted().joined(separator: ", ")) (from \(file.path)), not '\(name)'")
         }
         return match
     }
 
     func host(for region: String) throws(UsageError) -> URL {
         let id = try self.region(region)
-        guard let url = URL(string: environments[id]!) else { throw UsageError("\(file.path): bad URL for \(id)") }
+        guard let url = URL(string: contents.environments[id]!) else { throw UsageError("\(file.path): bad URL for \(id)") }
         return url
     }
 }

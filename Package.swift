@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire"]),
-        .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
+        .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
         // Services.
@@ -75,8 +75,8 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WebhookInboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
-        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport", "SandboxWire"]),
-        .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
+        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport"]),
+        .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.

@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "Clocks"),
         // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
-        .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON"]),
+        // The wire contract, both sides: what crosses HTTP, endpoints.json, the wire time. Foundation only.
+        .target(name: "SandboxWire"),
+        .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
@@ -43,8 +45,8 @@ let package = Package(
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
-        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload"]),
-        .target(name: "CommandLineSupport", dependencies: ["SandboxCore"]),
+        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire"]),
+        .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
         // Services.
@@ -52,7 +54,7 @@ let package = Package(
             name: "EnvironmentHost",
             dependencies: [
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
-                "WebhookSignature", "Clocks", "FastJSON",
+                "WebhookSignature", "Clocks", "FastJSON", "SandboxWire",
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks"]),
@@ -63,7 +65,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "SandboxCore", "CardPayload", "Clocks",
+                "SandboxCore", "CardPayload", "Clocks", "SandboxWire",
             ]
         ),
 
@@ -89,6 +91,7 @@ let package = Package(
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
+        .testTarget(name: "SandboxWireTests", dependencies: ["SandboxWire", "FastJSON"]),
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "Clocks", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
@@ -105,7 +108,7 @@ let package = Package(
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "TestSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
-            name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "TestSupport"]),
+            name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),

@@ -3,18 +3,9 @@ import Foundation
 import PortalSimulator
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 import WalletSimulator
 import WebhookInbox
-
-/// The URLs `sandbox up` serves, written to `<data-dir>/endpoints.json` for tools to find.
-public struct Endpoints: Codable, Equatable, Sendable {
-    public var portal: String
-    public var wallet: String
-    /// The webhook inbox every fixture merchant's events go to.
-    public var webhooks: String
-    /// Region id of the catalogue → base URL of its host.
-    public var environments: [String: String]
-}
 
 /// Every environment host, the portal, the wallet and the webhook inbox in one process on consecutive ports.
 ///
@@ -132,8 +123,9 @@ public final class Sandbox: Sendable {
 
     public var services: [any RunningService] { hosts + [portal, wallet, inbox] }
 
-    public var endpoints: Endpoints {
-        Endpoints(
+    /// The URLs this sandbox serves, as `endpoints.json` names them.
+    public var endpoints: EndpointsFile {
+        EndpointsFile(
             portal: portal.url, wallet: wallet.url, webhooks: inbox.url,
             environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }))
     }
@@ -143,7 +135,7 @@ public final class Sandbox: Sendable {
     public func writeEndpoints() throws -> URL {
         let file = configuration.dataDirectory.appendingPathComponent("endpoints.json")
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
-        try Data(JSON.encode(endpoints)).write(to: file, options: .atomic)
+        try endpoints.write(to: file)
         return file
     }
 

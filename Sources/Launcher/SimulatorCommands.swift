@@ -3,6 +3,7 @@ import Foundation
 import PortalSimulator
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 import WalletSimulator
 
 /// `portal-sim [--port N] [--environments EU=URL,ANZ=URL | --endpoints FILE]`
@@ -40,8 +41,9 @@ public enum PortalCommand {
     static func hosts(_ options: ParsedArguments, catalogue: EnvironmentCatalogue) throws -> [PortalSimulator.Environment] {
         var hosts: [String: String] = [:]
         if let file = options.string("endpoints") {
-            guard let data = FileManager.default.contents(atPath: file),
-                let endpoints = try? JSONDecoder().decode(Endpoints.self, from: data)
+            // `sandbox up` writes every service's URL: a file without them is not one it wrote.
+            guard let endpoints = try? EndpointsFile.load(from: URL(fileURLWithPath: file)),
+                endpoints.portal != nil, endpoints.wallet != nil, endpoints.webhooks != nil
             else { throw UsageError("--endpoints: \(file) is not an endpoints.json written by 'sandbox up'") }
             hosts = endpoints.environments
         }

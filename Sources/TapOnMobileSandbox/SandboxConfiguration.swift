@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 import SimulatedReader
 
 /// What a device needs to know that a real phone would not: where the sandbox hosts listen,
@@ -123,8 +124,7 @@ public struct SandboxConfiguration: Sendable {
     public func endpoint(for region: String) throws(TapOnMobileError) -> URL? {
         if let url = endpointOverrides[region] { return url }
         if let file = endpointsFile, FileManager.default.fileExists(atPath: file.path) {
-            struct File: Decodable { let environments: [String: String] }
-            guard let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode(File.self, from: data) else {
+            guard let decoded = try? EndpointsFile.load(from: file) else {
                 throw .initialization(
                     InitializationError(.unknownEnvironment, code: "invalid_endpoints_file",
                                         message: "\(file.path) is not an endpoints.json with an \"environments\" object."))

@@ -16,7 +16,7 @@ import TapOnMobileSandbox
 /// ```
 final class Context: @unchecked Sendable {
     let globals: GlobalOptions
-    let endpoints: Endpoints
+    let endpoints: SandboxEndpoints
     /// The region id as `endpoints.json` spells it (`EU`, `MBANK` …).
     let region: String
     let environment: Environments
@@ -34,13 +34,13 @@ final class Context: @unchecked Sendable {
 
     init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
         self.globals = globals
-        endpoints = try Endpoints.load(explicit: globals.endpoints)
+        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
         region = try endpoints.region(globals.region)
         guard let environment = Environments(region: region, flavour: globals.flavour) else {
             throw UsageError("the SDK has no environment for region \(region) and flavour \(globals.flavour)")
         }
         self.environment = environment
-        host = try endpoints.host(for: region)
+        host = try endpoints.hostURL(for: region)
         deviceDirectory =
             explicitDevice ?? URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
         state = TapsimState.load(from: deviceDirectory)

@@ -29,7 +29,7 @@ enum TriggerCommand {
             if let url = options.string("url") {
                 base = url
             } else {
-                base = try HostEndpoints.load(explicit: options.string("endpoints")).host(for: options.string("env") ?? "EU")
+                base = try SandboxEndpoints.load(explicit: options.string("endpoints"), otherwise: " (or --url URL)").host(for: options.string("env") ?? "EU")
             }
             let url = base.hasSuffix("/") ? String(base.dropLast()) : base
             let body = try JSON.encode(["event": event])

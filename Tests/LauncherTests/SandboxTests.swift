@@ -3,6 +3,7 @@ import Foundation
 import Launcher
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 import TestSupport
 import Testing
 
@@ -76,7 +77,7 @@ struct SandboxTests {
         // endpoints.json: the same URLs, readable by tools.
         let file = try sandbox.writeEndpoints()
         #expect(file == directory.file("state/endpoints.json"))
-        let written = try JSONDecoder().decode(Endpoints.self, from: Data(contentsOf: file))
+        let written = try JSONDecoder().decode(EndpointsFile.self, from: Data(contentsOf: file))
         #expect(written == sandbox.endpoints)
         #expect(Set(written.environments.keys) == Set(catalogue.regions.map(\.id)))
         #expect(written.portal == "http://127.0.0.1:\(sandbox.portal.server.port)")
@@ -86,7 +87,7 @@ struct SandboxTests {
         }
         // Writing again replaces the file whole.
         try sandbox.writeEndpoints()
-        #expect(try JSONDecoder().decode(Endpoints.self, from: Data(contentsOf: file)) == sandbox.endpoints)
+        #expect(try JSONDecoder().decode(EndpointsFile.self, from: Data(contentsOf: file)) == sandbox.endpoints)
 
         // The table: a row per region with its URL and name, the portal and the wallet.
         let table = sandbox.table

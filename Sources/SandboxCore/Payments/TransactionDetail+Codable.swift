@@ -1,5 +1,6 @@
 import FastJSON
 import Foundation
+import SandboxWire
 
 extension TransactionDetail {
     /// The seed's field names, in the seed's order.
@@ -71,13 +72,13 @@ extension TransactionDetail: JSONObjectWritable {
         case .transactionType: try sink.string(transactionType.rawValue, for: key)
         case .transactionAmount: try sink.integer(transactionAmount, for: key)
         case .tipAmount: try sink.integer(tipAmount, for: key)
-        case .transactionDate: try sink.string(WireDate.string(from: transactionDate), for: key)
+        case .transactionDate: try sink.string(WireTime.string(from: transactionDate), for: key)
         case .merchantId: try sink.string(merchantId, for: key)
         case .terminalId: try sink.string(terminalId, for: key)
         case .cancellable: try sink.bool(cancellable, for: key)
         case .applicationLabel: try sink.string(applicationLabel, for: key)
         case .cardType: try sink.string(cardType, for: key)
-        case .expiryDate: try sink.string(expiryDate.map(WireDate.string(from:)), for: key)
+        case .expiryDate: try sink.string(expiryDate.map(WireTime.string(from:)), for: key)
         case .authId: try sink.string(authId, for: key)
         case .aid: try sink.string(aid, for: key)
         case .cardNumber: try sink.string(cardNumber, for: key)
@@ -88,7 +89,7 @@ extension TransactionDetail: JSONObjectWritable {
         case .externalID: try sink.string(externalID, for: key)
         case .retrievalRefNum: try sink.string(retrievalRefNum, for: key)
         case .refundedTransactionId: try sink.string(refundedTransactionId, for: key)
-        case .refundedDate: try sink.string(refundedDate.map(WireDate.string(from:)), for: key)
+        case .refundedDate: try sink.string(refundedDate.map(WireTime.string(from:)), for: key)
         case .refundedMaskedPan: try sink.string(refundedMaskedPan, for: key)
         case .isReversalAvailable: try sink.bool(isReversalAvailable, for: key)
         case .paymentMethod: try sink.string(paymentMethod.rawValue, for: key)

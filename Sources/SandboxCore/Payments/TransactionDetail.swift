@@ -4,7 +4,7 @@ import Foundation
 /// refund, reversal, DCC, PIN, last-transaction and details calls answer it.
 ///
 /// Field names are the seed's, `AID`, `CID` and `externalID` included; dates are ISO 8601
-/// strings (see ``WireDate``); the currencies are ``TerminalCurrency`` objects as in
+/// strings (see `WireTime`); the currencies are ``TerminalCurrency`` objects as in
 /// `TerminalInfo`; and every optional field is written as `null`, never left out, so a
 /// client always sees the seed model's 37 fields.
 ///

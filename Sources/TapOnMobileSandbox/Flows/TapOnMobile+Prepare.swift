@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 import SimulatedReader
 
 /// Device preparation: the host's reader configuration, then the reader's own prepare, with
@@ -91,7 +92,7 @@ extension TapOnMobile {
             let result = await send(loggedIn.client, "POST", "/terminal/v1/reader/prepare", bearer: loggedIn.token, as: Answer.self)
             guard case .success(let answer) = result else { return result.map { _ in Success() } }
             guard let key = Data(base64Encoded: answer.readerKey).map(Array.init), key.count == 32,
-                let serverTime = answer.serverTimeUnix ?? WireDate.parse(answer.serverTime)?.timeIntervalSince1970
+                let serverTime = answer.serverTimeUnix ?? WireTime.date(from: answer.serverTime)?.timeIntervalSince1970
             else {
                 return .failure(.network(NetworkError(.invalidResponse, message: "The reader configuration is not readable.")))
             }

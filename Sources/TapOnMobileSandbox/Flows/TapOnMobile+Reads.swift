@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// Last transaction, history, count, details, statistics, validation and digital receipts.
 extension TapOnMobile {
@@ -84,7 +85,7 @@ extension TapOnMobile {
                 loggedIn.client, "GET", "/terminal/v1/statistics",
                 query: [
                     // Milliseconds kept: a day's end is 23:59:59.999, and whole seconds would drop its last second.
-                    ("fromDate", WireDate.string(fromDate)), ("toDate", WireDate.string(toDate)),
+                    ("fromDate", WireTime.string(from: fromDate)), ("toDate", WireTime.string(from: toDate)),
                     ("statisticsType", statisticsType.rawValue),
                 ],
                 bearer: loggedIn.token, as: Answer.self

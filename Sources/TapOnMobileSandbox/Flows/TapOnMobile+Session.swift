@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 import SimulatedReader
 
 /// Login, session, the terminal's settings, secure code, relink, support number, device status
@@ -30,7 +31,7 @@ extension TapOnMobile {
                 body: Body(deviceId: registered.deviceId, deviceSecret: registered.registration.deviceSecret, pin: pin),
                 as: Answer.self)
             return result.map { answer in
-                let expires = answer.expiresAtUnix ?? WireDate.parse(answer.expiresAt)?.timeIntervalSince1970 ?? 0
+                let expires = answer.expiresAtUnix ?? WireTime.date(from: answer.expiresAt)?.timeIntervalSince1970 ?? 0
                 let store = runtime.withLock { runtime in
                     runtime.session = Session(token: answer.sessionToken, expiresAtUnix: expires)
                     return runtime.store
@@ -67,7 +68,7 @@ extension TapOnMobile {
         await with(loggedIn) { loggedIn in
             struct Answer: Decodable { let expiresAt: String; let expiresAtUnix: Double? }
             return await send(loggedIn.client, "GET", "/terminal/v1/sessions/current", bearer: loggedIn.token, as: Answer.self)
-                .map { $0.expiresAtUnix ?? WireDate.parse($0.expiresAt)?.timeIntervalSince1970 ?? 0 }
+                .map { $0.expiresAtUnix ?? WireTime.date(from: $0.expiresAt)?.timeIntervalSince1970 ?? 0 }
         }
     }
 

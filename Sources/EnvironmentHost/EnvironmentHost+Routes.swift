@@ -29,14 +29,14 @@ extension EnvironmentHost {
     static func backOfficeKey(_ key: String) -> Middleware<Void> {
         let expected = Array(key.utf8)
         return Middleware { request in
-            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw HTTPError.unauthorized }
+            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw LifecycleError.unauthorized }
         }
     }
 
     /// The check of the merchant API: the merchant whose API key the request carries.
     static func merchantKey(_ lifecycle: Lifecycle) -> Middleware<String> {
         Middleware { request in
-            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw HTTPError.unauthorized }
+            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw LifecycleError.unauthorized }
             return merchant
         }
     }

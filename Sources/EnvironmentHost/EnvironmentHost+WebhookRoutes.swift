@@ -96,7 +96,7 @@ extension EnvironmentHost {
             }
             backOffice.get("/merchants/{merchantId}/webhook") { request, _ in
                 let merchant = try Validate.identifier(request.parameter("merchantId"), field: "merchantId")
-                guard lifecycle.directory.merchants[merchant] != nil else { throw HTTPError.merchantNotFound }
+                guard lifecycle.directory.merchants[merchant] != nil else { throw LifecycleError.merchantNotFound }
                 let endpoint = try store.write { db in try outbox.endpoint(db, merchant: merchant, at: lifecycle.now()) }
                 return .json(
                     WebhookSettings(
@@ -106,7 +106,7 @@ extension EnvironmentHost {
             backOffice.put("/merchants/{merchantId}/webhook") { request, _ in
                 struct Body: Decodable { let url: String?; let scheme: String }
                 let merchant = try Validate.identifier(request.parameter("merchantId"), field: "merchantId")
-                guard lifecycle.directory.merchants[merchant] != nil else { throw HTTPError.merchantNotFound }
+                guard lifecycle.directory.merchants[merchant] != nil else { throw LifecycleError.merchantNotFound }
                 let body = try request.decode(Body.self)
                 guard ["monei", "standard"].contains(body.scheme) else {
                     throw HTTPError.invalidRequest("scheme must be monei or standard.", field: "scheme")
@@ -139,7 +139,7 @@ extension EnvironmentHost {
             guard let merchant = try body.merchantId.map({ try Validate.identifier($0, field: "merchantId") })
                 ?? lifecycle.directory.merchants.keys.sorted().first,
                 let fixture = lifecycle.directory.merchants[merchant], let terminal = fixture.terminals.first
-            else { throw HTTPError.merchantNotFound }
+            else { throw LifecycleError.merchantNotFound }
             let now = lifecycle.now()
             let sample = try payments.sample(body.event, merchant: merchant, terminal: terminal.id, at: now)
             let eventID: String = try lifecycle.store.write { db in

@@ -21,7 +21,7 @@ extension Responder {
     }
 }
 
-/// A handler of one route. A thrown `HTTPError` becomes its envelope; anything else a bare 500.
+/// A handler of one route. A thrown ``HTTPResponseError`` becomes its envelope; anything else a bare 500.
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Makes an answer, once, on the thread that sends it: work that only shapes the answer (encoding
@@ -113,7 +113,7 @@ public struct Router: Responder {
     private var parameterRoutes: [Int: [Int]] = [:]
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
-    /// Called with every error that is not an `HTTPError`, before it becomes a 500 with no
+    /// Called with every error that is not an ``HTTPResponseError``, before it becomes a 500 with no
     /// detail; by default the error goes to standard error with the request's id.
     public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { request, error in
         FileHandle.standardError.write(Data("[\(request.id)] \(request.method) \(request.path) failed: \(error)\n".utf8))
@@ -320,12 +320,12 @@ public struct Router: Responder {
         }
     }
 
-    /// A handler's outcome as the client sees it: a thrown `HTTPError` is its envelope, anything
-    /// else a bare 500 (reported to `onUnexpectedError`).
+    /// A handler's outcome as the client sees it: a thrown ``HTTPResponseError`` is its envelope,
+    /// anything else a bare 500 (reported to `onUnexpectedError`).
     private func answer(_ request: Request, _ result: Result<Response, any Error>) -> Response {
         switch result {
         case .success(let response): return response
-        case .failure(let error as HTTPError): return error.response
+        case .failure(let error as any HTTPResponseError): return error.response
         case .failure(let error):
             onUnexpectedError(request, error)
             return HTTPError.internalError.response

@@ -83,7 +83,10 @@ public typealias DeferredHandler = @Sendable (Request, _ reply: @escaping Reply)
 /// ```
 ///
 /// `HEAD` is answered by the `GET` route of the same path (the server drops the body).
-public struct Router: Responder {
+public struct Router: Responder, RouterMethods {
+    public typealias Handler = SandboxHTTP.Handler
+    public typealias DeferredHandler = SandboxHTTP.DeferredHandler
+
     private struct Route: Sendable {
         let method: String
         let segments: [Segment]
@@ -165,17 +168,6 @@ public struct Router: Responder {
         routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add("PUT", pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
-    public mutating func post(_ pattern: String, deferred handler: @escaping DeferredHandler) {
-        add("POST", pattern, deferred: handler)
-    }
-    /// A `GET` answered on the polling thread: `handler` must not block (see ``RouteOption/nonBlocking``).
-    public mutating func get(_ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
-        add("GET", pattern, option, handler)
-    }
     /// A `GET` answered on the polling thread when `handler` can, else by `blocking` on a handler thread.
     public mutating func get(
         _ pattern: String, _ option: RouteOption, _ handler: @escaping NonBlockingHandler, orElse blocking: @escaping Handler

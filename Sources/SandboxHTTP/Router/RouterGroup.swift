@@ -12,7 +12,7 @@
 ///
 /// A group's routes are the router's own: they get the router's 404, 405 (with `Allow`) and `HEAD`
 /// answers, before and without the middleware, and run on the threads their kind names.
-public struct RouterGroup<Context: Sendable> {
+public struct RouterGroup<Context: Sendable>: RouterMethods {
     /// A route's handler, given what the middleware found.
     public typealias Handler = @Sendable (Request, Context) throws -> Response
     /// A deferred route's handler (see ``SandboxHTTP/DeferredHandler``), given what the middleware found.
@@ -46,18 +46,6 @@ public struct RouterGroup<Context: Sendable> {
         }, orElse: { request in
             try handler(request, try middleware.find(request))
         })
-    }
-
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add("PUT", pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
-    public mutating func post(_ pattern: String, deferred handler: @escaping DeferredHandler) {
-        add("POST", pattern, deferred: handler)
-    }
-    /// A `GET` answered on the polling thread when it can be (see the `add` that takes a ``RouteOption``).
-    public mutating func get(_ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
-        add("GET", pattern, option, handler)
     }
 }
 

@@ -37,109 +37,95 @@ extension EnvironmentHost {
 
     static func addPaymentRoutes(to router: inout Router, _ payments: Payments, baseURL: @escaping @Sendable () -> String) {
         let lifecycle = payments.lifecycle
-        @Sendable func session(_ request: Request) throws -> Lifecycle.CurrentSession {
-            try lifecycle.session(bearer: bearer(request))
-        }
         @Sendable func id(_ request: Request) throws -> String {
             try Validate.identifier(request.parameter("transactionId"), field: "transactionId")
         }
 
-        router.post("/terminal/v1/reader/prepare") { request in
-            _ = try session(request)
-            let now = payments.now()
-            return .json(
-                ReaderConfiguration(
-                    readerKey: Base64.encode(payments.data.readerKey), keyId: payments.data.readerKeyID,
-                    serverTime: Wire.time(now), serverTimeUnix: Wire.unix(now), cardScreenTimeoutSeconds: 40,
-                    payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
-        }
-        router.post("/terminal/v1/transactions/sale", deferred: { request, reply in
-            let session = try session(request)
-            try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
-        })
-        router.post("/terminal/v1/transactions/refund", deferred: { request, reply in
-            let session = try session(request)
-            let body = try request.decode(Payments.RefundRequest.self)
-            _ = try Validate.identifier(body.transactionId, field: "transactionId")
-            try payments.refund(session, body, key: try idempotencyKey(request), reply: reply)
-        })
-        router.post("/terminal/v1/transactions/validate") { request in
-            try payments.validate(try session(request), try request.decode(Payments.ValidateRequest.self))
-            return Response(status: 204)
-        }
-        router.post("/terminal/v1/transactions/{transactionId}/card", deferred: { request, reply in
-            let session = try session(request)
-            let body = try request.decode(PaymentBodies.Card.self)
-            try payments.card(
-                session, transaction: try id(request), cardPayload: body.cardPayload, readerOutcome: body.readerOutcome,
-                key: try idempotencyKey(request), reply: reply)
-        })
-        router.post("/terminal/v1/transactions/{transactionId}/reversal", deferred: { request, reply in
-            let session = try session(request)
-            let body = try request.decode(PaymentBodies.Reversal.self)
-            try payments.reverse(
-                session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request), reply: reply)
-        })
-        router.post("/terminal/v1/transactions/{transactionId}/dcc", deferred: { request, reply in
-            let session = try session(request)
-            let body = try request.decode(PaymentBodies.DCC.self)
-            try payments.finishDCC(
-                session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request), reply: reply)
-        })
-        router.post("/terminal/v1/transactions/{transactionId}/pin", deferred: { request, reply in
-            let session = try session(request)
-            let body = try request.decode(PaymentBodies.Pin.self)
-            try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request), reply: reply)
-        })
-        router.get("/terminal/v1/transactions/last") { request in
-            .json(try payments.last(try session(request)))
-        }
-        router.get("/terminal/v1/transactions/count") { request in
-            let session = try session(request)
-            return .json(["count": try payments.count(session, try Payments.HistoryFilter(query: request.query))])
-        }
-        router.get("/terminal/v1/transactions/details") { request in
-            let session = try session(request)
-            // An empty query value is no value (`?transactionId=&reference=R`).
-            func value(_ name: String) -> String? { request.query[name].flatMap { $0.isEmpty ? nil : $0 } }
-            return .json(
-                try payments.details(
-                    session, id: try value("transactionId").map { try Validate.identifier($0, field: "query.transactionId") },
-                    reference: value("reference"), terminalID: value("terminalId")))
-        }
-        router.get("/terminal/v1/transactions/{transactionId}") { request in
-            let session = try session(request)
-            return .json(try payments.details(session, id: try id(request), reference: nil, terminalID: nil))
-        }
-        router.get("/terminal/v1/transactions") { request in
-            let session = try session(request)
-            return .json(try payments.history(session, try Payments.HistoryFilter(query: request.query)))
-        }
-        router.get("/terminal/v1/statistics") { request in
-            let session = try session(request)
-            func date(_ name: String) throws -> Int64 {
-                guard let text = request.query[name], let date = Wire.parse(text) else {
-                    throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
+        router.group("/terminal/v1", middleware: sessionBearer(lifecycle)) { terminal in
+            terminal.post("/reader/prepare") { _, _ in
+                let now = payments.now()
+                return .json(
+                    ReaderConfiguration(
+                        readerKey: Base64.encode(payments.data.readerKey), keyId: payments.data.readerKeyID,
+                        serverTime: Wire.time(now), serverTimeUnix: Wire.unix(now), cardScreenTimeoutSeconds: 40,
+                        payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
+            }
+            terminal.post("/transactions/sale", deferred: { request, session, reply in
+                try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.post("/transactions/refund", deferred: { request, session, reply in
+                let body = try request.decode(Payments.RefundRequest.self)
+                _ = try Validate.identifier(body.transactionId, field: "transactionId")
+                try payments.refund(session, body, key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.post("/transactions/validate") { request, session in
+                try payments.validate(session, try request.decode(Payments.ValidateRequest.self))
+                return Response(status: 204)
+            }
+            terminal.post("/transactions/{transactionId}/card", deferred: { request, session, reply in
+                let body = try request.decode(PaymentBodies.Card.self)
+                try payments.card(
+                    session, transaction: try id(request), cardPayload: body.cardPayload, readerOutcome: body.readerOutcome,
+                    key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.post("/transactions/{transactionId}/reversal", deferred: { request, session, reply in
+                let body = try request.decode(PaymentBodies.Reversal.self)
+                try payments.reverse(
+                    session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.post("/transactions/{transactionId}/dcc", deferred: { request, session, reply in
+                let body = try request.decode(PaymentBodies.DCC.self)
+                try payments.finishDCC(
+                    session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.post("/transactions/{transactionId}/pin", deferred: { request, session, reply in
+                let body = try request.decode(PaymentBodies.Pin.self)
+                try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request), reply: reply)
+            })
+            terminal.get("/transactions/last") { _, session in
+                .json(try payments.last(session))
+            }
+            terminal.get("/transactions/count") { request, session in
+                .json(["count": try payments.count(session, try Payments.HistoryFilter(query: request.query))])
+            }
+            terminal.get("/transactions/details") { request, session in
+                // An empty query value is no value (`?transactionId=&reference=R`).
+                func value(_ name: String) -> String? { request.query[name].flatMap { $0.isEmpty ? nil : $0 } }
+                return .json(
+                    try payments.details(
+                        session, id: try value("transactionId").map { try Validate.identifier($0, field: "query.transactionId") },
+                        reference: value("reference"), terminalID: value("terminalId")))
+            }
+            terminal.get("/transactions/{transactionId}") { request, session in
+                .json(try payments.details(session, id: try id(request), reference: nil, terminalID: nil))
+            }
+            terminal.get("/transactions") { request, session in
+                .json(try payments.history(session, try Payments.HistoryFilter(query: request.query)))
+            }
+            terminal.get("/statistics") { request, session in
+                func date(_ name: String) throws -> Int64 {
+                    guard let text = request.query[name], let date = Wire.parse(text) else {
+                        throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
+                    }
+                    return date.millisecondsSince1970
                 }
-                return date.millisecondsSince1970
+                guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
+                    throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
+                }
+                let from = try date("fromDate")
+                let to = try date("toDate")
+                guard from <= to else { throw HTTPError.invalidRequest("fromDate must not be after toDate.", field: "query.fromDate") }
+                return .json(["statistics": try payments.statistics(session, from: from, to: to, type: type)])
             }
-            guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
-                throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
+            terminal.post("/transactions/{transactionId}/receipt") { request, session in
+                let body = try request.decode(PaymentBodies.Receipt.self)
+                // The host's own address, never the client's Host header (which would let a client put
+                // any site into a customer's receipt mail).
+                return .json(
+                    try payments.receipt(
+                        session, transaction: try id(request), type: body.receiptType, email: try body.email.map { try Validate.email($0) },
+                        baseURL: baseURL()))
             }
-            let from = try date("fromDate")
-            let to = try date("toDate")
-            guard from <= to else { throw HTTPError.invalidRequest("fromDate must not be after toDate.", field: "query.fromDate") }
-            return .json(["statistics": try payments.statistics(session, from: from, to: to, type: type)])
-        }
-        router.post("/terminal/v1/transactions/{transactionId}/receipt") { request in
-            let session = try session(request)
-            let body = try request.decode(PaymentBodies.Receipt.self)
-            // The host's own address, never the client's Host header (which would let a client put
-            // any site into a customer's receipt mail).
-            return .json(
-                try payments.receipt(
-                    session, transaction: try id(request), type: body.receiptType, email: try body.email.map { try Validate.email($0) },
-                    baseURL: baseURL()))
         }
         router.get("/receipts/{receiptId}") { request in
             let receipt = request.parameter("receiptId")
@@ -148,11 +134,12 @@ extension EnvironmentHost {
             }
             return .text(try payments.receiptPage(receipt), contentType: "text/html; charset=utf-8")
         }
-        router.post("/merchant/v1/checkouts") { request in
-            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw HTTPError.unauthorized }
-            let body = try request.decode(Payments.CheckoutRequest.self)
-            _ = try Validate.identifier(body.terminalId, field: "terminalId")
-            return .json(try payments.createCheckout(merchant: merchant, body), status: 201)
+        router.group("/merchant/v1", middleware: merchantKey(lifecycle)) { merchantAPI in
+            merchantAPI.post("/checkouts") { request, merchant in
+                let body = try request.decode(Payments.CheckoutRequest.self)
+                _ = try Validate.identifier(body.terminalId, field: "terminalId")
+                return .json(try payments.createCheckout(merchant: merchant, body), status: 201)
+            }
         }
     }
 }

@@ -24,12 +24,31 @@ extension EnvironmentHost {
         struct Clock: Decodable { let advanceSeconds: Double?; let set: String? }
     }
 
-    /// A check that a request carries the region's back-office key, compared in constant time.
-    static func backOfficeAuthorization(key: String) -> @Sendable (Request) throws -> Void {
+    /// The check of every back-office route: the request carries the region's back-office key,
+    /// compared in constant time.
+    static func backOfficeKey(_ key: String) -> Middleware<Void> {
         let expected = Array(key.utf8)
-        return { request in
-            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw HTTPError.unauthorized }
+        return Middleware { request in
+            guard let given = bearer(request), ConstantTime.equals(Array(given.utf8), expected) else { throw LifecycleError.unauthorized }
         }
+    }
+
+    /// The check of the merchant API: the merchant whose API key the request carries.
+    static func merchantKey(_ lifecycle: Lifecycle) -> Middleware<String> {
+        Middleware { request in
+            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw LifecycleError.unauthorized }
+            return merchant
+        }
+    }
+
+    /// The check of the terminal routes a device calls once logged in: its session, from memory
+    /// when it is there (after a device's first request), else from the database.
+    static func sessionBearer(_ lifecycle: Lifecycle) -> Middleware<Lifecycle.CurrentSession> {
+        Middleware(nonBlocking: { request in
+            try lifecycle.cachedSession(bearer: bearer(request))
+        }, orElse: { request in
+            try lifecycle.session(bearer: bearer(request))
+        })
     }
 
     /// The token of `Authorization: Bearer <token>`.
@@ -104,23 +123,22 @@ extension EnvironmentHost {
                     pin: try body.pin.map { try Validate.pin($0) }),
                 status: 201)
         }
-        router.get("/terminal/v1/sessions/current", session: lifecycle) { session in .json(lifecycle.sessionState(session)) }
-        router.delete("/terminal/v1/sessions/current") { request in
-            try lifecycle.logout(try lifecycle.session(bearer: bearer(request)))
-            return Response(status: 204)
-        }
-        router.get("/terminal/v1/info-init", session: lifecycle) { session in .json(InfoInit(terminal: session.terminal.profile)) }
-        router.get("/terminal/v1/terminal", session: lifecycle) { session in .json(try lifecycle.terminalInfo(session)) }
-        router.put("/terminal/v1/secret-code") { request in
-            let session = try lifecycle.session(bearer: bearer(request))
-            let body = try request.decode(Bodies.SecretCode.self)
-            try lifecycle.updateSecretCode(
-                session, old: try Validate.pin(body.oldSecretCode, field: "oldSecretCode"),
-                new: try Validate.pin(body.newSecretCode, field: "newSecretCode"))
-            return Response(status: 204)
-        }
-        router.post("/terminal/v1/relink") { request in
-            .json(try lifecycle.relink(try lifecycle.session(bearer: bearer(request))))
+        router.group("/terminal/v1", middleware: sessionBearer(lifecycle)) { terminal in
+            terminal.get("/sessions/current", .nonBlocking) { _, session in .json(lifecycle.sessionState(session)) }
+            terminal.delete("/sessions/current") { _, session in
+                try lifecycle.logout(session)
+                return Response(status: 204)
+            }
+            terminal.get("/info-init", .nonBlocking) { _, session in .json(InfoInit(terminal: session.terminal.profile)) }
+            terminal.get("/terminal", .nonBlocking) { _, session in .json(try lifecycle.terminalInfo(session)) }
+            terminal.put("/secret-code") { request, session in
+                let body = try request.decode(Bodies.SecretCode.self)
+                try lifecycle.updateSecretCode(
+                    session, old: try Validate.pin(body.oldSecretCode, field: "oldSecretCode"),
+                    new: try Validate.pin(body.newSecretCode, field: "newSecretCode"))
+                return Response(status: 204)
+            }
+            terminal.post("/relink") { _, session in .json(try lifecycle.relink(session)) }
         }
         router.post("/terminal/v1/unregister") { request in
             let body = try request.decode(Bodies.Device.self)
@@ -139,66 +157,57 @@ extension EnvironmentHost {
     // MARK: - Merchant API
 
     private static func addMerchantRoutes(to router: inout Router, _ lifecycle: Lifecycle) {
-        @Sendable func merchant(_ request: Request) throws -> String {
-            guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw HTTPError.unauthorized }
-            return merchant
-        }
-        router.get("/merchant/v1/terminals") { request in
-            .json(["terminals": try lifecycle.terminals(merchant: try merchant(request))])
-        }
-        router.post("/merchant/v1/registration-tokens") { request in
-            let merchant = try merchant(request)
-            let body = try request.decode(Bodies.IssueToken.self)
-            return .json(
-                try lifecycle.issueToken(
-                    terminal: try Validate.identifier(body.terminalId, field: "terminalId"), merchant: merchant,
-                    email: try body.email.map { try Validate.email($0) }),
-                status: 201)
+        router.group("/merchant/v1", middleware: merchantKey(lifecycle)) { merchantAPI in
+            merchantAPI.get("/terminals") { _, merchant in
+                .json(["terminals": try lifecycle.terminals(merchant: merchant)])
+            }
+            merchantAPI.post("/registration-tokens") { request, merchant in
+                let body = try request.decode(Bodies.IssueToken.self)
+                return .json(
+                    try lifecycle.issueToken(
+                        terminal: try Validate.identifier(body.terminalId, field: "terminalId"), merchant: merchant,
+                        email: try body.email.map { try Validate.email($0) }),
+                    status: 201)
+            }
         }
     }
 
     // MARK: - Back-office API
 
     private static func addBackOfficeRoutes(to router: inout Router, _ lifecycle: Lifecycle, key: String) {
-        let authorize = backOfficeAuthorization(key: key)
-        router.get("/backoffice/v1/merchants") { request in
-            try authorize(request)
-            return .json(["merchants": try lifecycle.merchants()])
-        }
-        router.get("/backoffice/v1/terminals/{terminalId}") { request in
-            try authorize(request)
-            return .json(try lifecycle.terminalState(try Validate.identifier(request.parameter("terminalId"), field: "terminalId")))
-        }
-        router.post("/backoffice/v1/challenges/confirm") { request in
-            try authorize(request)
-            let body = try request.decode(Bodies.Confirm.self)
-            return .json(
-                try lifecycle.confirmChallenge(
-                    body.challengeCode, terminal: try body.terminalId.map { try Validate.identifier($0, field: "terminalId") },
-                    merchant: try body.merchantId.map { try Validate.identifier($0, field: "merchantId") }))
-        }
-        router.post("/backoffice/v1/registration-tokens") { request in
-            try authorize(request)
-            let body = try request.decode(Bodies.IssueToken.self)
-            return .json(
-                try lifecycle.issueToken(
-                    terminal: try Validate.identifier(body.terminalId, field: "terminalId"), merchant: nil,
-                    email: try body.email.map { try Validate.email($0) }),
-                status: 201)
-        }
-        router.post("/backoffice/v1/terminals/{terminalId}/unlock") { request in
-            try authorize(request)
-            try lifecycle.unlock(terminal: try Validate.identifier(request.parameter("terminalId"), field: "terminalId"))
-            return Response(status: 204)
-        }
-        router.post("/backoffice/v1/terminals/{terminalId}/unregister") { request in
-            try authorize(request)
-            try lifecycle.unregister(terminal: try Validate.identifier(request.parameter("terminalId"), field: "terminalId"))
-            return Response(status: 204)
-        }
-        router.get("/backoffice/v1/mailbox") { request in
-            try authorize(request)
-            return .json(["messages": try lifecycle.mailbox()])
+        router.group("/backoffice/v1", middleware: backOfficeKey(key)) { backOffice in
+            backOffice.get("/merchants") { _, _ in
+                .json(["merchants": try lifecycle.merchants()])
+            }
+            backOffice.get("/terminals/{terminalId}") { request, _ in
+                .json(try lifecycle.terminalState(try Validate.identifier(request.parameter("terminalId"), field: "terminalId")))
+            }
+            backOffice.post("/challenges/confirm") { request, _ in
+                let body = try request.decode(Bodies.Confirm.self)
+                return .json(
+                    try lifecycle.confirmChallenge(
+                        body.challengeCode, terminal: try body.terminalId.map { try Validate.identifier($0, field: "terminalId") },
+                        merchant: try body.merchantId.map { try Validate.identifier($0, field: "merchantId") }))
+            }
+            backOffice.post("/registration-tokens") { request, _ in
+                let body = try request.decode(Bodies.IssueToken.self)
+                return .json(
+                    try lifecycle.issueToken(
+                        terminal: try Validate.identifier(body.terminalId, field: "terminalId"), merchant: nil,
+                        email: try body.email.map { try Validate.email($0) }),
+                    status: 201)
+            }
+            backOffice.post("/terminals/{terminalId}/unlock") { request, _ in
+                try lifecycle.unlock(terminal: try Validate.identifier(request.parameter("terminalId"), field: "terminalId"))
+                return Response(status: 204)
+            }
+            backOffice.post("/terminals/{terminalId}/unregister") { request, _ in
+                try lifecycle.unregister(terminal: try Validate.identifier(request.parameter("terminalId"), field: "terminalId"))
+                return Response(status: 204)
+            }
+            backOffice.get("/mailbox") { _, _ in
+                .json(["messages": try lifecycle.mailbox()])
+            }
         }
     }
 
@@ -241,20 +250,5 @@ extension EnvironmentHost {
             try lifecycle.reset(fixtures)
             return Response(status: 204)
         }
-    }
-}
-
-extension Router {
-    /// A `GET` whose answer needs only the caller's session and memory (`body` must not block):
-    /// answered on the polling thread when the session is in memory, which it is after a device's
-    /// first request; on a handler thread when finding it reads the database.
-    mutating func get(
-        _ pattern: String, session lifecycle: Lifecycle, _ body: @escaping @Sendable (Lifecycle.CurrentSession) throws -> Response
-    ) {
-        get(pattern, .nonBlocking, { request in
-            try lifecycle.cachedSession(bearer: EnvironmentHost.bearer(request)).map(body)
-        }, orElse: { request in
-            try body(try lifecycle.session(bearer: EnvironmentHost.bearer(request)))
-        })
     }
 }

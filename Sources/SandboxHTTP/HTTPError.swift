@@ -1,6 +1,6 @@
 import Foundation
 
-/// An error that knows the response it becomes: the one envelope every service answers with.
+/// The HTTP module's own ``HTTPResponseError``: the one envelope every service answers with.
 ///
 /// On the wire it is `{"error": {"code": "...", "message": "...", "field": "..."}}`. The code is
 /// stable and meant for machines; the message is for people; the field, when present, names the
@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// throw HTTPError(status: 404, code: "terminal_not_found", message: "No terminal with that id.")
 /// ```
-public struct HTTPError: Error, Equatable, Sendable {
+public struct HTTPError: HTTPResponseError, Equatable {
     public var status: Int
     public var code: String
     public var message: String
@@ -27,15 +27,6 @@ public struct HTTPError: Error, Equatable, Sendable {
 
     public static func == (lhs: HTTPError, rhs: HTTPError) -> Bool {
         lhs.status == rhs.status && lhs.code == rhs.code && lhs.message == rhs.message && lhs.field == rhs.field
-    }
-
-    /// The envelope as a response.
-    public var response: Response {
-        var body: [String: String] = ["code": code, "message": message]
-        if let field { body["field"] = field }
-        var response = Response.json(["error": body], status: status)
-        response.headers.append(contentsOf: headers)
-        return response
     }
 }
 
@@ -61,7 +52,7 @@ extension HTTPError {
         status: 415, code: "unsupported_media_type", message: "The request body must be JSON (Content-Type: application/json).",
         field: "header.Content-Type")
 
-    /// What any error that is not an `HTTPError` becomes: no detail leaks to the client.
+    /// What any error that is not an ``HTTPResponseError`` becomes: no detail leaks to the client.
     public static let internalError = HTTPError(
         status: 500, code: "internal_error", message: "The sandbox failed to answer this request; see its log.")
 }

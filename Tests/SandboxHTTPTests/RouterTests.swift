@@ -88,6 +88,33 @@ import Testing
         #expect(try json(response)["error"] as? [String: String] == ["code": "busy", "message": "Busy.", "field": "terminal"])
     }
 
+    /// A module's own error type, as a rule would throw it.
+    struct LedgerError: HTTPResponseError {
+        let status: Int
+        let code: String
+        let message: String
+        let field: String?
+        var headers: [(String, String)] { [("Retry-After", "3")] }
+    }
+
+    @Test("any error conforming to HTTPResponseError becomes its envelope, from a plain or a deferred route")
+    func typedErrorsBecomeTheirEnvelope() throws {
+        let reported = Mutex<[String]>([])
+        var router = router
+        router.onUnexpectedError = { request, _ in reported.withLock { $0.append(request.path) } }
+        let closed = LedgerError(status: 423, code: "ledger_closed", message: "The ledger is closed.", field: "ledger")
+        router.get("/v1/ledger") { _ in throw closed }
+        router.post("/v1/ledger", deferred: { _, reply in reply { .failure(closed) } })
+        for method in ["GET", "POST"] {
+            let response = router.respond(to: Request(method: method, path: "/v1/ledger"))
+            #expect(response.status == 423)
+            #expect(response.header("Retry-After") == "3")
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(try json(response)["error"] as? [String: String] == ["code": "ledger_closed", "message": "The ledger is closed.", "field": "ledger"])
+        }
+        #expect(reported.withLock { $0 }.isEmpty)
+    }
+
     @Test func otherErrorsAreA500WithoutDetail() throws {
         let response = router.respond(to: Request(method: "GET", path: "/v1/crash"))
         #expect(response.status == 500)

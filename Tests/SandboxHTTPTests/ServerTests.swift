@@ -53,17 +53,25 @@ import TestSupport
         }
     }
 
-    @Test("a non-blocking route answers on the polling thread: while it holds the one poller, no other connection is served")
-    func nonBlockingRouteRunsOnThePoller() throws {
+    @Test(
+        "a non-blocking route answers on the polling thread: while it holds the one poller, no other connection is served",
+        arguments: [false, true])
+    func nonBlockingRouteRunsOnThePoller(inGroup: Bool) throws {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         var router = Self.router()
-        router.get("/hold", .nonBlocking) { _ in
+        @Sendable func hold() -> Response {
             entered.signal()
             // Only another request can release it. On the poller, that request is not read until
             // this returns, so the wait runs out; on a handler thread it would be released.
             let released = release.wait(timeout: .now() + .seconds(1)) == .success
             return .text(released ? "released by another connection" : "held the poller")
+        }
+        if inGroup {
+            // The group's middleware runs on the poller too, before the handler.
+            router.group("/held", middleware: Middleware<Void> { _ in }) { group in group.get("", .nonBlocking) { _, _ in hold() } }
+        } else {
+            router.get("/held", .nonBlocking) { _ in hold() }
         }
         router.get("/release") { _ in
             release.signal()
@@ -73,7 +81,7 @@ import TestSupport
         try server.start()
         defer { server.stop() }
         let holding = try RawConnection(port: server.port)
-        try holding.send("GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+        try holding.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(entered.wait(timeout: .now() + .seconds(10)) == .success)
         let other = try RawConnection(port: server.port)
         try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -83,16 +91,26 @@ import TestSupport
         #expect(try other.readResponse().text == "released")
     }
 
-    @Test("a non-blocking route that returns nil is answered on a handler thread, where waiting holds no poller")
-    func nonBlockingRouteFallsBackToAHandlerThread() throws {
+    @Test(
+        "a non-blocking route that returns nil (or whose group's middleware does) is answered on a handler thread, where waiting holds no poller",
+        arguments: [false, true])
+    func nonBlockingRouteFallsBackToAHandlerThread(inGroup: Bool) throws {
         let release = DispatchSemaphore(value: 0)
         var router = Self.router()
-        router.get("/maybe", .nonBlocking, { request in
-            request.query["inline"] != nil ? .text("inline") : nil
-        }, orElse: { _ in
+        @Sendable func wait() -> Response {
             let released = release.wait(timeout: .now() + .seconds(10)) == .success
             return .text(released ? "on a handler thread" : "never released")
-        })
+        }
+        if inGroup {
+            let middleware = Middleware<Bool>(nonBlocking: { request in request.query["inline"] != nil ? true : nil }, orElse: { _ in false })
+            router.group("/maybe", middleware: middleware) { group in
+                group.get("", .nonBlocking) { _, inline in inline ? .text("inline") : wait() }
+            }
+        } else {
+            router.get("/maybe", .nonBlocking, { request in
+                request.query["inline"] != nil ? .text("inline") : nil
+            }, orElse: { _ in wait() })
+        }
         router.get("/release") { _ in
             release.signal()
             return .text("released")

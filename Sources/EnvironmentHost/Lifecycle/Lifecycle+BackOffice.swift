@@ -50,7 +50,7 @@ extension Lifecycle {
     func terminalState(_ id: String) throws -> TerminalState {
         try store.read { db in
             guard let row = try db.query(Self.terminalStateQuery + " WHERE t.id = ?", [.text(id)]).first else {
-                throw HTTPError.terminalNotFound
+                throw LifecycleError.terminalNotFound
             }
             return try terminalState(row)
         }
@@ -85,10 +85,10 @@ extension Lifecycle {
     /// The back office clears the lock after too many wrong secure codes.
     func unlock(terminal id: String) throws {
         try write { db in
-            guard try terminal(db, id) != nil else { throw HTTPError.terminalNotFound }
+            guard try terminal(db, id) != nil else { throw LifecycleError.terminalNotFound }
             try db.run(
                 "UPDATE devices SET locked = 0, failed_attempts = 0 WHERE terminal_id = ? AND state = 'registered'", [.text(id)])
-            guard db.changes == 1 else { throw HTTPError.terminalNotRegistered }
+            guard db.changes == 1 else { throw LifecycleError.terminalNotRegistered }
         }
     }
 
@@ -96,9 +96,9 @@ extension Lifecycle {
     func unregister(terminal id: String) throws {
         let now = now()
         try write { db in
-            guard try terminal(db, id) != nil else { throw HTTPError.terminalNotFound }
+            guard try terminal(db, id) != nil else { throw LifecycleError.terminalNotFound }
             guard let device = try db.query("SELECT id FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(id)]).first
-            else { throw HTTPError.terminalNotRegistered }
+            else { throw LifecycleError.terminalNotRegistered }
             try unregister(db, device: try device["id"], reason: "backoffice", at: now)
         }
     }

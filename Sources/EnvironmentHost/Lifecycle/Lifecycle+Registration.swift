@@ -15,7 +15,7 @@ extension Lifecycle {
     func beginRegistration(device: String, model: String) throws -> Challenge {
         let now = now()
         return try write { db in
-            if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
+            if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
             var code = credentials.challengeCode()
             while try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty {
                 code = credentials.challengeCode()
@@ -36,14 +36,14 @@ extension Lifecycle {
 
     /// The portal confirms a challenge for a terminal (or the merchant's next free one).
     func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> Confirmation {
-        guard let code = Credentials.normalizeChallenge(text) else { throw HTTPError.challengeNotFound }
+        guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
         let now = now()
         return try write { db in
             guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
-                throw HTTPError.challengeNotFound
+                throw LifecycleError.challengeNotFound
             }
-            guard (try challenge["backoffice_code"] as String?) == nil else { throw HTTPError.challengeUsed }
-            guard now < (try challenge["expires_at"] as Int64) else { throw HTTPError.challengeExpired }
+            guard (try challenge["backoffice_code"] as String?) == nil else { throw LifecycleError.challengeUsed }
+            guard now < (try challenge["expires_at"] as Int64) else { throw LifecycleError.challengeExpired }
             let chosen = try chooseTerminal(db, terminal: terminal, merchant: merchant, method: .portal)
             var backOfficeCode = credentials.backOfficeCode()
             while try !db.query("SELECT 1 FROM challenges WHERE backoffice_code = ?", [.text(backOfficeCode)]).isEmpty {
@@ -62,17 +62,17 @@ extension Lifecycle {
         _ db: Connection, terminal: String?, merchant: String?, method: TerminalProfile.RegisterOption
     ) throws -> String {
         if let terminal {
-            guard let found = try self.terminal(db, terminal) else { throw HTTPError.terminalNotFound }
+            guard let found = try self.terminal(db, terminal) else { throw LifecycleError.terminalNotFound }
             guard found.profile.registerOptions.contains(method) else {
-                throw HTTPError.registrationMethodNotAllowed(method.rawValue)
+                throw LifecycleError.registrationMethodNotAllowed(method.rawValue)
             }
-            guard try !hasDevice(db, terminal: terminal) else { throw HTTPError.terminalInUse }
+            guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
             return terminal
         }
         guard let merchant else {
             throw HTTPError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
         }
-        guard try self.merchant(db, merchant) != nil else { throw HTTPError.merchantNotFound }
+        guard try self.merchant(db, merchant) != nil else { throw LifecycleError.merchantNotFound }
         let candidates = try db.query(
             """
             SELECT * FROM terminals t WHERE merchant_id = ?
@@ -81,13 +81,13 @@ extension Lifecycle {
             """, [.text(merchant)]
         ).map(Terminal.init)
         guard let free = candidates.first(where: { $0.profile.registerOptions.contains(method) }) else {
-            throw HTTPError.noFreeTerminal
+            throw LifecycleError.noFreeTerminal
         }
         return free.id
     }
 
     /// Why a back-office code cannot complete a registration, or the challenge row it completes.
-    private func usableChallenge(_ db: Connection, backOfficeCode text: String, at now: Int64) throws -> Result<Row, HTTPError> {
+    private func usableChallenge(_ db: Connection, backOfficeCode text: String, at now: Int64) throws -> Result<Row, LifecycleError> {
         guard let parsed = Credentials.parseBackOfficeCode(text) else { return .failure(.backOfficeCodeInvalid) }
         guard parsed.region == region.id else { return .failure(.backOfficeCodeWrongEnvironment) }
         guard let challenge = try db.query("SELECT * FROM challenges WHERE backoffice_code = ?", [.text(parsed.code)]).first
@@ -112,7 +112,7 @@ extension Lifecycle {
 
         static let valid = Verification(valid: true, reason: nil, message: nil, terminalId: nil, pinRequired: nil)
 
-        static func refused(_ error: HTTPError) -> Verification {
+        static func refused(_ error: LifecycleError) -> Verification {
             Verification(valid: false, reason: error.code, message: error.message, terminalId: nil, pinRequired: nil)
         }
     }
@@ -134,10 +134,10 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
-            guard (try challenge["device_id"] as String) == device else { throw HTTPError.backOfficeCodeWrongDevice }
+            guard (try challenge["device_id"] as String) == device else { throw LifecycleError.backOfficeCodeWrongDevice }
             // As with tokens, only an auto-login terminal may be activated without a secure code.
             if pin == nil, try terminal(db, try challenge["terminal_id"])?.profile.autoLogin != true {
-                throw HTTPError.pinRequired
+                throw LifecycleError.pinRequired
             }
             let result = try register(
                 db, device: device, model: try challenge["device_model"], terminal: try challenge["terminal_id"], pin: pin,
@@ -165,7 +165,7 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             guard let found = try self.terminal(db, terminal), merchant == nil || found.merchantID == merchant else {
-                throw HTTPError.terminalNotFound
+                throw LifecycleError.terminalNotFound
             }
             _ = try chooseTerminal(db, terminal: terminal, merchant: nil, method: .registrationCode)
             let token = credentials.registrationToken()
@@ -201,7 +201,7 @@ extension Lifecycle {
     }
 
     /// The token row, or the error this token gets whatever the step.
-    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<Row, HTTPError> {
+    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<Row, LifecycleError> {
         guard let tokenRegion = Credentials.tokenRegion(token) else { return .failure(.tokenInvalid) }
         guard tokenRegion == region.id.uppercased() else { return .failure(.tokenWrongEnvironment) }
         guard let row = try db.query("SELECT * FROM registration_tokens WHERE token = ?", [.text(token)]).first else {
@@ -253,14 +253,14 @@ extension Lifecycle {
             let row = try token(db, text, at: now).get()
             let terminal: String = try row["terminal_id"]
             switch try row["state"] as String {
-            case "issued": throw HTTPError.outOfOrder("verify the token first")
+            case "issued": throw LifecycleError.outOfOrder("verify the token first")
             case "begun":
-                guard (try row["device_id"] as String?) == device else { throw HTTPError.registrationWrongDevice }
+                guard (try row["device_id"] as String?) == device else { throw LifecycleError.registrationWrongDevice }
                 return Begun(terminalId: terminal, state: "begun")
             default: break
             }
-            if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
-            guard try !hasDevice(db, terminal: terminal) else { throw HTTPError.terminalInUse }
+            if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
+            guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
             try db.run(
                 "UPDATE registration_tokens SET state = 'begun', device_id = ?, device_model = ? WHERE token = ?",
                 [.text(device), .text(model), .text(text)])
@@ -273,11 +273,11 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             let row = try token(db, text, at: now).get()
-            guard (try row["state"] as String) == "begun" else { throw HTTPError.outOfOrder("begin the registration first") }
-            guard (try row["device_id"] as String?) == device else { throw HTTPError.registrationWrongDevice }
+            guard (try row["state"] as String) == "begun" else { throw LifecycleError.outOfOrder("begin the registration first") }
+            guard (try row["device_id"] as String?) == device else { throw LifecycleError.registrationWrongDevice }
             let terminalID: String = try row["terminal_id"]
-            guard let terminal = try self.terminal(db, terminalID) else { throw HTTPError.terminalNotFound }
-            if pin == nil && !terminal.profile.autoLogin { throw HTTPError.pinRequired }
+            guard let terminal = try self.terminal(db, terminalID) else { throw LifecycleError.terminalNotFound }
+            if pin == nil && !terminal.profile.autoLogin { throw LifecycleError.pinRequired }
             let result = try register(db, device: device, model: try row["device_model"], terminal: terminalID, pin: pin, at: now)
             try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(text)])
             return result

@@ -15,7 +15,7 @@ extension Lifecycle {
     /// doLogin: a new session; wrong codes count towards the lock, and that count commits.
     func login(device id: String, secret: String, pin: String?) throws -> Session {
         let now = now()
-        let outcome: Result<Session, HTTPError> = try write { db in
+        let outcome: Result<Session, LifecycleError> = try write { db in
             let device: Device
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .failure(let error): return .failure(error)
@@ -45,7 +45,7 @@ extension Lifecycle {
     /// Checks a secure code; a wrong one is counted and the fifth locks the device.
     ///
     /// - Returns: the error to answer, or nil when the code is right (or not needed).
-    private func checkPin(_ db: Connection, device: Device, pin: String?, autoLogin: Bool) throws -> HTTPError? {
+    private func checkPin(_ db: Connection, device: Device, pin: String?, autoLogin: Bool) throws -> LifecycleError? {
         guard let pin else { return autoLogin ? nil : .pinRequired }
         guard let salt = device.pinSalt, let hash = device.pinHash else {
             // Registered without a code on an auto-login terminal: there is nothing to compare.
@@ -70,18 +70,18 @@ extension Lifecycle {
     /// The session a bearer token names, or the error it gets.
     func session(bearer: String?) throws -> CurrentSession {
         if let known = try cachedSession(bearer: bearer) { return known }
-        guard let bearer else { throw HTTPError.unauthorized }
+        guard let bearer else { throw LifecycleError.unauthorized }
         let now = now()
         let generation = sessions.generation
         let hash = Credentials.hash(bearer)
         let session = try store.read { db in
             guard let row = try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(hash)]).first else {
-                throw HTTPError.unauthorized
+                throw LifecycleError.unauthorized
             }
-            guard let device = try device(db, try row["device_id"]), device.registered else { throw HTTPError.terminalUnregistered }
+            guard let device = try device(db, try row["device_id"]), device.registered else { throw LifecycleError.terminalUnregistered }
             let expires: Int64 = try row["expires_at"]
-            guard (try row["ended_at"] as Int64?) == nil, now < expires else { throw HTTPError.sessionExpired }
-            guard let terminal = try terminal(db, try row["terminal_id"]) else { throw HTTPError.terminalUnregistered }
+            guard (try row["ended_at"] as Int64?) == nil, now < expires else { throw LifecycleError.sessionExpired }
+            guard let terminal = try terminal(db, try row["terminal_id"]) else { throw LifecycleError.terminalUnregistered }
             return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
         }
         sessions.remember(session, token: bearer, since: generation)
@@ -93,10 +93,10 @@ extension Lifecycle {
     /// session). It touches neither the database nor a lock held across I/O, so a route may call
     /// it on a polling thread.
     func cachedSession(bearer: String?) throws -> CurrentSession? {
-        guard let bearer, !bearer.isEmpty else { throw HTTPError.unauthorized }
+        guard let bearer, !bearer.isEmpty else { throw LifecycleError.unauthorized }
         guard let known = sessions.session(bearer) else { return nil }
         // Nothing was written since it was found; only the clock may have ended it.
-        guard now() < known.expiresAt else { throw HTTPError.sessionExpired }
+        guard now() < known.expiresAt else { throw LifecycleError.sessionExpired }
         return known
     }
 
@@ -119,13 +119,13 @@ extension Lifecycle {
     }
 
     func terminalInfo(_ session: CurrentSession) throws -> TerminalInfo {
-        guard let info = directory.infos[session.terminal.id] else { throw HTTPError.terminalNotFound }
+        guard let info = directory.infos[session.terminal.id] else { throw LifecycleError.terminalNotFound }
         return info
     }
 
     /// updateSecretCode: the old code must be right (a wrong one counts towards the lock).
     func updateSecretCode(_ session: CurrentSession, old: String, new: String) throws {
-        let outcome: HTTPError? = try write { db in
+        let outcome: LifecycleError? = try write { db in
             guard let device = try device(db, session.device.id) else { return .terminalUnregistered }
             if device.locked { return .secureCodeLocked }
             if let failure = try checkPin(db, device: device, pin: old, autoLogin: false) {
@@ -157,7 +157,7 @@ extension Lifecycle {
     /// unregister (from the device): frees the terminal; the credential stops working.
     func unregisterDevice(_ id: String, secret: String) throws {
         let now = now()
-        let outcome: HTTPError? = try write { db in
+        let outcome: LifecycleError? = try write { db in
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .failure(let error): return error
             case .success(let device):

@@ -133,8 +133,8 @@ struct Lifecycle: Sendable {
     func register(
         _ db: Connection, device: String, model: String, terminal: String, pin: String?, at now: Int64
     ) throws -> RegistrationResult {
-        if let existing = try self.device(db, device), existing.registered { throw HTTPError.deviceAlreadyRegistered }
-        if try hasDevice(db, terminal: terminal) { throw HTTPError.terminalInUse }
+        if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
+        if try hasDevice(db, terminal: terminal) { throw LifecycleError.terminalInUse }
         let secret = credentials.secret(prefix: "ds_")
         let salt = pin.map { _ in credentials.salt() }
         let pinHash = pin.flatMap { pin in salt.map { Credentials.pinHash(pin, salt: $0) } }
@@ -173,7 +173,7 @@ struct Lifecycle: Sendable {
     /// The device a credential names, applying certificate expiry.
     ///
     /// Returns a `Result` instead of throwing for expiry, because unregistering must commit.
-    func authenticate(_ db: Connection, device id: String, secret: String, at now: Int64) throws -> Result<Device, HTTPError> {
+    func authenticate(_ db: Connection, device id: String, secret: String, at now: Int64) throws -> Result<Device, LifecycleError> {
         guard let device = try device(db, id), Credentials.matches(secret, hash: device.secretHash) else {
             return .failure(.wrongDeviceCredential)
         }

@@ -316,7 +316,7 @@ extension Payments {
         let now = now()
         return try store.write { db in
             guard let info = lifecycle.directory.infos[request.terminalId], info.merchantId == merchant else {
-                throw HTTPError.terminalNotFound
+                throw LifecycleError.terminalNotFound
             }
             try PaymentValidation.sale(
                 SaleRequest(

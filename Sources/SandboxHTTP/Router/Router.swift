@@ -21,7 +21,7 @@ extension Responder {
     }
 }
 
-/// A handler of one route. A thrown `HTTPError` becomes its envelope; anything else a bare 500.
+/// A handler of one route. A thrown ``HTTPResponseError`` becomes its envelope; anything else a bare 500.
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Makes an answer, once, on the thread that sends it: work that only shapes the answer (encoding
@@ -83,7 +83,10 @@ public typealias DeferredHandler = @Sendable (Request, _ reply: @escaping Reply)
 /// ```
 ///
 /// `HEAD` is answered by the `GET` route of the same path (the server drops the body).
-public struct Router: Responder {
+public struct Router: Responder, RouterMethods {
+    public typealias Handler = SandboxHTTP.Handler
+    public typealias DeferredHandler = SandboxHTTP.DeferredHandler
+
     private struct Route: Sendable {
         let method: String
         let segments: [Segment]
@@ -113,7 +116,7 @@ public struct Router: Responder {
     private var parameterRoutes: [Int: [Int]] = [:]
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
-    /// Called with every error that is not an `HTTPError`, before it becomes a 500 with no
+    /// Called with every error that is not an ``HTTPResponseError``, before it becomes a 500 with no
     /// detail; by default the error goes to standard error with the request's id.
     public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { request, error in
         FileHandle.standardError.write(Data("[\(request.id)] \(request.method) \(request.path) failed: \(error)\n".utf8))
@@ -165,17 +168,6 @@ public struct Router: Responder {
         routes.append(Route(method: method, segments: segments, handler: handler, literals: literals))
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add("PUT", pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
-    public mutating func post(_ pattern: String, deferred handler: @escaping DeferredHandler) {
-        add("POST", pattern, deferred: handler)
-    }
-    /// A `GET` answered on the polling thread: `handler` must not block (see ``RouteOption/nonBlocking``).
-    public mutating func get(_ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
-        add("GET", pattern, option, handler)
-    }
     /// A `GET` answered on the polling thread when `handler` can, else by `blocking` on a handler thread.
     public mutating func get(
         _ pattern: String, _ option: RouteOption, _ handler: @escaping NonBlockingHandler, orElse blocking: @escaping Handler
@@ -320,12 +312,12 @@ public struct Router: Responder {
         }
     }
 
-    /// A handler's outcome as the client sees it: a thrown `HTTPError` is its envelope, anything
-    /// else a bare 500 (reported to `onUnexpectedError`).
+    /// A handler's outcome as the client sees it: a thrown ``HTTPResponseError`` is its envelope,
+    /// anything else a bare 500 (reported to `onUnexpectedError`).
     private func answer(_ request: Request, _ result: Result<Response, any Error>) -> Response {
         switch result {
         case .success(let response): return response
-        case .failure(let error as HTTPError): return error.response
+        case .failure(let error as any HTTPResponseError): return error.response
         case .failure(let error):
             onUnexpectedError(request, error)
             return HTTPError.internalError.response

@@ -10,29 +10,9 @@ import Testing
 /// region's own cards pay without a DCC offer.
 @Suite("Card payments: the card a read carries")
 struct CardRefusalTests {
-    /// A card as the payload's JSON spells it, so a test can seal what `CardData` cannot hold.
-    struct RawCard: Encodable {
-        var pan = "4761730000000011"
-        var expiry = "2812"
-        var brand = "VISA"
-        var country = "BE"
-        var aid = "A0000000031010"
-        var applicationLabel = "VISA DEBIT"
-        var cvm = "none"
-        var panSequence: String? = "01"
-    }
-
-    struct RawPayload: Encodable {
-        let v = 1
-        let readId: String
-        let readAt: Int64
-        let card: RawCard
-        let pin: String? = nil
-    }
-
     /// `card` sealed for `till` as its reader would, read now on the host's clock.
     static func seal(_ card: RawCard, for till: Till) throws -> String {
-        let payload = RawPayload(
+        let payload = RawCardPayload(
             readId: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
             readAt: Int64(((till.clock.now().timeIntervalSince1970 + till.offset) * 1000).rounded()), card: card)
         return try PayloadSealer.seal(payload, key: till.readerKey, region: till.region, terminalId: till.id)

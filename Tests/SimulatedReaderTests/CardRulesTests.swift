@@ -1,5 +1,6 @@
 import CardPayload
 import Foundation
+import TestSupport
 import Testing
 
 /// What the host learns when it opens a payload whose card breaks a rule of a card read: each
@@ -8,29 +9,9 @@ import Testing
 struct CardRulesTests {
     let key: [UInt8] = Array(0..<32)
 
-    /// A card as the JSON of a payload spells it, so tests can write what `CardData` cannot hold
-    /// (an unknown brand or CVM).
-    struct RawCard: Encodable {
-        var pan = "4761730000000011"
-        var expiry = "2812"
-        var brand = "VISA"
-        var country = "BE"
-        var aid = "A0000000031010"
-        var applicationLabel = "VISA DEBIT"
-        var cvm = "none"
-        var panSequence: String? = "01"
-    }
-
-    struct RawPayload: Encodable {
-        let v = 1
-        let readId = "9f86d081884c7d659a2feaa0c55ad015"
-        let readAt: Int64 = 1_795_956_502_555
-        let card: RawCard
-        let pin: String? = nil
-    }
-
     func open(_ card: RawCard) throws -> CardPayload {
-        let sealed = try PayloadSealer.seal(RawPayload(card: card), key: key, region: "EU", terminalId: "EU-T0101")
+        let payload = RawCardPayload(readId: "9f86d081884c7d659a2feaa0c55ad015", readAt: 1_795_956_502_555, card: card)
+        let sealed = try PayloadSealer.seal(payload, key: key, region: "EU", terminalId: "EU-T0101")
         return try PayloadSealer.open(sealed, as: CardPayload.self, key: key, region: "EU", terminalId: "EU-T0101")
     }
 

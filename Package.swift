@@ -84,7 +84,7 @@ let package = Package(
         // host or the whole sandbox in this process is HostTestSupport.
         .target(
             name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
-            path: "Tests/TestSupport"),
+            path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
         .target(
             name: "HostTestSupport", dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks"],
             path: "Tests/HostTestSupport"),

@@ -93,7 +93,9 @@ public final class Sandbox: Sendable {
                 configuration: .init(
                     server: configuration.server(at: count), webRoot: resources.web.appendingPathComponent("portal"),
                     openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
-                    environments: hosts.map { .init(region: $0.name, url: $0.url) },
+                    environments: hosts.map {
+                        .init(region: $0.name, url: $0.url, backOfficeKey: $0.configuration.fixtures.backOfficeKey)
+                    },
                     accessLog: configuration.accessLog))
             started.append(portal)
             let wallet = try WalletSimulator.start(

@@ -21,7 +21,12 @@ public enum PortalCommand {
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
         let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count)
-        let environments = try hosts(options, catalogue: resources.catalogue)
+        let environments = try hosts(options, catalogue: resources.catalogue).map { environment in
+            // The portal reaches each host's back office with the region's key from sandbox-data.
+            var environment = environment
+            environment.backOfficeKey = resources.catalogue.region(environment.region).map { resources.fixtures($0).backOfficeKey }
+            return environment
+        }
         let clock = SandboxClock()
         let configuration = PortalSimulator.Configuration(
             server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("portal"),

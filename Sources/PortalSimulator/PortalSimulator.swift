@@ -4,19 +4,23 @@ import SandboxHTTPClient
 
 /// The merchant-portal simulator: the pages under `web/portal/` and the JSON API behind them.
 ///
-/// The portal talks to the environment hosts server to server, as a real back office does:
-/// the browser only ever calls the portal. So far it lists the hosts it drives with what each
-/// reports about itself (`GET /api/environments`); the back-office flows arrive with the
-/// terminal lifecycle.
+/// The portal talks to the environment hosts server to server with each region's back-office
+/// key, as a real acquirer's portal talks to its back office: the browser only ever calls the
+/// portal (`/api/...`, described in `openapi/portal.yaml`), and a host's refusal reaches the page
+/// as the host's own error envelope.
 public final class PortalSimulator: RunningService, Responder {
     /// One environment host the portal drives.
     public struct Environment: Codable, Equatable, Sendable {
         public var region: String
         public var url: String
+        /// The region's back-office key (from `sandbox-data`); without it the portal can only
+        /// show whether the host is up.
+        public var backOfficeKey: String?
 
-        public init(region: String, url: String) {
+        public init(region: String, url: String, backOfficeKey: String? = nil) {
             self.region = region
             self.url = url
+            self.backOfficeKey = backOfficeKey
         }
     }
 
@@ -70,25 +74,20 @@ public final class PortalSimulator: RunningService, Responder {
         var router = Router()
         router.get("/healthz") { _ in .json(["status": "ok", "service": "portal"]) }
         let environments = configuration.environments
+        let hosts = HostLinks(environments, client: client)
         router.get("/api/environments") { _ in
             .json(["environments": environments.map { Self.status(of: $0, client: client) }])
         }
         router.get("/api/environments/{region}") { request in
             // The browser only talks to the portal: a host's own entry is relayed, server to server.
-            guard let environment = environments.first(where: { $0.region == request.parameter("region") }) else {
-                throw HTTPError(
-                    status: 404, code: "environment_not_found", message: "The portal drives no host for that region.",
-                    field: "region")
-            }
-            guard let response = try? client.send(HTTPClientRequest(url: environment.url + "/v1/environment")),
+            let host = try hosts.link(request.parameter("region"))
+            guard let response = try? client.send(HTTPClientRequest(url: host.environment.url + "/v1/environment")),
                 response.status == 200
-            else {
-                throw HTTPError(
-                    status: 502, code: "environment_unavailable",
-                    message: "The \(environment.region) host at \(environment.url) does not answer.")
-            }
+            else { throw HostLink.unavailable(host.environment.region) }
             return .json(bytes: response.body)
         }
+        Self.addRegistrationRoutes(to: &router, hosts: hosts)
+        Self.addTerminalRoutes(to: &router, hosts: hosts)
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router

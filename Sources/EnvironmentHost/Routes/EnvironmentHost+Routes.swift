@@ -182,6 +182,9 @@ extension EnvironmentHost {
             backOffice.get("/terminals/{terminalId}") { request, _ in
                 .json(try lifecycle.terminalState(try Validate.identifier(request.parameter("terminalId"), field: "terminalId")))
             }
+            backOffice.get("/challenges/{challengeCode}") { request, _ in
+                .json(try lifecycle.waitingRegistration(request.parameter("challengeCode")))
+            }
             backOffice.post("/challenges/confirm") { request, _ in
                 let body = try request.decode(Bodies.Confirm.self)
                 return .json(

@@ -58,6 +58,32 @@ extension Lifecycle {
     }
 
     /// The terminal a registration goes to: the one named, or the merchant's first free one.
+    /// A challenge as the portal's "Find registration" shows it: the device waiting, and since when.
+    struct WaitingRegistration: Codable, Sendable {
+        let challengeCode: String
+        let deviceId: String
+        let deviceModel: String
+        let createdAt: String
+        let expiresAt: String
+    }
+
+    /// The registration a challenge code stands for, while it waits for its confirmation.
+    func waitingRegistration(_ text: String) throws -> WaitingRegistration {
+        guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
+        let now = now()
+        return try store.read { db in
+            guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
+                throw LifecycleError.challengeNotFound
+            }
+            guard (try challenge["backoffice_code"] as String?) == nil else { throw LifecycleError.challengeUsed }
+            let expires: Int64 = try challenge["expires_at"]
+            guard now < expires else { throw LifecycleError.challengeExpired }
+            return WaitingRegistration(
+                challengeCode: code, deviceId: try challenge["device_id"], deviceModel: try challenge["device_model"],
+                createdAt: Wire.time(try challenge["created_at"]), expiresAt: Wire.time(expires))
+        }
+    }
+
     private func chooseTerminal(
         _ db: Connection, terminal: String?, merchant: String?, method: TerminalProfile.RegisterOption
     ) throws -> String {

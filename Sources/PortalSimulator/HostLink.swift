@@ -1,0 +1,54 @@
+import Foundation
+import SandboxHTTP
+import SandboxHTTPClient
+
+/// One environment host as the portal reaches it: server to server, with the region's
+/// back-office key, as a real acquirer's portal talks to its back office. The browser never
+/// sees the key or the host.
+struct HostLink: Sendable {
+    let environment: PortalSimulator.Environment
+    let client: HTTPClient
+
+    /// What the host answered: its status and its JSON body (an error envelope on a refusal).
+    struct Answer: Sendable {
+        let status: Int
+        let body: [UInt8]
+
+        /// The host's stable error code, when it refused.
+        var errorCode: String? {
+            guard status >= 400 else { return nil }
+            struct Envelope: Decodable {
+                struct Detail: Decodable { let code: String }
+                let error: Detail
+            }
+            return (try? JSONDecoder().decode(Envelope.self, from: Data(body)))?.error.code
+        }
+
+        /// The answer as the portal's own: the host's status and body, so its error envelope
+        /// (code, message, field) reaches the page unchanged. A host error (5xx) is not relayed
+        /// as such: the portal says the host failed.
+        func relayed(region: String) throws(HTTPError) -> Response {
+            guard status < 500 else { throw HostLink.unavailable(region) }
+            if status == 204 { return Response(status: 204) }
+            return .json(bytes: body, status: status)
+        }
+    }
+
+    /// Sends one back-office call; `path` is built from values the routes validated.
+    func send(_ method: HTTPClientRequest.Method, _ path: String, body: [UInt8] = []) throws(HTTPError) -> Answer {
+        guard let key = environment.backOfficeKey else {
+            throw HTTPError(
+                status: 502, code: "environment_unavailable",
+                message: "The portal has no back-office key for the \(environment.region) host (no fixtures for it).")
+        }
+        var headers: HTTPClientHeaders = ["Authorization": "Bearer \(key)"]
+        if !body.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
+        let request = HTTPClientRequest(method: method, url: environment.url + path, headers: headers, body: body)
+        guard let response = try? client.send(request) else { throw Self.unavailable(environment.region) }
+        return Answer(status: response.status, body: response.body)
+    }
+
+    static func unavailable(_ region: String) -> HTTPError {
+        HTTPError(status: 502, code: "environment_unavailable", message: "The \(region) host does not answer.")
+    }
+}

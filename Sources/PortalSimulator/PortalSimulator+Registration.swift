@@ -1,0 +1,66 @@
+import Foundation
+import SandboxHTTP
+
+// The "Register a device" page: find the registration a device began by the challenge code it
+// shows, then confirm it for a terminal, which gives the back-office code to type into the app.
+extension PortalSimulator {
+    /// The body of a confirmation: the terminal, or the merchant whose first free terminal it takes.
+    struct ConfirmBody: Decodable {
+        let merchantId: String?
+        let terminalId: String?
+    }
+
+    static func addRegistrationRoutes(to router: inout Router, hosts: HostLinks) {
+        router.get("/api/regions/{region}/registrations/{challengeCode}") { request in
+            let host = try hosts.link(request.parameter("region"))
+            let code = try challengeCode(request.parameter("challengeCode"))
+            let answer = try host.send(.get, "/backoffice/v1/challenges/\(code)")
+            if answer.errorCode == "challenge_not_found", let owner = hosts.owner(ofChallenge: code, except: host) {
+                throw HTTPError(
+                    status: 409, code: "challenge_other_region",
+                    message: "This code was made on the \(owner) host, not \(host.environment.region): choose \(owner) in the region picker.",
+                    field: "region")
+            }
+            return try answer.relayed(region: host.environment.region)
+        }
+        router.post("/api/regions/{region}/registrations/{challengeCode}/confirm") { request in
+            let host = try hosts.link(request.parameter("region"))
+            let code = try challengeCode(request.parameter("challengeCode"))
+            let body = try request.decode(ConfirmBody.self)
+            var forward: [String: String] = ["challengeCode": code]
+            if let terminal = body.terminalId { forward["terminalId"] = try identifier(terminal, field: "terminalId") }
+            if let merchant = body.merchantId { forward["merchantId"] = try identifier(merchant, field: "merchantId") }
+            guard forward.count > 1 else {
+                throw HTTPError.badRequest("Choose a terminal or a merchant.", code: "invalid_request", field: "terminalId")
+            }
+            return try host.send(.post, "/backoffice/v1/challenges/confirm", body: try JSON.encode(forward))
+                .relayed(region: host.environment.region)
+        }
+    }
+
+    /// A challenge code as a person types it (any case, dash or not), in the host's form `ABCD-EF12`.
+    static func challengeCode(_ text: String) throws(HTTPError) -> String {
+        let plain = text.uppercased().filter { $0 != "-" && $0 != " " }
+        guard plain.count == 8, plain.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw HTTPError.badRequest(
+                "A challenge code has 8 letters and digits, as the app shows it (ABCD-EF12).", code: "invalid_request",
+                field: "challengeCode")
+        }
+        return String(plain.prefix(4)) + "-" + String(plain.suffix(4))
+    }
+
+    /// A terminal or merchant id: plain enough to stand in a host's path.
+    static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
+        guard (1...64).contains(value.utf8.count),
+            value.utf8.allSatisfy({ $0.isPlainIdentifierByte })
+        else { throw HTTPError.badRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", code: "invalid_request", field: field) }
+        return value
+    }
+}
+
+extension UInt8 {
+    fileprivate var isPlainIdentifierByte: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2D
+            || self == 0x2E || self == 0x5F
+    }
+}

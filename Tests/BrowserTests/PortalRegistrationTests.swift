@@ -1,0 +1,104 @@
+import Foundation
+import HostTestSupport
+import Launcher
+import SandboxHTTP
+import Testing
+import TestSupport
+
+/// The portal's "Register a device" and "Terminals" pages, used as a tester does: a person types
+/// the code `tapsim register begin` printed, presses the buttons, and types the back-office code
+/// the page shows into `tapsim register end`.
+@Suite(.serialized) struct PortalRegistrationTests {
+    /// The whole sandbox in this process, its endpoints file, and `tapsim` runs against it.
+    final class Bench {
+        let running: InProcessSandbox
+        let endpoints: URL
+        let work: URL
+
+        init() throws {
+            running = try InProcessSandbox()
+            endpoints = try running.sandbox.writeEndpoints()
+            work = running.directory.file("work")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        }
+
+        deinit { running.stop() }
+
+        var portal: String { running.sandbox.portal.url }
+
+        /// `tapsim --json ARGUMENTS…` against this sandbox; its one JSON object.
+        func tapsim(_ arguments: String...) throws -> [String: Any] {
+            let output = try SpawnedProcess.run(
+                try builtExecutable("tapsim"),
+                ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path, "--json"] + arguments, in: work,
+                timeout: 60)
+            return try #require(output.json, "tapsim \(arguments.joined(separator: " ")): \(output)")
+        }
+    }
+
+    static let available = BrowserPerson.isAvailable
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func deviceStartedByTapsimIsRegisteredFromThePortal() throws {
+        let bench = try Bench()
+        let challenge = try #require(try bench.tapsim("register begin")["challengeCode"] as? String)
+        // Typed as a person might: lower case, no dash.
+        let typed = challenge.lowercased().replacingOccurrences(of: "-", with: "")
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/register.html"), .select("Region", "EU"), .fill("Code", typed), .click("Find registration"),
+            .read("#device-model"), .read("#device-region"), .readAll("#terminal option:checked"), .click("Confirm registration"),
+            .read("#backoffice-code"), .read("#confirmed-terminal"), .read("#backoffice-left"),
+        ])
+        let model = try #require(seen[0] as? String)
+        #expect(!model.isEmpty)
+        #expect(seen[1] as? String == "EU")
+        let chosen = try #require((seen[2] as? [String])?.first)
+        let code = try #require(seen[3] as? String)
+        let terminal = try #require(seen[4] as? String)
+        #expect(code.range(of: #"^EU-[0-9]{6}$"#, options: .regularExpression) != nil, "\(code)")
+        #expect(chosen.hasPrefix(terminal) && chosen.hasSuffix("(free)"), "the page picked \(chosen), confirmed \(terminal)")
+        #expect((seen[5] as? String)?.hasSuffix("s left") == true, "\(seen[5])")
+
+        let registered = try bench.tapsim("register end", "--backoffice-code", code, "--pin", "1234")
+        #expect(registered["terminalId"] as? String == terminal, "\(registered)")
+        let status = try bench.tapsim("status")
+        #expect(status["registered"] as? Bool == true)
+        #expect(status["terminalId"] as? String == terminal)
+
+        // The Terminals page shows it registered, to that device.
+        let row = "tr[data-terminal=\"\(terminal)\"]"
+        let state = try BrowserPerson.run([
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .read("\(row) td.state"),
+        ])
+        #expect((state[0] as? String)?.hasPrefix("registered to ") == true, "\(state)")
+        #expect((state[0] as? String)?.contains(model) == true, "\(state)")
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func eachWrongCodeGetsItsOwnMessage() throws {
+        let bench = try Bench()
+        let challenge = try #require(try bench.tapsim("register begin")["challengeCode"] as? String)
+        let anz = try #require(try bench.tapsim("--env", "ANZ", "--device", "anz-phone", "register begin")["challengeCode"] as? String)
+        // What the page says to each code, typed one after the other on the same page.
+        func messages(for codes: [String]) throws -> [String] {
+            var steps: [BrowserPerson.Step] = [.goto(bench.portal + "/register.html"), .select("Region", "EU")]
+            for code in codes {
+                steps += [.fill("Code", code), .click("Find registration"), .read("#find-message")]
+            }
+            return try BrowserPerson.run(steps).compactMap { $0 as? String }
+        }
+        _ = try bench.tapsim("--device", "confirmed-phone", "register begin")
+        let used = try #require(try bench.tapsim("--device", "confirmed-phone", "register confirm")["challengeCode"] as? String)
+        let seen = try messages(for: ["ABC", "ZZZZ-ZZZZ", anz, used])
+        try #require(seen.count == 4, "\(seen)")
+        #expect(seen[0].hasPrefix("A code has 8 letters and digits"), "\(seen[0])")
+        #expect(seen[1].hasPrefix("No registration with this code on this host"), "\(seen[1])")
+        #expect(seen[2].contains("made on the ANZ host"), "\(seen[2])")
+        #expect(seen[3].hasPrefix("This code was already confirmed"), "\(seen[3])")
+
+        // Ten minutes later, the first code has expired.
+        let clock = Service(baseURL: try bench.running.url(of: "EU")).call("POST", "/_sandbox/clock", body: ["advanceSeconds": 601])
+        #expect(clock.status == 200, "\(clock)")
+        #expect(try messages(for: [challenge]).first?.hasPrefix("This code expired") == true)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A person at a real headless Chromium (Debian's, driven by Playwright for Python): types into
+/// fields by their labels, presses buttons by their names and reads what the page shows.
+///
+/// ```swift
+/// let seen = try BrowserPerson.run([
+///     .goto(portal + "/register.html"), .fill("Code", code), .click("Find registration"), .read("#device-model"),
+/// ])
+/// #expect(seen == ["iPhone15,2"])
+/// ```
+public enum BrowserPerson {
+    /// One thing the person does; `read` and `readAll` add what they saw to the result.
+    public enum Step: Sendable {
+        case goto(String)
+        case fill(String, String)
+        case select(String, String)
+        case click(String)
+        /// Press the button called `name` inside the element `css` matches (a table row).
+        case clickIn(String, name: String)
+        case read(String)
+        case readAll(String)
+        case waitText(String, contains: String)
+        /// Accept the page's next `confirm()` dialog.
+        case acceptDialog
+
+        var json: [String: Any] {
+            switch self {
+            case .goto(let url): ["goto": url]
+            case .fill(let label, let text): ["fill": label, "text": text]
+            case .select(let label, let value): ["select": label, "value": value]
+            case .click(let name): ["click": name]
+            case .clickIn(let css, let name): ["clickIn": css, "name": name]
+            case .read(let css): ["read": css]
+            case .readAll(let css): ["readAll": css]
+            case .waitText(let css, let text): ["waitText": css, "contains": text]
+            case .acceptDialog: ["accept": true]
+            }
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What the `read` steps saw (a `readAll` gives a `[String]`), in order; throws with the step
+    /// that failed and why.
+    @discardableResult
+    public static func run(_ steps: [Step], timeoutMilliseconds: Int = 10_000) throws -> [Any] {
+        guard let chromium = HeadlessChromium.executable else { throw HeadlessChromium.Missing() }
+        let request: [String: Any] = [
+            "steps": steps.map(\.json), "timeoutMilliseconds": timeoutMilliseconds, "chromium": chromium.path,
+        ]
+        let script = Paths.repository.appendingPathComponent("Tests/TestSupport/Browsers/person.py")
+        let output = try SpawnedProcess.run(
+            "python3", [script.path], environment: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"],
+            stdin: Array(try JSONSerialization.data(withJSONObject: request)), timeout: 180)
+        guard let result = output.json else { throw Failure(description: "person.py: \(output)") }
+        if let error = result["error"] as? String {
+            let index = result["step"] as? Int ?? -1
+            let step = steps.indices.contains(index) ? "\(steps[index])" : "?"
+            throw Failure(description: "step \(index) (\(step)) failed: \(error)")
+        }
+        return result["reads"] as? [Any] ?? []
+    }
+
+    /// Whether Playwright for Python is installed (scripts/setup installs it).
+    public static var isAvailable: Bool {
+        (try? SpawnedProcess.run("python3", ["-c", "import playwright"]).status) == 0
+    }
+}

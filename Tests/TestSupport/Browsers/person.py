@@ -1,0 +1,67 @@
+"""Plays a person at a browser: reads a list of steps (JSON on stdin), does each in a real headless
+Chromium (Debian's, through Playwright; no browser is downloaded), and prints one JSON object:
+{"reads": [...], "error": null | "what failed", "step": index of the failed step}.
+
+Steps find things as a person does, by what the page shows: a field by its label, a button by
+its name. Each step is an object with one verb:
+  {"goto": URL}                       open a page
+  {"fill": LABEL, "text": TEXT}       type into the field labelled LABEL (replacing what is there)
+  {"select": LABEL, "value": VALUE}   choose an option of the list labelled LABEL
+  {"click": NAME}                     press the button called NAME (waits until it can be pressed)
+  {"read": CSS}                       the visible text of the first element CSS matches (waits for it)
+  {"readAll": CSS}                    the texts of every element CSS matches, as they are now
+  {"waitText": CSS, "contains": TEXT} wait until that element's text contains TEXT
+  {"clickIn": CSS, "name": NAME}      press the button called NAME inside the element CSS matches
+  {"accept": true}                    accept the next confirm() dialog
+Every wait gives up after "timeout" milliseconds (the first line of input may set it; 10,000).
+"""
+import json
+import sys
+
+from playwright.sync_api import sync_playwright
+
+
+def main():
+    request = json.load(sys.stdin)
+    steps = request["steps"]
+    timeout = request.get("timeoutMilliseconds", 10000)
+    reads, error, failed = [], None, None
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=request.get("chromium", "/usr/bin/chromium"),
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        page = browser.new_page()
+        page.set_default_timeout(timeout)
+        for index, step in enumerate(steps):
+            try:
+                if "goto" in step:
+                    page.goto(step["goto"], wait_until="load")
+                elif "fill" in step:
+                    page.get_by_label(step["fill"], exact=True).fill(step["text"])
+                elif "select" in step:
+                    page.get_by_label(step["select"], exact=True).select_option(step["value"])
+                elif "click" in step:
+                    page.get_by_role("button", name=step["click"], exact=True).click()
+                elif "clickIn" in step:
+                    page.locator(step["clickIn"]).get_by_role("button", name=step["name"], exact=True).click()
+                elif "read" in step:
+                    element = page.locator(step["read"]).first
+                    element.wait_for(state="visible")
+                    reads.append(element.inner_text())
+                elif "readAll" in step:
+                    reads.append(page.locator(step["readAll"]).all_inner_texts())
+                elif "waitText" in step:
+                    page.locator(step["waitText"]).first.filter(has_text=step["contains"]).wait_for(state="visible")
+                elif "accept" in step:
+                    page.once("dialog", lambda dialog: dialog.accept())
+                else:
+                    raise ValueError(f"unknown step {step}")
+            except Exception as exception:  # reported to the Swift test, which fails with it
+                error, failed = f"{type(exception).__name__}: {exception}".splitlines()[0], index
+                break
+        browser.close()
+    print(json.dumps({"reads": reads, "error": error, "step": failed}))
+
+
+if __name__ == "__main__":
+    main()

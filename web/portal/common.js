@@ -1,0 +1,77 @@
+// What every portal page shares: the navigation, the region picker and calls to the portal's API.
+"use strict";
+
+const Portal = {
+  /// The region the tester picked (kept across pages), or the first host's.
+  region() {
+    const picker = document.getElementById("region");
+    return picker?.value || localStorage.getItem("portal.region") || "";
+  },
+
+  /// Calls the portal's JSON API; a refusal throws an Error carrying the envelope's code and field.
+  async api(method, path, body) {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    if (response.status === 204) return null;
+    const text = await response.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* not JSON: reported below */ }
+    if (!response.ok) {
+      const failure = new Error(json?.error?.message ?? `The portal answered ${response.status}.`);
+      failure.code = json?.error?.code ?? "http_" + response.status;
+      failure.field = json?.error?.field;
+      throw failure;
+    }
+    return json;
+  },
+
+  /// `/api/regions/EU/...` for the picked region.
+  regionPath(rest) {
+    return `/api/regions/${encodeURIComponent(Portal.region())}${rest}`;
+  },
+
+  /// Fills the region picker from the hosts the portal drives and calls `onChange` with each pick.
+  async setUpRegionPicker(onChange) {
+    const picker = document.getElementById("region");
+    const { environments } = await Portal.api("GET", "/api/environments");
+    picker.replaceChildren(...environments.map((environment) => {
+      const option = document.createElement("option");
+      option.value = environment.region;
+      option.textContent = `${environment.region}${environment.name ? " · " + environment.name : ""}${environment.status === "up" ? "" : " (down)"}`;
+      return option;
+    }));
+    const wanted = new URLSearchParams(location.search).get("region") || localStorage.getItem("portal.region");
+    if (environments.some((environment) => environment.region === wanted)) picker.value = wanted;
+    picker.addEventListener("change", () => {
+      localStorage.setItem("portal.region", picker.value);
+      onChange?.(picker.value);
+    });
+    localStorage.setItem("portal.region", picker.value);
+    onChange?.(picker.value);
+  },
+
+  /// Shows a message in an element (`role="status"` or `role="alert"`), or hides it when empty.
+  say(element, text, kind) {
+    element.textContent = text ?? "";
+    element.hidden = !text;
+    element.className = kind ?? "";
+  },
+
+  /// A wire time as the tester's local time, with seconds.
+  time(text) {
+    if (!text) return "—";
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? text : date.toLocaleString(undefined, { hour12: false });
+  },
+
+  cell(row, text, className) {
+    const td = row.insertCell();
+    td.textContent = text ?? "";
+    if (className) td.className = className;
+    return td;
+  },
+};

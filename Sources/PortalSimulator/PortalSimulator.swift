@@ -88,6 +88,8 @@ public final class PortalSimulator: RunningService, Responder {
         }
         Self.addRegistrationRoutes(to: &router, hosts: hosts)
         Self.addTerminalRoutes(to: &router, hosts: hosts)
+        Self.addTokenRoutes(to: &router, hosts: hosts)
+        Self.addSandboxControlRoutes(to: &router, hosts: hosts)
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router

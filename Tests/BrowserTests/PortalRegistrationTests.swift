@@ -9,38 +9,11 @@ import TestSupport
 /// the code `tapsim register begin` printed, presses the buttons, and types the back-office code
 /// the page shows into `tapsim register end`.
 @Suite(.serialized) struct PortalRegistrationTests {
-    /// The whole sandbox in this process, its endpoints file, and `tapsim` runs against it.
-    final class Bench {
-        let running: InProcessSandbox
-        let endpoints: URL
-        let work: URL
-
-        init() throws {
-            running = try InProcessSandbox()
-            endpoints = try running.sandbox.writeEndpoints()
-            work = running.directory.file("work")
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        }
-
-        deinit { running.stop() }
-
-        var portal: String { running.sandbox.portal.url }
-
-        /// `tapsim --json ARGUMENTS…` against this sandbox; its one JSON object.
-        func tapsim(_ arguments: String...) throws -> [String: Any] {
-            let output = try SpawnedProcess.run(
-                try builtExecutable("tapsim"),
-                ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path, "--json"] + arguments, in: work,
-                timeout: 60)
-            return try #require(output.json, "tapsim \(arguments.joined(separator: " ")): \(output)")
-        }
-    }
-
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func deviceStartedByTapsimIsRegisteredFromThePortal() throws {
-        let bench = try Bench()
+        let bench = try PortalBench()
         let challenge = try #require(try bench.tapsim("register begin")["challengeCode"] as? String)
         // Typed as a person might: lower case, no dash.
         let typed = challenge.lowercased().replacingOccurrences(of: "-", with: "")
@@ -76,7 +49,7 @@ import TestSupport
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func eachWrongCodeGetsItsOwnMessage() throws {
-        let bench = try Bench()
+        let bench = try PortalBench()
         let challenge = try #require(try bench.tapsim("register begin")["challengeCode"] as? String)
         let anz = try #require(try bench.tapsim("--env", "ANZ", "--device", "anz-phone", "register begin")["challengeCode"] as? String)
         // What the page says to each code, typed one after the other on the same page.

@@ -26,6 +26,57 @@ function actionButton(label, terminal, action, enabled) {
   return button;
 }
 
+const token = { section: document.getElementById("token"), message: document.getElementById("token-message"), value: null };
+
+/// Shows an issued (or refreshed) token: as text, as a QR code, with its expiry.
+function showToken(issued) {
+  token.value = issued.registrationToken;
+  document.getElementById("token-terminal").textContent = issued.terminalId;
+  document.getElementById("token-text").textContent = issued.registrationToken;
+  document.getElementById("token-qr").src = "data:image/svg+xml;base64," + btoa(issued.qrSvg);
+  document.getElementById("token-expires").textContent = Portal.time(issued.expiresAt);
+  token.section.hidden = false;
+}
+
+function tokenButton(terminal, merchant) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = "Create registration token";
+  button.disabled = terminal.registered || !terminal.registerOptions.includes("registrationCode");
+  button.addEventListener("click", async () => {
+    Portal.say(token.message, "");
+    try {
+      showToken(await Portal.api("POST", Portal.regionPath("/registration-tokens"), { terminalId: terminal.terminalId }));
+      document.getElementById("token-email").value = merchant.email ?? "";
+      Portal.say(message, "");
+      token.section.scrollIntoView();
+    } catch (failure) {
+      Portal.say(message, `Create registration token for ${terminal.terminalId}: ${failure.message}`, "error");
+    }
+  });
+  return button;
+}
+
+document.getElementById("refresh").addEventListener("click", async () => {
+  try {
+    showToken(await Portal.api("POST", Portal.regionPath(`/registration-tokens/${encodeURIComponent(token.value)}/refresh`)));
+    Portal.say(token.message, "Refreshed: the same token, valid for longer.", "ok");
+  } catch (failure) {
+    Portal.say(token.message, failure.message, "error");
+  }
+});
+
+document.getElementById("token-actions").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const email = document.getElementById("token-email").value.trim();
+  try {
+    await Portal.api("POST", Portal.regionPath(`/registration-tokens/${encodeURIComponent(token.value)}/email`), { email });
+    Portal.say(token.message, `Sent to ${email}: see the Mailbox.`, "ok");
+  } catch (failure) {
+    Portal.say(token.message, failure.message, "error");
+  }
+});
+
 async function load() {
   const container = document.getElementById("merchants");
   try {
@@ -47,7 +98,8 @@ async function load() {
         const actions = row.insertCell();
         actions.append(
           actionButton("Unregister", terminal, "unregister", terminal.registered),
-          actionButton("Unlock secure code", terminal, "unlock", terminal.registered && terminal.locked));
+          actionButton("Unlock secure code", terminal, "unlock", terminal.registered && terminal.locked),
+          tokenButton(terminal, merchant));
       }
       section.append(title, table);
       return section;
@@ -58,5 +110,5 @@ async function load() {
   }
 }
 
-Portal.setUpRegionPicker(() => { Portal.say(message, ""); load(); })
+Portal.setUpRegionPicker(() => { Portal.say(message, ""); token.section.hidden = true; load(); })
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));

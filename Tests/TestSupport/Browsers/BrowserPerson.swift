@@ -23,6 +23,10 @@ public enum BrowserPerson {
         case waitText(String, contains: String)
         /// Accept the page's next `confirm()` dialog.
         case acceptDialog
+        /// Dismiss the page's next `confirm()` dialog.
+        case dismissDialog
+        /// A PNG of what the element `css` matches shows, written to `file` (a QR code to scan).
+        case screenshot(String, to: URL)
 
         var json: [String: Any] {
             switch self {
@@ -35,6 +39,8 @@ public enum BrowserPerson {
             case .readAll(let css): ["readAll": css]
             case .waitText(let css, let text): ["waitText": css, "contains": text]
             case .acceptDialog: ["accept": true]
+            case .dismissDialog: ["dismiss": true]
+            case .screenshot(let css, let file): ["screenshot": css, "path": file.path]
             }
         }
     }

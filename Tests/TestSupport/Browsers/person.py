@@ -8,11 +8,13 @@ its name. Each step is an object with one verb:
   {"fill": LABEL, "text": TEXT}       type into the field labelled LABEL (replacing what is there)
   {"select": LABEL, "value": VALUE}   choose an option of the list labelled LABEL
   {"click": NAME}                     press the button called NAME (waits until it can be pressed)
-  {"read": CSS}                       the visible text of the first element CSS matches (waits for it)
+  {"read": CSS}                       the text of the first element CSS matches (waits until it shows some)
   {"readAll": CSS}                    the texts of every element CSS matches, as they are now
   {"waitText": CSS, "contains": TEXT} wait until that element's text contains TEXT
   {"clickIn": CSS, "name": NAME}      press the button called NAME inside the element CSS matches
   {"accept": true}                    accept the next confirm() dialog
+  {"dismiss": true}                   dismiss the next confirm() dialog
+  {"screenshot": CSS, "path": FILE}   a PNG of what the element shows (a QR code to scan)
 Every wait gives up after "timeout" milliseconds (the first line of input may set it; 10,000).
 """
 import json
@@ -45,8 +47,10 @@ def main():
                 elif "clickIn" in step:
                     page.locator(step["clickIn"]).get_by_role("button", name=step["name"], exact=True).click()
                 elif "read" in step:
+                    # A person reads once something is shown: visible, and not blank.
                     element = page.locator(step["read"]).first
                     element.wait_for(state="visible")
+                    page.wait_for_function("e => e.innerText.trim().length > 0", arg=element.element_handle())
                     reads.append(element.inner_text())
                 elif "readAll" in step:
                     reads.append(page.locator(step["readAll"]).all_inner_texts())
@@ -54,6 +58,10 @@ def main():
                     page.locator(step["waitText"]).first.filter(has_text=step["contains"]).wait_for(state="visible")
                 elif "accept" in step:
                     page.once("dialog", lambda dialog: dialog.accept())
+                elif "dismiss" in step:
+                    page.once("dialog", lambda dialog: dialog.dismiss())
+                elif "screenshot" in step:
+                    page.locator(step["screenshot"]).first.screenshot(path=step["path"])
                 else:
                     raise ValueError(f"unknown step {step}")
             except Exception as exception:  # reported to the Swift test, which fails with it

@@ -1,0 +1,72 @@
+import Foundation
+import HostTestSupport
+import Launcher
+import Testing
+import TestSupport
+
+/// The portal's "Sandbox", "Mailbox" and registration-token pages, used as a tester does.
+@Suite(.serialized) struct PortalSandboxPageTests {
+    static let available = BrowserPerson.isAvailable
+
+    /// The text a real scanner (zbarimg) reads from a PNG.
+    static func scan(_ file: URL) throws -> String {
+        let zbarimg = try #require(onPath("zbarimg"), "zbarimg (zbar-tools) is missing: run scripts/setup")
+        let output = try SpawnedProcess.run(zbarimg, ["--quiet", "--raw", file.path])
+        try #require(output.status == 0, "\(output)")
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func advancingTheClockFromThePageEndsTheSession() throws {
+        let bench = try PortalBench()
+        _ = try bench.tapsim("register quick", "--pin", "1234")
+        _ = try bench.tapsim("login", "--pin", "1234")
+        try #require(try bench.tapsim("status")["loggedIn"] as? Bool == true)
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .read("#clock-skew"), .click("10 min"),
+            .waitText("#message", contains: "ahead"), .read("#clock-skew"), .fill("Seconds", "soon"), .click("Advance"),
+            .read("#message"),
+        ])
+        #expect(seen[0] as? String == "0 s (real time)", "\(seen)")
+        #expect((seen[1] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[2] as? String == "Seconds must be a number, such as 600.", "\(seen)")
+        #expect(try bench.tapsim("status")["loggedIn"] as? Bool == false)
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func resetAsksFirstAndThenForgetsTheDevice() throws {
+        let bench = try PortalBench()
+        _ = try bench.tapsim("register quick", "--pin", "1234")
+        // Cancelled, nothing changes; confirmed, the terminal is free again.
+        try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .dismissDialog, .click("Reset"),
+        ])
+        #expect(try bench.tapsim("status")["registered"] as? Bool == true)
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .acceptDialog, .click("Reset"), .read("#message"),
+        ])
+        #expect(seen.first as? String == "EU is back to its fixtures.", "\(seen)")
+        #expect(try bench.tapsim("status")["registered"] as? Bool == false)
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func aTokenReadFromTheQRCodeRegistersTheDevice() throws {
+        let bench = try PortalBench()
+        let terminal = try #require(try bench.running.fixtures.region("EU").terminals.first { $0.allows("registrationCode") && !$0.autoLogin })
+        let qr = bench.running.directory.file("token-qr.png")
+        let row = "tr[data-terminal=\"\(terminal.id)\"]"
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .clickIn(row, name: "Create registration token"),
+            .read("#token-text"), .read("#token-terminal"), .read("#token-expires"), .screenshot("#token-qr", to: qr),
+        ])
+        let token = try #require(seen[0] as? String)
+        #expect(seen[1] as? String == terminal.id)
+        #expect(token.hasPrefix("rt_eu_"), "\(token)")
+        let scanned = try Self.scan(qr)
+        #expect(scanned == "taponmobile://register?environment=EU&token=\(token)")
+
+        let fromQR = try #require(URLComponents(string: scanned)?.queryItems?.first { $0.name == "token" }?.value)
+        let registered = try bench.tapsim("register token", "--token", fromQR, "--pin", "1234")
+        #expect(registered["terminalId"] as? String == terminal.id, "\(registered)")
+    }
+}

@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "SandboxWire"),
         .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "QRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.

@@ -6,6 +6,11 @@ public struct Response: Sendable {
     public var status: Int
     public var headers: [(String, String)]
     public var body: [UInt8]
+    /// The terminal or merchant the request acted for, for the request journal; never sent.
+    public var journalSubject: String?
+    /// Close the connection instead of sending this answer (a `drop` fault: the work was done,
+    /// the client never hears of it).
+    public var dropsConnection = false
 
     public init(status: Int = 200, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

@@ -234,7 +234,8 @@ public final class Server: Sendable {
     ) -> MHD_Result {
         var response = response
         response.headers.append(("X-Request-Id", requestID))
-        let result = Self.queue(response, on: connection)
+        // Refusing the request closes the connection with nothing sent.
+        let result = response.dropsConnection ? .NO : Self.queue(response, on: connection)
         if let accessLog {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
             accessLog.record(

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A body as the journal may show it: card data and secrets replaced, everything else as sent.
+///
+/// In a JSON body the values of secret fields (sealed card and PIN payloads, secure codes,
+/// device secrets, session and registration tokens, keys and signing secrets) become `"***"`,
+/// at any depth; then any run of 13 to 19 digits (a PAN, wherever it stands) keeps only its first
+/// six and last four. A body that is not JSON gets the digit rule only.
+///
+/// ```swift
+/// BodyMask.masked(Array(#"{"pin":"1234","amount":1250}"#.utf8))   // {"amount":1250,"pin":"***"}
+/// ```
+public enum BodyMask {
+    /// The fields whose values never show, matched without regard to case.
+    public static let secretFields: Set<String> = [
+        "cardpayload", "pinpayload", "pin", "newpin", "oldpin", "devicesecret", "sessiontoken", "registrationtoken", "secret",
+        "signingsecret", "apikey", "backofficekey", "authorization", "password", "verificationcode",
+    ]
+
+    public static func masked(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        if let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
+            let data = try? JSONSerialization.data(withJSONObject: mask(object), options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]),
+            let text = String(data: data, encoding: .utf8)
+        {
+            return maskingPANs(text)
+        }
+        return maskingPANs(String(decoding: body.prefix(64 * 1024), as: UTF8.self))
+    }
+
+    private static func mask(_ value: Any) -> Any {
+        switch value {
+        case let object as [String: Any]:
+            return Dictionary(uniqueKeysWithValues: object.map { key, value in
+                (key, secretFields.contains(key.lowercased()) ? "***" : mask(value))
+            })
+        case let array as [Any]:
+            return array.map(mask)
+        default:
+            return value
+        }
+    }
+
+    /// Every run of 13 to 19 digits as `476173******0011`.
+    static func maskingPANs(_ text: String) -> String {
+        var result = ""
+        var digits = ""
+        func flush() {
+            if (13...19).contains(digits.count) {
+                result += digits.prefix(6) + String(repeating: "*", count: digits.count - 10) + digits.suffix(4)
+            } else {
+                result += digits
+            }
+            digits = ""
+        }
+        for character in text {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+import Clocks
+import Synchronization
+
+/// The faults set on one service, in memory only (a restart clears them), tried in the order they
+/// were set: the first that takes a request changes it.
+public final class FaultPlan: Sendable {
+    private let clock: any TimeSource
+    private let faults = Mutex<[Fault]>([])
+    private let sequence = Atomic<Int>(0)
+
+    public init(clock: any TimeSource) {
+        self.clock = clock
+    }
+
+    /// Sets a fault that ``Fault/problem`` found nothing wrong with; answers it with its id.
+    public func add(_ fault: Fault) -> Fault {
+        var fault = fault
+        fault.id = "fault_" + String(sequence.add(1, ordering: .relaxed).newValue)
+        if let seconds = fault.seconds {
+            fault.endsAtMilliseconds = clock.nowMilliseconds() + Int64((seconds * 1000).rounded())
+        }
+        faults.withLock { $0.append(fault) }
+        return fault
+    }
+
+    /// The faults still in force.
+    public func list() -> [Fault] {
+        let now = clock.nowMilliseconds()
+        return faults.withLock { faults in
+            faults.removeAll { $0.isSpent(at: now) }
+            return faults
+        }
+    }
+
+    /// Clears one fault; false when there is none with that id.
+    public func remove(id: String) -> Bool {
+        faults.withLock { faults in
+            let before = faults.count
+            faults.removeAll { $0.id == id }
+            return faults.count < before
+        }
+    }
+
+    public func clear() {
+        faults.withLock { $0 = [] }
+    }
+
+    /// The fault that takes this request, counted as applied; nil for most requests. Without any
+    /// fault set this is one lock and an empty check.
+    func take(method: String, path: String, surface: String) -> Fault? {
+        let now = clock.nowMilliseconds()
+        return faults.withLock { faults in
+            guard !faults.isEmpty else { return nil }
+            faults.removeAll { $0.isSpent(at: now) }
+            for index in faults.indices where faults[index].match.admits(method: method, path: path, surface: surface) {
+                if let share = faults[index].share {
+                    // Spread evenly: the n-th match is taken when it crosses the next multiple of 1/share.
+                    let seen = faults[index].seen
+                    faults[index].seen += 1
+                    guard Int(Double(seen + 1) * share) > Int(Double(seen) * share) else { continue }
+                }
+                faults[index].applied += 1
+                let taken = faults[index]
+                if let count = taken.count, taken.applied >= count { faults.remove(at: index) }
+                return taken
+            }
+            return nil
+        }
+    }
+}
+
+extension Fault {
+    func isSpent(at now: Int64) -> Bool {
+        if let count, applied >= count { return true }
+        if let endsAtMilliseconds, now >= endsAtMilliseconds { return true }
+        return false
+    }
+}

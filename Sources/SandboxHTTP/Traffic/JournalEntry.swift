@@ -1,0 +1,59 @@
+import Foundation
+
+/// One answered request as the journal keeps it (``RequestJournal``).
+///
+/// ```json
+/// {"requestId": "req_mb2x…_1f", "time": "2026-12-01T10:00:00.123Z", "surface": "terminal",
+///  "method": "POST", "path": "/terminal/v1/transactions/sale", "status": 201, "milliseconds": 3.2,
+///  "subject": "EU-T0101", "errorCode": null, "fault": null, "dropped": false}
+/// ```
+public struct JournalEntry: Sendable, Encodable, Equatable {
+    public let requestId: String
+    /// When the answer was sent, ISO 8601 on the service's clock.
+    public let time: String
+    /// The part of the API the path belongs to (`terminal`, `merchant`, `backoffice` …).
+    public let surface: String
+    public let method: String
+    public let path: String
+    public let status: Int
+    /// From the request's arrival to its answer.
+    public let milliseconds: Double
+    /// The terminal or merchant the request acted for, when the service said.
+    public let subject: String?
+    /// The error envelope's code, on a refusal.
+    public let errorCode: String?
+    /// The id of the fault that changed this request, if one did.
+    public let fault: String?
+    /// Whether the connection was closed without the answer (a `drop` fault).
+    public let dropped: Bool
+    /// The bodies, masked, only while the journal captures them (``RequestJournal/capturesBodies``).
+    public let requestBody: String?
+    public let responseBody: String?
+
+    /// The entry without its bodies (the journal's list shows none).
+    var summary: JournalEntry {
+        JournalEntry(
+            requestId: requestId, time: time, surface: surface, method: method, path: path, status: status,
+            milliseconds: milliseconds, subject: subject, errorCode: errorCode, fault: fault, dropped: dropped,
+            requestBody: nil, responseBody: nil)
+    }
+
+    public init(
+        requestId: String, time: String, surface: String, method: String, path: String, status: Int, milliseconds: Double,
+        subject: String?, errorCode: String?, fault: String?, dropped: Bool, requestBody: String?, responseBody: String?
+    ) {
+        self.requestId = requestId
+        self.time = time
+        self.surface = surface
+        self.method = method
+        self.path = path
+        self.status = status
+        self.milliseconds = milliseconds
+        self.subject = subject
+        self.errorCode = errorCode
+        self.fault = fault
+        self.dropped = dropped
+        self.requestBody = requestBody
+        self.responseBody = responseBody
+    }
+}

@@ -1,0 +1,125 @@
+import Clocks
+import Foundation
+import SandboxWire
+import Synchronization
+
+/// The last requests a service answered, per surface, in memory (as WireMock's request journal):
+/// what a tester reads to see what an app really sent and got.
+///
+/// Each surface keeps its last `capacity` entries (1,000 by default), so memory stays bounded
+/// whatever the traffic. Bodies are kept only while ``capturesBodies`` is on, with card data and
+/// secrets masked (``BodyMask``).
+///
+/// ```swift
+/// let journal = RequestJournal(clock: WallClock())
+/// let entries = journal.entries(.init(surface: "terminal", status: 409))   // newest first
+/// ```
+public final class RequestJournal: Sendable {
+    /// Which entries to list; every condition given must hold.
+    public struct Filter: Sendable {
+        public var surface: String?
+        public var method: String?
+        public var status: Int?
+        /// Only refusals (status 400 and above).
+        public var failedOnly: Bool
+        /// The path contains this text.
+        public var pathContains: String?
+        public var subject: String?
+        public var errorCode: String?
+        public var limit: Int
+
+        public init(
+            surface: String? = nil, method: String? = nil, status: Int? = nil, failedOnly: Bool = false, pathContains: String? = nil,
+            subject: String? = nil, errorCode: String? = nil, limit: Int = 100
+        ) {
+            self.surface = surface
+            self.method = method
+            self.status = status
+            self.failedOnly = failedOnly
+            self.pathContains = pathContains
+            self.subject = subject
+            self.errorCode = errorCode
+            self.limit = limit
+        }
+
+        func admits(_ entry: JournalEntry) -> Bool {
+            (surface == nil || entry.surface == surface) && (method == nil || entry.method == method)
+                && (status == nil || entry.status == status) && (!failedOnly || entry.status >= 400)
+                && (pathContains == nil || entry.path.contains(pathContains!)) && (subject == nil || entry.subject == subject)
+                && (errorCode == nil || entry.errorCode == errorCode)
+        }
+    }
+
+    /// A fixed-size ring of one surface's entries, oldest overwritten first.
+    private struct Ring {
+        /// Each entry with its place in the service's order of answers.
+        var entries: [(order: Int, entry: JournalEntry)] = []
+        var next = 0
+
+        mutating func append(_ entry: (order: Int, entry: JournalEntry), capacity: Int) {
+            if entries.count < capacity {
+                entries.append(entry)
+            } else {
+                entries[next] = entry
+            }
+            next = (next + 1) % capacity
+        }
+    }
+
+    public let capacity: Int
+    private let clock: any TimeSource
+    private let rings = Mutex<[String: Ring]>([:])
+    private let capturing = Atomic<Bool>(false)
+    private let sequence = Atomic<Int>(0)
+
+    public init(capacity: Int = 1000, clock: any TimeSource) {
+        self.capacity = max(1, capacity)
+        self.clock = clock
+    }
+
+    /// Whether new entries keep their (masked) bodies.
+    public var capturesBodies: Bool {
+        get { capturing.load(ordering: .relaxed) }
+        set { capturing.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Records one answered request.
+    func record(
+        request: Request, surface: String, response: Response, milliseconds: Double, fault: String?, dropped: Bool
+    ) {
+        let capture = capturesBodies
+        let entry = JournalEntry(
+            requestId: request.id, time: WireTime.string(milliseconds: clock.nowMilliseconds()), surface: surface,
+            method: request.method, path: request.path, status: response.status, milliseconds: (milliseconds * 1000).rounded() / 1000,
+            subject: response.journalSubject, errorCode: response.status >= 400 ? Self.errorCode(response.body) : nil, fault: fault,
+            dropped: dropped, requestBody: capture ? BodyMask.masked(request.body) : nil,
+            responseBody: capture ? BodyMask.masked(response.body) : nil)
+        let order = sequence.add(1, ordering: .relaxed).newValue
+        rings.withLock { $0[surface, default: Ring()].append((order, entry), capacity: capacity) }
+    }
+
+    /// The entries that pass `filter`, newest first, without bodies.
+    public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
+        let all = rings.withLock { rings in rings.values.flatMap(\.entries) }
+        return all.filter { filter.admits($0.entry) }.sorted { $0.order > $1.order }.prefix(max(0, filter.limit)).map(\.entry.summary)
+    }
+
+    /// One entry with its bodies (when they were captured).
+    public func entry(id: String) -> JournalEntry? {
+        rings.withLock { rings in rings.values.lazy.flatMap(\.entries).first { $0.entry.requestId == id }?.entry }
+    }
+
+    /// Forgets every entry.
+    public func clear() {
+        rings.withLock { $0 = [:] }
+    }
+
+    /// The `error.code` of an envelope, read without decoding the whole body.
+    static func errorCode(_ body: [UInt8]) -> String? {
+        struct Envelope: Decodable {
+            struct Detail: Decodable { let code: String }
+            let error: Detail
+        }
+        return (try? JSONDecoder().decode(Envelope.self, from: Data(body)))?.error.code
+    }
+}

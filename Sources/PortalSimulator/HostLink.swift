@@ -13,6 +13,8 @@ struct HostLink: Sendable {
     struct Answer: Sendable {
         let status: Int
         let body: [UInt8]
+        /// The host's `Content-Type` (JSON, or CSV for an export).
+        var contentType = "application/json"
 
         /// The host's stable error code, when it refused.
         var errorCode: String? {
@@ -30,7 +32,7 @@ struct HostLink: Sendable {
         func relayed(region: String) throws(HTTPError) -> Response {
             guard status < 500 else { throw HostLink.unavailable(region) }
             if status == 204 { return Response(status: 204) }
-            return .json(bytes: body, status: status)
+            return Response(status: status, headers: [("Content-Type", contentType)], body: body)
         }
     }
 
@@ -45,7 +47,8 @@ struct HostLink: Sendable {
         if !body.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
         let request = HTTPClientRequest(method: method, url: environment.url + path, headers: headers, body: body)
         guard let response = try? client.send(request) else { throw Self.unavailable(environment.region) }
-        return Answer(status: response.status, body: response.body)
+        return Answer(
+            status: response.status, body: response.body, contentType: response.headers.first(name: "Content-Type") ?? "application/json")
     }
 
     static func unavailable(_ region: String) -> HTTPError {

@@ -87,9 +87,7 @@ public final class PortalSimulator: RunningService, Responder {
             return .json(bytes: response.body)
         }
         Self.addRegistrationRoutes(to: &router, hosts: hosts)
-        Self.addTerminalRoutes(to: &router, hosts: hosts)
-        Self.addTokenRoutes(to: &router, hosts: hosts)
-        Self.addSandboxControlRoutes(to: &router, hosts: hosts)
+        for relay in Self.relays { relay.register(on: &router, hosts: hosts) }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router

@@ -1,6 +1,23 @@
 // What every portal page shares: the navigation, the region picker and calls to the portal's API.
 "use strict";
 
+/// The pages, in the order the navigation shows them.
+const portalPages = [
+  ["/", "Environments"], ["/register.html", "Register a device"], ["/terminals.html", "Terminals"],
+  ["/transactions.html", "Transactions"], ["/statistics.html", "Statistics"], ["/webhooks.html", "Webhooks"],
+  ["/mailbox.html", "Mailbox"], ["/sandbox.html", "Sandbox"],
+];
+
+for (const nav of document.querySelectorAll('nav[aria-label="Portal pages"]')) {
+  for (const [href, title] of portalPages) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = title;
+    if (href === location.pathname || (href === "/" && location.pathname === "/index.html")) link.setAttribute("aria-current", "page");
+    nav.append(link);
+  }
+}
+
 const Portal = {
   /// The region the tester picked (kept across pages), or the first host's.
   region() {

@@ -62,5 +62,108 @@ document.getElementById("reset").addEventListener("click", async () => {
   }
 });
 
-Portal.setUpRegionPicker(() => { Portal.say(message, ""); load(); })
+// Faults.
+function describeFault(fault) {
+  const match = [fault.match.method, fault.match.path, fault.match.surface && `surface ${fault.match.surface}`].filter(Boolean).join(" ") || "every request";
+  const takes = fault.count ? `next ${fault.count}` : fault.share ? `${Math.round(fault.share * 100)} %` : `until ${Portal.time(new Date(fault.endsAtMilliseconds).toISOString())}`;
+  const does = fault.action === "status" ? `answers ${fault.status}` : fault.action === "delay" ? `waits ${fault.delayMilliseconds} ms` : "drops the answer";
+  return [match, takes, does];
+}
+
+async function loadFaults() {
+  const body = document.querySelector("#faults tbody");
+  const { faults } = await Portal.api("GET", Portal.regionPath("/faults"));
+  body.replaceChildren();
+  for (const fault of faults) {
+    const row = body.insertRow();
+    row.dataset.fault = fault.id;
+    Portal.cell(row, fault.id);
+    for (const text of describeFault(fault)) Portal.cell(row, text);
+    Portal.cell(row, String(fault.applied));
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", async () => {
+      await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`)).catch((f) => Portal.say(message, f.message, "error"));
+      await loadFaults();
+    });
+    row.insertCell().append(remove);
+  }
+}
+
+document.getElementById("fault").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const fault = { match: {}, action: form.get("action") };
+  for (const name of ["method", "path", "surface"]) if (form.get(name)) fault.match[name] = String(form.get(name)).trim();
+  fault[form.get("trigger")] = Number(form.get("amount"));
+  if (fault.action === "status") fault.status = Number(form.get("status"));
+  if (fault.action === "delay") fault.delayMilliseconds = Number(form.get("delay"));
+  try {
+    const added = await Portal.api("POST", Portal.regionPath("/faults"), fault);
+    Portal.say(message, `Fault ${added.id} set.`, "ok");
+    await loadFaults();
+  } catch (failure) {
+    Portal.say(message, failure.message, "error");
+  }
+});
+document.getElementById("clear-faults").addEventListener("click", async () => {
+  await Portal.api("DELETE", Portal.regionPath("/faults")).catch((f) => Portal.say(message, f.message, "error"));
+  await loadFaults();
+});
+
+// The request journal, refreshed every two seconds while the page is open.
+async function openRequest(id) {
+  const entry = await Portal.api("GET", Portal.regionPath(`/requests/${encodeURIComponent(id)}`));
+  document.getElementById("request-id").textContent = `${entry.method} ${entry.path} → ${entry.status}`;
+  document.getElementById("request-body").textContent = entry.requestBody ?? "(not kept: tick Keep bodies first)";
+  document.getElementById("response-body").textContent = entry.responseBody ?? "(not kept)";
+  document.getElementById("request").hidden = false;
+}
+
+async function loadJournal() {
+  const params = new URLSearchParams({ limit: "100" });
+  const surface = document.getElementById("journal-surface").value;
+  if (surface) params.set("surface", surface);
+  if (document.getElementById("journal-failed").checked) params.set("failed", "true");
+  const journal = await Portal.api("GET", Portal.regionPath(`/requests?${params}`));
+  document.getElementById("journal-bodies").checked = journal.capturesBodies;
+  const body = document.querySelector("#journal tbody");
+  body.replaceChildren();
+  for (const entry of journal.requests) {
+    const row = body.insertRow();
+    row.dataset.request = entry.requestId;
+    Portal.cell(row, Portal.time(entry.time));
+    Portal.cell(row, entry.method);
+    const link = document.createElement("a");
+    link.href = "#";
+    link.textContent = entry.path;
+    link.addEventListener("click", (click) => { click.preventDefault(); openRequest(entry.requestId).catch((f) => Portal.say(message, f.message, "error")); });
+    row.insertCell().append(link);
+    Portal.cell(row, entry.dropped ? `${entry.status} (dropped)` : String(entry.status), "status");
+    Portal.cell(row, String(entry.milliseconds));
+    Portal.cell(row, entry.subject ?? "");
+    Portal.cell(row, entry.errorCode ?? "", "code");
+    Portal.cell(row, entry.fault ?? "", "fault");
+  }
+}
+
+for (const id of ["journal-surface", "journal-failed"]) {
+  document.getElementById(id).addEventListener("change", () => loadJournal().catch((f) => Portal.say(message, f.message, "error")));
+}
+document.getElementById("journal-bodies").addEventListener("change", async (event) => {
+  await Portal.api("PUT", Portal.regionPath("/requests/capture"), { bodies: event.target.checked }).catch((f) => Portal.say(message, f.message, "error"));
+});
+document.getElementById("clear-journal").addEventListener("click", async () => {
+  await Portal.api("DELETE", Portal.regionPath("/requests")).catch((f) => Portal.say(message, f.message, "error"));
+  await loadJournal();
+});
+setInterval(() => { if (!document.hidden) loadJournal().catch(() => {}); }, 2000);
+
+Portal.setUpRegionPicker(() => {
+  Portal.say(message, "");
+  load();
+  loadFaults().catch((f) => Portal.say(message, f.message, "error"));
+  loadJournal().catch((f) => Portal.say(message, f.message, "error"));
+})
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));

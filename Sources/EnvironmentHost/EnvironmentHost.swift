@@ -143,8 +143,7 @@ public final class EnvironmentHost: RunningService, Responder {
         // Health, the catalogue and the spec answer from memory on the polling thread (`.nonBlocking`).
         router.get("/healthz", .nonBlocking) { _ in
             // A read proves the database is open and readable, not only that a thread answers.
-            // `SELECT 1` reads no page, and a WAL reader never waits for the writer: it does not block.
-            let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
+            let database = (try? store.read { db in try db.host.isReadable() }) == true
             let status: [String: String] = [
                 "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
                 "database": database ? "ok" : "unavailable", "time": Wire.time(clock.nowMilliseconds()),

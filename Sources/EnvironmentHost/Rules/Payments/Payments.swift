@@ -157,7 +157,8 @@ struct Payments: Sendable {
         let stale = try db.query(
             // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
             "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
-            [.text(terminal), .integer(now)])
+            [.text(terminal), .integer(now)]
+        ).map(TransactionRecord.init)
         try outbox.timeOut(db, stale, message: nil, at: now)
     }
 

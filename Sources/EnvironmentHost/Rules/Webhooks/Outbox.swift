@@ -102,9 +102,8 @@ struct Outbox: Sendable {
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and
     /// reports each one's outcome.
-    func timeOut(_ db: Connection, _ rows: [Row], message: String?, at now: Int64) throws {
-        for row in rows {
-            var record = try TransactionRecord(row)
+    func timeOut(_ db: Connection, _ records: [TransactionRecord], message: String?, at now: Int64) throws {
+        for var record in records {
             record.status = .timeout
             record.pendingUntil = nil
             record.responseMessage = message ?? record.responseMessage ?? "Timed out"

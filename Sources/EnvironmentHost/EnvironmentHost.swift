@@ -98,7 +98,8 @@ public final class EnvironmentHost: RunningService, Responder {
         let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addWebhookRoutes(
-            to: &router, lifecycle: lifecycle, payments: payments, outbox: outbox, key: configuration.fixtures.backOfficeKey)
+            to: &router, WebhookLog(lifecycle: lifecycle, payments: payments, outbox: outbox), outbox: outbox,
+            key: configuration.fixtures.backOfficeKey)
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,

@@ -12,4 +12,5 @@ extension Connection {
     var registrations: RegistrationRepository { RegistrationRepository(db: self) }
     var mailbox: MailboxRepository { MailboxRepository(db: self) }
     var transactions: TransactionRepository { TransactionRepository(db: self) }
+    var webhooks: WebhookRepository { WebhookRepository(db: self) }
 }

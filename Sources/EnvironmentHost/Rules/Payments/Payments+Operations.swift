@@ -63,7 +63,7 @@ extension Payments {
             }
             try record.save(db, at: now)
             if let checkout = request.checkoutId {
-                try db.run("UPDATE checkouts SET transaction_id = ? WHERE id = ?", [.text(record.id), .text(checkout)])
+                try db.transactions.useCheckout(checkout, transaction: record.id)
             }
             return record
         }
@@ -200,11 +200,7 @@ extension Payments {
         guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
         // A sale inserted by the write under way is its terminal's latest: no need to look it up.
         if record.isInsertedNow { return true }
-        // Only an approval gives a sale an auth id, and reversing or refunding it keeps the id.
-        return try db.query(
-            "SELECT 1 FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND seq > ? AND auth_id IS NOT NULL LIMIT 1",
-            [.text(record.terminalID), .integer(record.seq)]
-        ).isEmpty
+        return try !db.transactions.hasApprovedSale(after: record)
     }
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
@@ -326,14 +322,9 @@ extension Payments {
                 terminal: info, amountField: "amount")
             let id = "co_" + Hex.encode(random.bytes(count: 12))
             let expires = now + Self.checkoutLifetime
-            try db.run(
-                """
-                INSERT INTO checkouts (id, merchant_id, terminal_id, amount, tip_amount, currency, reference, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [.text(id), .text(merchant), .text(request.terminalId), .integer(Int64(request.amount)),
-                 request.tipAmount.map { .integer(Int64($0)) } ?? .null, .text(request.currency),
-                 request.reference.map(DatabaseValue.text) ?? .null, .integer(now), .integer(expires)])
+            try db.transactions.addCheckout(
+                id, merchant: merchant, terminal: request.terminalId, amount: request.amount, tipAmount: request.tipAmount,
+                currency: request.currency, reference: request.reference, at: now, expiresAt: expires)
             return Checkout(
                 checkoutId: id, terminalId: request.terminalId, amount: request.amount, currency: request.currency,
                 tipAmount: request.tipAmount, reference: request.reference, expiresAt: Wire.time(expires))
@@ -341,15 +332,14 @@ extension Payments {
     }
 
     private func useCheckout(_ db: Connection, _ id: String, terminal: String, request: SaleRequest, at now: Int64) throws {
-        guard let row = try db.query("SELECT * FROM checkouts WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.checkoutNotFound }
-        guard (try row["transaction_id"] as String?) == nil else { throw HTTPError.checkoutUsed }
-        guard now < (try row["expires_at"] as Int64) else { throw HTTPError.checkoutExpired }
-        guard (try row["amount"] as Int) == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
-        guard (try row["currency"] as String) == request.currency else { throw HTTPError.checkoutMismatch("currency") }
+        guard let checkout = try db.transactions.checkout(id, terminal: terminal) else { throw HTTPError.checkoutNotFound }
+        guard checkout.transactionID == nil else { throw HTTPError.checkoutUsed }
+        guard now < checkout.expiresAt else { throw HTTPError.checkoutExpired }
+        guard checkout.amount == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
+        guard checkout.currency == request.currency else { throw HTTPError.checkoutMismatch("currency") }
         // A tip of 0 is no tip, on either side.
-        guard ((try row["tip_amount"] as Int?) ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
-        guard (try row["reference"] as String?) == request.reference else { throw HTTPError.checkoutMismatch("reference") }
+        guard (checkout.tipAmount ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
+        guard checkout.reference == request.reference else { throw HTTPError.checkoutMismatch("reference") }
     }
 
     // MARK: - Validate

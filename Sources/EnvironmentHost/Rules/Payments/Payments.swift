@@ -117,11 +117,9 @@ struct Payments: Sendable {
         // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
         store.write({ db -> Answer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
-            if let key, let row = try db.query(
-                "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
-            ).first {
-                guard (try row["request_hash"] as String) == key.requestHash else { throw HTTPError.idempotencyKeyReused }
-                var replay = Response.json(bytes: try row["body"], status: Int(try row["status"] as Int64))
+            if let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) {
+                guard kept.requestHash == key.requestHash else { throw HTTPError.idempotencyKeyReused }
+                var replay = Response.json(bytes: kept.body, status: kept.status)
                 replay.headers.append(("Idempotent-Replayed", "true"))
                 return .stored(replay)
             }
@@ -131,10 +129,8 @@ struct Payments: Sendable {
             let detail = try detail(db, record, terminal: terminal, at: now)
             guard let key else { return .fresh(detail) }
             let response = Response.json(detail, status: status)
-            try db.run(
-                "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
-                 .blob(response.body), .integer(now)])
+            try db.transactions.keep(
+                .init(requestHash: key.requestHash, status: status, body: response.body), terminal: terminal.terminalId, key: key.key, at: now)
             return .stored(response)
         }, then: { result in
             // Encoded by the thread that sends the answer, not by the store's syncer.
@@ -154,25 +150,16 @@ struct Payments: Sendable {
     /// Moves transactions whose in-flight deadline passed to TIMEOUT (the card, PIN, DCC choice or
     /// issuer answer never came). Done lazily, whenever the terminal is touched.
     func expireStale(_ db: Connection, terminal: String, at now: Int64) throws {
-        let stale = try db.query(
-            // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
-            "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
-            [.text(terminal), .integer(now)]
-        ).map(TransactionRecord.init)
-        try outbox.timeOut(db, stale, message: nil, at: now)
+        try outbox.timeOut(db, try db.transactions.expired(terminal: terminal, at: now), message: nil, at: now)
     }
 
     func inFlight(_ db: Connection, terminal: String) throws -> Bool {
-        try !db.query(
-            "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL",
-            [.text(terminal)]
-        ).isEmpty
+        try db.transactions.hasInFlight(terminal: terminal)
     }
 
     func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {
-        guard let row = try db.query("SELECT * FROM transactions WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.transactionNotFound }
-        return try TransactionRecord(row)
+        guard let record = try db.transactions.record(id: id, terminal: terminal) else { throw HTTPError.transactionNotFound }
+        return record
     }
 
     // MARK: - Cards
@@ -189,19 +176,9 @@ struct Payments: Sendable {
         }
     }
 
-    /// Spends the read id of an opened card or PIN payload: a second use is a replay. A replay
-    /// carries the same sealed readAt, so reads are kept by (readAt, readId): new ones land at
-    /// the end of the index instead of on a random page of it. Reads spent before schema 7 have
-    /// no readAt (-1) and are looked up by id.
+    /// Spends the read id of an opened card or PIN payload: a second use is a replay.
     func spendRead(_ db: Connection, readId: String, readAt: Int64, at now: Int64) throws {
-        try db.run(
-            """
-            INSERT INTO card_reads (read_at, read_id, used_at)
-            SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM card_reads WHERE read_at = -1 AND read_id = ?2)
-            ON CONFLICT DO NOTHING
-            """,
-            [.integer(readAt), .text(readId), .integer(now)])
-        guard db.changes == 1 else { throw HTTPError.cardPayloadReplayed }
+        guard try db.transactions.spendRead(readId: readId, readAt: readAt, at: now) else { throw HTTPError.cardPayloadReplayed }
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.

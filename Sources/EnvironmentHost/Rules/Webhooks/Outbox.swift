@@ -117,15 +117,9 @@ struct Outbox: Sendable {
         _ db: Connection, id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String,
         disabled: Bool, body: [UInt8], at now: Int64
     ) throws {
-        try db.run(
-            """
-            INSERT INTO webhook_events (id, type, merchant_id, transaction_id, url, scheme, body, created_at, state, attempts,
-                                        next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-            """,
-            [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
-             .text(scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
-             disabled ? .null : .integer(now)])
+        try db.webhooks.enqueue(
+            id: id, type: type, merchant: merchant, transaction: transaction, url: url, scheme: scheme, disabled: disabled, body: body,
+            at: now)
     }
 
     struct Endpoint: Codable, Sendable {
@@ -138,15 +132,11 @@ struct Outbox: Sendable {
 
     /// A merchant's webhook settings, created (MONEI, a fresh `whsec_` secret) on first use.
     func endpoint(_ db: Connection, merchant: String, at now: Int64) throws -> Endpoint {
-        if let row = try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first {
-            return Endpoint(
-                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"],
-                disabled: (try row["disabled_at"] as Int64?) != nil)
+        if let stored = try db.webhooks.endpoint(merchant: merchant) {
+            return Endpoint(url: stored.url, scheme: stored.scheme, secret: stored.secret, disabled: stored.disabledAt != nil)
         }
         let secret = "whsec_" + Base64.encode(random.bytes(count: 24))
-        try db.run(
-            "INSERT INTO webhook_endpoints (merchant_id, url, scheme, secret, updated_at) VALUES (?, NULL, 'monei', ?, ?)",
-            [.text(merchant), .text(secret), .integer(now)])
+        try db.webhooks.addEndpoint(merchant: merchant, secret: secret, at: now)
         return Endpoint(url: nil, scheme: "monei", secret: secret, disabled: false)
     }
 

@@ -97,10 +97,11 @@ extension Payments {
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             try process(db, &record, payload: payload, panHash: panHash, at: now)
         case .outcome(let status, let outcome):
-            finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
+            finish(&record, status: status, by: .card, code: nil, message: "Reader: \(outcome)", at: now)
         case .nothing:
-            record.status = .new
-            record.pendingUntil = now + Self.cardWait
+            // Created without its card: it waits for one.
+            record.status = TransactionStateMachine.initial
+            record.pendingUntil = TransactionStateMachine.wait(in: record.status).map { now + $0 }
         }
     }
 
@@ -114,7 +115,9 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
+            guard TransactionStateMachine.accepts(.card, record.status) else {
+                throw HTTPError.wrongState(TransactionStateMachine.refusal(.card, record.status))
+            }
             if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
@@ -163,7 +166,7 @@ extension Payments {
                 status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
         }
         if original.status == .refunded { throw HTTPError.alreadyRefunded }
-        guard original.status == .cleared else {
+        guard TransactionStateMachine.isRefundable(original.type, original.status) else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable",
                 message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
@@ -182,7 +185,7 @@ extension Payments {
     private func settle(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
         guard refund.type == .refund, refund.status == .cleared, let originalID = refund.originalID else { return }
         var original = try record(db, id: originalID, terminal: refund.terminalID)
-        original.status = .refunded
+        original.move(to: .refunded, by: .refund, at: now)
         original.refundedAt = now
         original.refundedMaskedPAN = refund.maskedPAN
         original.refundAmount = refund.amount
@@ -194,13 +197,16 @@ extension Payments {
     /// that cleared ends that window: a decline, a cancelled card read or a sale still in flight
     /// after it does not. A later sale that cleared and was then reversed or refunded still ended it.
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
-        guard terminal.isReversalAvailable, record.type == .auth else { return false }
-        if record.status == .dccRequired { return true }
+        guard terminal.isReversalAvailable else { return false }
         // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
-        guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
-        // A sale inserted by the write under way is its terminal's latest: no need to look it up.
-        if record.isInsertedNow { return true }
-        return try !db.transactions.hasApprovedSale(after: record)
+        switch TransactionStateMachine.reversibility(record.type, record.status, age: now - record.createdAt) {
+        case .no: return false
+        case .yes: return true
+        case .whileLatest:
+            // A sale inserted by the write under way is its terminal's latest: no need to look it up.
+            if record.isInsertedNow { return true }
+            return try !db.transactions.hasApprovedSale(after: record)
+        }
     }
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
@@ -214,17 +220,16 @@ extension Payments {
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
             guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
-            cancel(&record, byUser: byUser)
+            cancel(&record, byUser: byUser, at: now)
             try record.save(db, at: now)
             return record
         }
     }
 
     /// What a reversal makes of a sale (a sample `payment.canceled` is made by it too).
-    func cancel(_ record: inout TransactionRecord, byUser: Bool) {
-        record.status = byUser ? .userCancelled : .cancelled
+    func cancel(_ record: inout TransactionRecord, byUser: Bool, at now: Int64) {
+        record.move(to: byUser ? .userCancelled : .cancelled, by: .reversal, at: now)
         record.eventType = "payment.canceled"
-        record.pendingUntil = nil
         record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
     }
 
@@ -236,20 +241,19 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .dccRequired else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
+            guard TransactionStateMachine.accepts(.dccChoice, record.status) else {
+                throw HTTPError.wrongState(TransactionStateMachine.refusal(.dccChoice, record.status))
             }
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
             record.dccStatus = accepted ? .accepted : .declined
             // An online-PIN card still needs its PIN after the currency choice.
             if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
-                authorise(&record, at: now)
+                authorise(&record, by: .dccChoice, at: now)
             } else {
-                record.status = .pinRequested
+                record.move(to: .pinRequested, by: .dccChoice, at: now)
                 record.responseCode = "65"
                 record.responseMessage = "PIN required"
-                record.pendingUntil = now + Self.pinWait
             }
             try record.save(db, at: now)
             return record
@@ -264,8 +268,8 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .pinRequested else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
+            guard TransactionStateMachine.accepts(.pin, record.status) else {
+                throw HTTPError.wrongState(TransactionStateMachine.refusal(.pin, record.status))
             }
             let payload: PinPayload
             do {
@@ -277,9 +281,9 @@ extension Payments {
             record.retries += 1
             if data.issuer.pinMatches(payload.pin, panHash: record.panHash ?? "") {
                 record.pinVerified = true
-                authorise(&record, at: now)
+                authorise(&record, by: .pin, at: now)
             } else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .declined, by: .pin, code: "55", message: "Incorrect PIN", at: now)
             }
             try settle(db, record, at: now)
             try record.save(db, at: now)

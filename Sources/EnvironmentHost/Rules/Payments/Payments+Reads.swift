@@ -12,7 +12,7 @@ extension Payments {
     func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
         let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
         let refundable =
-            record.type == .auth && record.status == .cleared && !cancellable && terminal.isRefundAvailable
+            TransactionStateMachine.isRefundable(record.type, record.status) && !cancellable && terminal.isRefundAvailable
         func currency(_ code: String?) -> TerminalCurrency? {
             code.flatMap { Currency(code: $0) }.map(TerminalCurrency.init)
         }

@@ -41,11 +41,6 @@ struct Payments: Sendable {
     /// screen (a simulated reader's clock even jumps over the 40 s screen timeout) while the host's
     /// stays where it was, so one payload lifetime; only reads dated beyond are refused as forged.
     static let clockSkewAllowance: Int64 = 120_000
-    static let cardWait: Int64 = 120_000
-    static let pinWait: Int64 = 60_000
-    static let authorisationWait: Int64 = 30_000
-    static let dccWait: Int64 = 120_000
-    static let reversalWindow: Int64 = 30 * 60_000
     static let checkoutLifetime: Int64 = 30 * 60_000
 
     func now() -> Int64 { lifecycle.now() }
@@ -223,16 +218,16 @@ struct Payments: Sendable {
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {
-            finish(&record, status: .timeout, code: nil, message: "Card read older than 120 s")
+            finish(&record, status: .timeout, by: .card, code: nil, message: "Card read older than 120 s", at: now)
             return
         }
         if card.isExpired(at: Date(timeIntervalSince1970: Double(now) / 1000)) {
-            finish(&record, status: .terminalDeclined, code: nil, message: "Card expired (declined by the reader kernel)")
+            finish(&record, status: .terminalDeclined, by: .card, code: nil, message: "Card expired (declined by the reader kernel)", at: now)
             return
         }
         if let pin = payload.pin {
             guard data.issuer.pinMatches(pin, panHash: record.panHash ?? "") else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .declined, by: .card, code: "55", message: "Incorrect PIN", at: now)
                 return
             }
             record.pinVerified = true
@@ -241,31 +236,28 @@ struct Payments: Sendable {
             let currency = Currency(code: record.currency),
             let quote = data.fx.quote(amount: record.amount, from: currency, cardCountry: card.country)
         {
-            record.status = .dccRequired
+            record.move(to: .dccRequired, by: .card, at: now)
             record.dccStatus = .offered
             record.dccAmount = quote.amount
             record.dccCurrency = quote.currency.code
             record.dccRate = quote.exchangeRateValue
             record.dccMarkup = quote.markupPercentValue
             record.dccECB = quote.ecbIndicator
-            record.pendingUntil = now + Self.dccWait
             return
         }
         if card.cvm == .onlinePin && !record.pinVerified {
-            record.status = .pinRequested
+            record.move(to: .pinRequested, by: .card, at: now)
             record.responseCode = "65"
             record.responseMessage = "PIN required"
-            record.pendingUntil = now + Self.pinWait
             return
         }
-        authorise(&record, at: now)
+        authorise(&record, by: .card, at: now)
     }
 
     /// The issuer's answer: a card it always declines, else the magic amount.
-    func authorise(_ record: inout TransactionRecord, at now: Int64) {
-        record.pendingUntil = nil
+    func authorise(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, at now: Int64) {
         if data.issuer.declines(panHash: record.panHash ?? "") {
-            finish(&record, status: .declined, code: "05", message: "Do not honour")
+            finish(&record, status: .declined, by: event, code: "05", message: "Do not honour", at: now)
             return
         }
         // Refunds are credits: the issuer accepts them whatever the amount. A sale's amount is read
@@ -276,27 +268,25 @@ struct Payments: Sendable {
             : data.magicAmounts.outcome(forBaseAmount: record.baseAmount, currency: region.currency, region: region.id)
         switch outcome.kind {
         case .approve:
-            approve(&record, code: outcome.responseCode, message: outcome.responseMessage)
+            approve(&record, by: event, code: outcome.responseCode, message: outcome.responseMessage, at: now)
         case .pinRequired where record.pinVerified:
-            approve(&record, code: "00", message: "Approved")
+            approve(&record, by: event, code: "00", message: "Approved", at: now)
         case .pinRequired:
-            record.status = .pinRequested
+            record.move(to: .pinRequested, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
-            record.pendingUntil = now + Self.pinWait
         case .authorisationTimeout:
-            record.status = .ongoing
+            record.move(to: .ongoing, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
-            record.pendingUntil = now + Self.authorisationWait
         default:
-            finish(&record, status: outcome.status, code: outcome.responseCode, message: outcome.responseMessage)
+            finish(&record, status: outcome.status, by: event, code: outcome.responseCode, message: outcome.responseMessage, at: now)
         }
     }
 
-    func approve(_ record: inout TransactionRecord, code: String, message: String) {
+    func approve(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, code: String, message: String, at now: Int64) {
         // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
-        record.status = .cleared
+        record.move(to: .cleared, by: event, at: now)
         record.authID = digits(6)
         record.rrn = digits(12)
         record.cid = "40"
@@ -305,9 +295,12 @@ struct Payments: Sendable {
         record.responseMessage = message
     }
 
-    func finish(_ record: inout TransactionRecord, status: TransactionStatus, code: String?, message: String) {
-        record.status = status
-        record.pendingUntil = nil
+    /// Ends a transaction in a status at rest, with the response it carries.
+    func finish(
+        _ record: inout TransactionRecord, status: TransactionStatus, by event: TransactionStateMachine.Event, code: String?, message: String,
+        at now: Int64
+    ) {
+        record.move(to: status, by: event, at: now)
         record.responseCode = code
         record.responseMessage = message
         if record.cryptogram == nil, record.maskedPAN != nil {

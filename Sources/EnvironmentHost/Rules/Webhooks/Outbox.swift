@@ -66,7 +66,7 @@ struct Outbox: Sendable {
 
     /// The event type of a final state, or nil while the transaction is in flight.
     static func eventType(_ record: TransactionRecord) -> String? {
-        guard !record.status.isInFlight else { return nil }
+        guard !TransactionStateMachine.isInFlight(record.status) else { return nil }
         switch (record.type, record.status) {
         case (.auth, .cleared), (.auth, .refunded): return "payment.succeeded"
         // A reversal names its own type (`payment.canceled`); a card screen cancelled at the reader
@@ -104,8 +104,7 @@ struct Outbox: Sendable {
     /// reports each one's outcome.
     func timeOut(_ db: Connection, _ records: [TransactionRecord], message: String?, at now: Int64) throws {
         for var record in records {
-            record.status = .timeout
-            record.pendingUntil = nil
+            record.move(to: .timeout, by: .deadline, at: now)
             record.responseMessage = message ?? record.responseMessage ?? "Timed out"
             try record.save(db, at: now)
             try self.record(db, record, at: now)

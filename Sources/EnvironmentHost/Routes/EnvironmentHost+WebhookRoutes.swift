@@ -2,8 +2,8 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 
-/// The webhook delivery log, replay and endpoint settings on the back-office API, and the
-/// sandbox-control trigger that makes a host emit a sample event.
+/// The webhook delivery log, replay and endpoint settings on the back-office API (the sample
+/// events of sandbox control: EnvironmentHost+SandboxRoutes.swift).
 extension EnvironmentHost {
     static func addWebhookRoutes(to router: inout Router, _ webhooks: WebhookLog, outbox: Outbox, key: String) {
         router.group("/backoffice/v1", middleware: backOfficeKey(key)) { backOffice in
@@ -39,16 +39,6 @@ extension EnvironmentHost {
                 }
                 return .json(try webhooks.saveSettings(merchant: merchant, url: body.url, scheme: body.scheme))
             }
-        }
-        router.post("/_sandbox/webhooks/trigger") { request in
-            struct Body: Decodable { let event: String; let merchantId: String? }
-            let body = try request.decode(Body.self)
-            let types = Payments.sampleEvents
-            guard types.contains(body.event) else {
-                throw HTTPError.invalidRequest("event must be one of \(types.joined(separator: ", ")).", field: "event")
-            }
-            let merchant = try body.merchantId.map { try Validate.identifier($0, field: "merchantId") }
-            return .json(["eventId": try webhooks.trigger(body.event, merchant: merchant)], status: 202)
         }
     }
 }

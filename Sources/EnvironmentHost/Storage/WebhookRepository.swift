@@ -7,19 +7,11 @@ struct WebhookRepository {
 
     // MARK: - Endpoints
 
-    /// A merchant's endpoint settings as stored.
-    struct Endpoint {
-        /// Null: the host's default receiver.
-        let url: String?
-        let scheme: String
-        let secret: String
-        /// When a receiver answered 410 (nil: it is on).
-        let disabledAt: Int64?
-    }
-
-    func endpoint(merchant: String) throws -> Endpoint? {
+    /// A merchant's endpoint settings; `disabled` once a receiver answered 410.
+    func endpoint(merchant: String) throws -> Outbox.Endpoint? {
         try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first.map { row in
-            Endpoint(url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabledAt: try row["disabled_at"])
+            Outbox.Endpoint(
+                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabled: (try row["disabled_at"] as Int64?) != nil)
         }
     }
 
@@ -49,38 +41,6 @@ struct WebhookRepository {
 
     // MARK: - Events
 
-    /// An event as stored.
-    struct Event {
-        let id: String
-        let type: String
-        let merchantID: String
-        let transactionID: String?
-        let url: String
-        let scheme: String
-        let body: [UInt8]
-        let createdAt: Int64
-        /// `pending`, `delivered`, `failed` or `disabled`.
-        let state: String
-        let attempts: Int
-        let nextAttemptAt: Int64?
-        let deliveredAt: Int64?
-
-        init(_ row: Row) throws {
-            id = try row["id"]
-            type = try row["type"]
-            merchantID = try row["merchant_id"]
-            transactionID = try row["transaction_id"]
-            url = try row["url"]
-            scheme = try row["scheme"]
-            body = try row["body"]
-            createdAt = try row["created_at"]
-            state = try row["state"]
-            attempts = try row["attempts"]
-            nextAttemptAt = try row["next_attempt_at"]
-            deliveredAt = try row["delivered_at"]
-        }
-    }
-
     /// Writes one event for delivery now (or as `disabled`, never to be sent).
     func enqueue(
         id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String, disabled: Bool, body: [UInt8],
@@ -97,16 +57,23 @@ struct WebhookRepository {
              disabled ? .null : .integer(now)])
     }
 
-    /// The latest events, of one merchant or of all.
-    func events(merchant: String?, limit: Int) throws -> [Event] {
+    /// The latest events (without payloads), of one merchant or of all.
+    func events(merchant: String?, limit: Int) throws -> [WebhookLog.Event] {
         try db.query(
             "SELECT * FROM webhook_events WHERE (? IS NULL OR merchant_id = ?) ORDER BY seq DESC LIMIT ?",
             [merchant.map(DatabaseValue.text) ?? .null, merchant.map(DatabaseValue.text) ?? .null, .integer(Int64(limit))]
-        ).map(Event.init)
+        ).map { try WebhookLog.Event($0, log: nil) }
     }
 
-    func event(_ id: String) throws -> Event? {
-        try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first.map(Event.init)
+    /// One event with its payload and delivery log.
+    func event(_ id: String) throws -> WebhookLog.Event? {
+        guard let row = try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first else { return nil }
+        let log = try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(id)]).map { attempt in
+            WebhookLog.Event.Attempt(
+                attempt: try attempt["attempt"], at: Wire.time(try attempt["at"]), status: try attempt["status"],
+                latencyMs: try attempt["latency_ms"], error: try attempt["error"], responseExcerpt: try attempt["response_excerpt"])
+        }
+        return try WebhookLog.Event(row, log: log)
     }
 
     /// The id of the latest event about a transaction.
@@ -147,34 +114,18 @@ struct WebhookRepository {
     }
 
     /// One attempt of the delivery log.
-    struct Attempt {
-        let attempt: Int
-        let at: Int64
-        /// Nil: no HTTP answer (connection failed, timeout).
-        let status: Int?
-        let latencyMs: Double
-        let error: String?
-        let responseExcerpt: String?
-    }
-
-    func addAttempt(_ attempt: Attempt, event: String) throws {
+    ///
+    /// - Parameter status: nil when no HTTP answer came (connection failed, timeout).
+    func addAttempt(
+        event: String, attempt: Int, at now: Int64, status: Int?, latencyMs: Double, error: String?, responseExcerpt: String?
+    ) throws {
         try db.run(
             """
             INSERT INTO webhook_attempts (event_id, attempt, at, status, latency_ms, error, response_excerpt)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(event), .integer(Int64(attempt.attempt)), .integer(attempt.at), attempt.status.map { .integer(Int64($0)) } ?? .null,
-             .real(attempt.latencyMs), attempt.error.map(DatabaseValue.text) ?? .null,
-             attempt.responseExcerpt.map(DatabaseValue.text) ?? .null])
-    }
-
-    /// An event's delivery log, in attempt order.
-    func attempts(event: String) throws -> [Attempt] {
-        try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(event)]).map { row in
-            Attempt(
-                attempt: try row["attempt"], at: try row["at"], status: try row["status"], latencyMs: try row["latency_ms"],
-                error: try row["error"], responseExcerpt: try row["response_excerpt"])
-        }
+            [.text(event), .integer(Int64(attempt)), .integer(now), status.map { .integer(Int64($0)) } ?? .null,
+             .real(latencyMs), error.map(DatabaseValue.text) ?? .null, responseExcerpt.map(DatabaseValue.text) ?? .null])
     }
 
     func markDelivered(_ event: String, attempts: Int, at now: Int64) throws {
@@ -208,5 +159,18 @@ struct WebhookRepository {
             WHERE e.id = ? AND t.callback_url = e.url
             """, [.text(event)]
         ).isEmpty
+    }
+}
+
+extension WebhookLog.Event {
+    /// A row of `webhook_events`; with its delivery log, also its payload.
+    init(_ row: Row, log: [Attempt]?) throws {
+        self.init(
+            id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],
+            transactionId: try row["transaction_id"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],
+            attempts: try row["attempts"], createdAt: Wire.time(try row["created_at"]),
+            nextAttemptAt: (try row["next_attempt_at"] as Int64?).map(Wire.time),
+            deliveredAt: (try row["delivered_at"] as Int64?).map(Wire.time),
+            payload: log == nil ? nil : String(decoding: try row["body"] as [UInt8], as: UTF8.self), log: log)
     }
 }

@@ -105,26 +105,38 @@ extension Payments {
         }
     }
 
+    /// One step of a transaction that waits for it: the terminal's stored transaction, refused
+    /// with `wrong_state` unless the state machine accepts `event` in its status, changed by
+    /// `body`, settled and saved, in one write transaction (``transact(_:key:status:at:reply:_:)``).
+    private func step(
+        _ session: Lifecycle.CurrentSession, transaction id: String, _ event: TransactionStateMachine.Event, key: IdempotencyKey?,
+        reply: @escaping Reply, _ body: @escaping @Sendable (Connection, inout TransactionRecord, Int64) throws -> Void
+    ) throws {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard TransactionStateMachine.accepts(event, record.status) else {
+                throw HTTPError.wrongState(TransactionStateMachine.refusal(event, record.status))
+            }
+            try body(db, &record, now)
+            try settle(db, record, at: now)
+            try record.save(db, at: now)
+            return record
+        }
+    }
+
     /// POST …/{id}/card: the card for a transaction that waits for one.
     func card(
         _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?,
         reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: terminal.terminalId)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard TransactionStateMachine.accepts(.card, record.status) else {
-                throw HTTPError.wrongState(TransactionStateMachine.refusal(.card, record.status))
-            }
+        let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: session.terminal.id)
+        try step(session, transaction: id, .card, key: key, reply: reply) { db, record, now in
             if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
             try take(db, &record, input, at: now)
-            try settle(db, record, at: now)
-            try record.save(db, at: now)
-            return record
         }
     }
 
@@ -237,13 +249,7 @@ extension Payments {
     func finishDCC(
         _ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?, reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard TransactionStateMachine.accepts(.dccChoice, record.status) else {
-                throw HTTPError.wrongState(TransactionStateMachine.refusal(.dccChoice, record.status))
-            }
+        try step(session, transaction: id, .dccChoice, key: key, reply: reply) { _, record, now in
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
             record.dccStatus = accepted ? .accepted : .declined
@@ -255,8 +261,6 @@ extension Payments {
                 record.responseCode = "65"
                 record.responseMessage = "PIN required"
             }
-            try record.save(db, at: now)
-            return record
         }
     }
 
@@ -264,13 +268,7 @@ extension Payments {
     func pin(
         _ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?, reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard TransactionStateMachine.accepts(.pin, record.status) else {
-                throw HTTPError.wrongState(TransactionStateMachine.refusal(.pin, record.status))
-            }
+        try step(session, transaction: id, .pin, key: key, reply: reply) { db, record, now in
             let payload: PinPayload
             do {
                 payload = try PayloadSealer.open(sealed, as: PinPayload.self, key: data.readerKey, region: region.id, terminalId: record.terminalID)
@@ -285,9 +283,6 @@ extension Payments {
             } else {
                 finish(&record, status: .declined, by: .pin, code: "55", message: "Incorrect PIN", at: now)
             }
-            try settle(db, record, at: now)
-            try record.save(db, at: now)
-            return record
         }
     }
 

@@ -153,10 +153,8 @@ final class Dispatcher: Sendable {
             for (event, outcome) in results {
                 let attempt = event.attempts + 1
                 try db.webhooks.addAttempt(
-                    .init(
-                        attempt: attempt, at: now, status: outcome.status, latencyMs: outcome.latency, error: outcome.error,
-                        responseExcerpt: outcome.excerpt),
-                    event: event.id)
+                    event: event.id, attempt: attempt, at: now, status: outcome.status, latencyMs: outcome.latency, error: outcome.error,
+                    responseExcerpt: outcome.excerpt)
                 switch outcome.status {
                 case let status? where (200..<300).contains(status):
                     try db.webhooks.markDelivered(event.id, attempts: attempt, at: now)

@@ -131,9 +131,7 @@ struct Outbox: Sendable {
 
     /// A merchant's webhook settings, created (MONEI, a fresh `whsec_` secret) on first use.
     func endpoint(_ db: Connection, merchant: String, at now: Int64) throws -> Endpoint {
-        if let stored = try db.webhooks.endpoint(merchant: merchant) {
-            return Endpoint(url: stored.url, scheme: stored.scheme, secret: stored.secret, disabled: stored.disabledAt != nil)
-        }
+        if let stored = try db.webhooks.endpoint(merchant: merchant) { return stored }
         let secret = "whsec_" + Base64.encode(random.bytes(count: 24))
         try db.webhooks.addEndpoint(merchant: merchant, secret: secret, at: now)
         return Endpoint(url: nil, scheme: "monei", secret: secret, disabled: false)

@@ -35,27 +35,6 @@ struct WebhookLog: Sendable {
         let deliveredAt: String?
         let payload: String?
         let log: [Attempt]?
-
-        /// A stored event; with its delivery log, also its payload.
-        init(_ event: WebhookRepository.Event, log: [WebhookRepository.Attempt]?) {
-            id = event.id
-            type = event.type
-            merchantId = event.merchantID
-            transactionId = event.transactionID
-            url = event.url
-            scheme = event.scheme
-            state = event.state
-            attempts = event.attempts
-            createdAt = Wire.time(event.createdAt)
-            nextAttemptAt = event.nextAttemptAt.map(Wire.time)
-            deliveredAt = event.deliveredAt.map(Wire.time)
-            payload = log == nil ? nil : String(decoding: event.body, as: UTF8.self)
-            self.log = log?.map { attempt in
-                Attempt(
-                    attempt: attempt.attempt, at: Wire.time(attempt.at), status: attempt.status, latencyMs: attempt.latencyMs,
-                    error: attempt.error, responseExcerpt: attempt.responseExcerpt)
-            }
-        }
     }
 
     struct Settings: Codable, Sendable {
@@ -80,14 +59,14 @@ struct WebhookLog: Sendable {
 
     /// The latest events (without payloads), of one merchant or of all.
     func events(merchant: String?, limit: Int) throws -> [Event] {
-        try store.read { db in try db.webhooks.events(merchant: merchant, limit: limit).map { Event($0, log: nil) } }
+        try store.read { db in try db.webhooks.events(merchant: merchant, limit: limit) }
     }
 
     /// One event with its payload and delivery log.
     func event(_ id: String) throws -> Event {
         try store.read { db in
             guard let event = try db.webhooks.event(id) else { throw Self.notFound }
-            return Event(event, log: try db.webhooks.attempts(event: id))
+            return event
         }
     }
 

@@ -88,17 +88,24 @@ public final class EnvironmentHost: RunningService, Responder {
             region: configuration.region, flavour: configuration.flavour,
             directory: Lifecycle.Directory(configuration.fixtures, region: configuration.region), outbox: outbox)
         try lifecycle.loadFixtures(configuration.fixtures)
-        var router = try Self.routes(configuration, store)
-        Self.addLifecycleRoutes(to: &router, lifecycle: lifecycle, fixtures: configuration.fixtures, clock: configuration.clock)
         let directory = lifecycle.directory
         dispatcher = Dispatcher(
             store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey })
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
         let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
+        let webhooks = WebhookLog(lifecycle: lifecycle, payments: payments, outbox: outbox)
+        let key = configuration.fixtures.backOfficeKey
+        var router = Router()
+        try Self.addServiceRoutes(to: &router, configuration, store)
+        Self.addRegistrationRoutes(to: &router, lifecycle)
+        Self.addSessionRoutes(to: &router, lifecycle)
+        Self.addMerchantRoutes(to: &router, lifecycle, payments)
+        Self.addBackOfficeRoutes(to: &router, lifecycle, key: key)
+        Self.addSandboxRoutes(to: &router, lifecycle, webhooks, fixtures: configuration.fixtures, clock: configuration.clock)
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
-        Self.addWebhookRoutes(
-            to: &router, lifecycle: lifecycle, payments: payments, outbox: outbox, key: configuration.fixtures.backOfficeKey)
+        Self.addReceiptRoutes(to: &router, payments)
+        Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
         self.router = router
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: router,
@@ -133,28 +140,5 @@ public final class EnvironmentHost: RunningService, Responder {
     public func respond(to request: Request) -> Response { router.respond(to: request) }
     public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
         router.respond(to: request, reply: reply)
-    }
-
-    private static func routes(_ configuration: Configuration, _ store: Store) throws -> Router {
-        var router = Router()
-        let region = configuration.region.id
-        let flavour = configuration.flavour.rawValue
-        let clock = configuration.clock
-        // Health, the catalogue and the spec answer from memory on the polling thread (`.nonBlocking`).
-        router.get("/healthz", .nonBlocking) { _ in
-            // A read proves the database is open and readable, not only that a thread answers.
-            // `SELECT 1` reads no page, and a WAL reader never waits for the writer: it does not block.
-            let database = (try? store.read { db in try db.query("SELECT 1 AS ok").first != nil }) == true
-            let status: [String: String] = [
-                "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
-                "database": database ? "ok" : "unavailable", "time": Wire.time(clock.nowMilliseconds()),
-            ]
-            return .json(status, status: database ? 200 : 503)
-        }
-        // The catalogue entry never changes while the host runs: encode it once.
-        let environment = try JSON.encode(configuration.region.view(flavour: configuration.flavour))
-        router.get("/v1/environment", .nonBlocking) { _ in .json(bytes: environment) }
-        try router.serveOpenAPI(configuration.openAPIFile)
-        return router
     }
 }

@@ -4,8 +4,9 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 
-/// Card payments on the terminal API (docs/card-payments.md), checkouts on the merchant API,
-/// and the public receipt pages.
+/// Card payments on the terminal API (docs/card-payments.md): the reader's configuration, sale,
+/// refund, the card, PIN and DCC steps, reversal, and the reads (last, details, history, count,
+/// statistics, receipts).
 extension EnvironmentHost {
     struct PaymentBodies {
         struct Reversal: Decodable { let isCancelledByUser: Bool? }
@@ -125,20 +126,6 @@ extension EnvironmentHost {
                     try payments.receipt(
                         session, transaction: try id(request), type: body.receiptType, email: try body.email.map { try Validate.email($0) },
                         baseURL: baseURL()))
-            }
-        }
-        router.get("/receipts/{receiptId}") { request in
-            let receipt = request.parameter("receiptId")
-            guard receipt.count == 32, receipt.allSatisfy(\.isHexDigit) else {
-                throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.")
-            }
-            return .text(try payments.receiptPage(receipt), contentType: "text/html; charset=utf-8")
-        }
-        router.group("/merchant/v1", middleware: merchantKey(lifecycle)) { merchantAPI in
-            merchantAPI.post("/checkouts") { request, merchant in
-                let body = try request.decode(Payments.CheckoutRequest.self)
-                _ = try Validate.identifier(body.terminalId, field: "terminalId")
-                return .json(try payments.createCheckout(merchant: merchant, body), status: 201)
             }
         }
     }

@@ -326,13 +326,7 @@ extension EnvironmentHost {
 
     /// Records which region owns a new database, and refuses a database of another region.
     static func claim(_ store: Store, for region: String) throws {
-        let owner: String? = try store.write { db in
-            if let existing = try db.query("SELECT value FROM host_identity WHERE key = 'region'").first {
-                return try existing["value"] as String?
-            }
-            try db.run("INSERT INTO host_identity (key, value) VALUES ('region', ?)", [.text(region)])
-            return region
-        }
+        let owner = try store.write { db in try db.host.claim(for: region) }
         guard owner == region else {
             throw HostError.databaseOfAnotherRegion(expected: region, found: owner ?? "(unknown)")
         }

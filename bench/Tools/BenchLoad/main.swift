@@ -694,7 +694,7 @@ func rawSQLite(_ arguments: Arguments) {
 
 // MARK: - raw-query and explain: the SQL of the history endpoints, in-process
 
-/// A date range cut as Payments+Reads.swift's `Rollup` cuts it (keep the two alike): rows at either
+/// A date range cut as Storage/Rollup.swift's `Rollup` cuts it (keep the two alike): rows at either
 /// end, whole UTC hours and days between, read from `transaction_hours` / `transaction_days`.
 enum Rollup {
     /// (table, time column) of each part, in SQL order.
@@ -747,7 +747,7 @@ enum Rollup {
     static let brand = statistics(key: "brand") { isRows($0) ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
 }
 
-/// The statements one history endpoint runs, as Payments+Reads.swift writes them (no filters but
+/// The statements one history endpoint runs, as Storage/TransactionRepository.swift writes them (no filters but
 /// the terminal; statistics over [from, to]), with their values for a page.
 func endpointStatements(_ name: String, terminal: String, from: Int64, to: Int64) -> [(String, @Sendable (Int) -> [DatabaseValue])] {
     let scope = "terminal_id = ? AND created_at >= ? AND created_at <= ?"

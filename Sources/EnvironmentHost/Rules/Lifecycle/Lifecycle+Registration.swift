@@ -17,13 +17,11 @@ extension Lifecycle {
         return try write { db in
             if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
             var code = credentials.challengeCode()
-            while try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty {
+            while try db.registrations.challengeExists(code) {
                 code = credentials.challengeCode()
             }
             let expires = now + Self.challengeLifetime
-            try db.run(
-                "INSERT INTO challenges (code, device_id, device_model, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                [.text(code), .text(device), .text(model), .integer(now), .integer(expires)])
+            try db.registrations.addChallenge(code, device: device, model: model, at: now, expiresAt: expires)
             return Challenge(challengeCode: code, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires))
         }
     }
@@ -39,25 +37,20 @@ extension Lifecycle {
         guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
         let now = now()
         return try write { db in
-            guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
-                throw LifecycleError.challengeNotFound
-            }
-            guard (try challenge["backoffice_code"] as String?) == nil else { throw LifecycleError.challengeUsed }
-            guard now < (try challenge["expires_at"] as Int64) else { throw LifecycleError.challengeExpired }
+            guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
+            guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
+            guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
             let chosen = try chooseTerminal(db, terminal: terminal, merchant: merchant, method: .portal)
             var backOfficeCode = credentials.backOfficeCode()
-            while try !db.query("SELECT 1 FROM challenges WHERE backoffice_code = ?", [.text(backOfficeCode)]).isEmpty {
+            while try db.registrations.backOfficeCodeExists(backOfficeCode) {
                 backOfficeCode = credentials.backOfficeCode()
             }
             let expires = now + Self.backOfficeCodeLifetime
-            try db.run(
-                "UPDATE challenges SET terminal_id = ?, backoffice_code = ?, backoffice_expires_at = ? WHERE code = ?",
-                [.text(chosen), .text(backOfficeCode), .integer(expires), .text(code)])
+            try db.registrations.confirm(challenge: code, terminal: chosen, backOfficeCode: backOfficeCode, expiresAt: expires)
             return Confirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
         }
     }
 
-    /// The terminal a registration goes to: the one named, or the merchant's first free one.
     /// A challenge as the portal's "Find registration" shows it: the device waiting, and since when.
     struct WaitingRegistration: Codable, Sendable {
         let challengeCode: String
@@ -72,18 +65,16 @@ extension Lifecycle {
         guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
         let now = now()
         return try store.read { db in
-            guard let challenge = try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first else {
-                throw LifecycleError.challengeNotFound
-            }
-            guard (try challenge["backoffice_code"] as String?) == nil else { throw LifecycleError.challengeUsed }
-            let expires: Int64 = try challenge["expires_at"]
-            guard now < expires else { throw LifecycleError.challengeExpired }
+            guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
+            guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
+            guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
             return WaitingRegistration(
-                challengeCode: code, deviceId: try challenge["device_id"], deviceModel: try challenge["device_model"],
-                createdAt: Wire.time(try challenge["created_at"]), expiresAt: Wire.time(expires))
+                challengeCode: code, deviceId: challenge.deviceID, deviceModel: challenge.deviceModel,
+                createdAt: Wire.time(challenge.createdAt), expiresAt: Wire.time(challenge.expiresAt))
         }
     }
 
+    /// The terminal a registration goes to: the one named, or the merchant's first free one.
     private func chooseTerminal(
         _ db: Connection, terminal: String?, merchant: String?, method: TerminalProfile.RegisterOption
     ) throws -> String {
@@ -99,29 +90,36 @@ extension Lifecycle {
             throw HTTPError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
         }
         guard try self.merchant(db, merchant) != nil else { throw LifecycleError.merchantNotFound }
-        let candidates = try db.query(
-            """
-            SELECT * FROM terminals t WHERE merchant_id = ?
-              AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.terminal_id = t.id AND d.state = 'registered')
-            ORDER BY position
-            """, [.text(merchant)]
-        ).map(Terminal.init)
+        let candidates = try db.terminals.freeTerminals(merchant: merchant)
         guard let free = candidates.first(where: { $0.profile.registerOptions.contains(method) }) else {
             throw LifecycleError.noFreeTerminal
         }
         return free.id
     }
 
-    /// Why a back-office code cannot complete a registration, or the challenge row it completes.
-    private func usableChallenge(_ db: Connection, backOfficeCode text: String, at now: Int64) throws -> Result<Row, LifecycleError> {
+    /// A challenge the portal confirmed for a terminal.
+    private struct ConfirmedChallenge {
+        let code: String
+        let deviceID: String
+        let deviceModel: String
+        let terminalID: String
+    }
+
+    /// Why a back-office code cannot complete a registration, or the challenge it completes.
+    private func usableChallenge(
+        _ db: Connection, backOfficeCode text: String, at now: Int64
+    ) throws -> Result<ConfirmedChallenge, LifecycleError> {
         guard let parsed = Credentials.parseBackOfficeCode(text) else { return .failure(.backOfficeCodeInvalid) }
         guard parsed.region == region.id else { return .failure(.backOfficeCodeWrongEnvironment) }
-        guard let challenge = try db.query("SELECT * FROM challenges WHERE backoffice_code = ?", [.text(parsed.code)]).first
+        // Found by its back-office code, a challenge has its terminal and that code's expiry.
+        guard let challenge = try db.registrations.challenge(backOfficeCode: parsed.code), let terminal = challenge.terminalID,
+            let expires = challenge.backOfficeExpiresAt
         else { return .failure(.backOfficeCodeInvalid) }
-        guard (try challenge["completed_at"] as Int64?) == nil else { return .failure(.backOfficeCodeUsed) }
-        guard now < (try challenge["backoffice_expires_at"] as Int64) else { return .failure(.backOfficeCodeExpired) }
-        guard try !hasDevice(db, terminal: try challenge["terminal_id"]) else { return .failure(.terminalInUse) }
-        return .success(challenge)
+        guard challenge.completedAt == nil else { return .failure(.backOfficeCodeUsed) }
+        guard now < expires else { return .failure(.backOfficeCodeExpired) }
+        guard try !hasDevice(db, terminal: terminal) else { return .failure(.terminalInUse) }
+        return .success(
+            ConfirmedChallenge(code: challenge.code, deviceID: challenge.deviceID, deviceModel: challenge.deviceModel, terminalID: terminal))
     }
 
     struct Verification: Codable, Sendable {
@@ -160,15 +158,13 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
-            guard (try challenge["device_id"] as String) == device else { throw LifecycleError.backOfficeCodeWrongDevice }
+            guard challenge.deviceID == device else { throw LifecycleError.backOfficeCodeWrongDevice }
             // As with tokens, only an auto-login terminal may be activated without a secure code.
-            if pin == nil, try terminal(db, try challenge["terminal_id"])?.profile.autoLogin != true {
+            if pin == nil, try terminal(db, challenge.terminalID)?.profile.autoLogin != true {
                 throw LifecycleError.pinRequired
             }
-            let result = try register(
-                db, device: device, model: try challenge["device_model"], terminal: try challenge["terminal_id"], pin: pin,
-                at: now)
-            try db.run("UPDATE challenges SET completed_at = ? WHERE code = ?", [.integer(now), .text(try challenge["code"] as String)])
+            let result = try register(db, device: device, model: challenge.deviceModel, terminal: challenge.terminalID, pin: pin, at: now)
+            try db.registrations.complete(challenge: challenge.code, at: now)
             return result
         }
     }
@@ -196,11 +192,7 @@ extension Lifecycle {
             _ = try chooseTerminal(db, terminal: terminal, merchant: nil, method: .registrationCode)
             let token = credentials.registrationToken()
             let expires = now + Self.tokenLifetime
-            try db.run(
-                """
-                INSERT INTO registration_tokens (token, terminal_id, created_at, expires_at, state, email)
-                VALUES (?, ?, ?, ?, 'issued', ?)
-                """, [.text(token), .text(terminal), .integer(now), .integer(expires), email.map(DatabaseValue.text) ?? .null])
+            try db.registrations.addToken(token, terminal: terminal, email: email, at: now, expiresAt: expires)
             let payload = "taponmobile://register?environment=\(region.id)&token=\(token)"
             if let email {
                 try mail(
@@ -221,20 +213,16 @@ extension Lifecycle {
     }
 
     func mail(_ db: Connection, to recipient: String, subject: String, body: String, at now: Int64) throws {
-        try db.run(
-            "INSERT INTO mailbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)",
-            [.text(recipient), .text(subject), .text(body), .integer(now)])
+        try db.mailbox.add(to: recipient, subject: subject, body: body, at: now)
     }
 
-    /// The token row, or the error this token gets whatever the step.
-    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<Row, LifecycleError> {
+    /// The stored token, or the error this token gets whatever the step.
+    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<RegistrationRepository.Token, LifecycleError> {
         guard let tokenRegion = Credentials.tokenRegion(token) else { return .failure(.tokenInvalid) }
         guard tokenRegion == region.id.uppercased() else { return .failure(.tokenWrongEnvironment) }
-        guard let row = try db.query("SELECT * FROM registration_tokens WHERE token = ?", [.text(token)]).first else {
-            return .failure(.tokenInvalid)
-        }
-        guard (try row["state"] as String) != "used" else { return .failure(.tokenUsed) }
-        guard now < (try row["expires_at"] as Int64) else { return .failure(.tokenExpired) }
+        guard let row = try db.registrations.token(token) else { return .failure(.tokenInvalid) }
+        guard row.state != "used" else { return .failure(.tokenUsed) }
+        guard now < row.expiresAt else { return .failure(.tokenExpired) }
         return .success(row)
     }
 
@@ -247,20 +235,20 @@ extension Lifecycle {
     func verifyToken(_ text: String, device: String?) throws -> Verification {
         let now = now()
         return try write { db in
-            let row: Row
+            let row: RegistrationRepository.Token
             switch try token(db, text, at: now) {
             case .failure(let error): return .refused(error)
             case .success(let found): row = found
             }
-            let terminalID: String = try row["terminal_id"]
-            let begun = (try row["state"] as String) == "begun"
+            let terminalID = row.terminalID
+            let begun = row.state == "begun"
             if begun {
                 guard let device else { return .refused(.outOfOrder("this registration was begun already")) }
-                guard (try row["device_id"] as String?) == device else { return .refused(.registrationWrongDevice) }
+                guard row.deviceID == device else { return .refused(.registrationWrongDevice) }
             }
             if try hasDevice(db, terminal: terminalID) { return .refused(.terminalInUse) }
             if !begun {
-                try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(text)])
+                try db.registrations.markVerified(token: text)
             }
             let autoLogin = try terminal(db, terminalID)?.profile.autoLogin == true
             return Verification(valid: true, reason: nil, message: nil, terminalId: terminalID, pinRequired: !autoLogin)
@@ -277,19 +265,17 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             let row = try token(db, text, at: now).get()
-            let terminal: String = try row["terminal_id"]
-            switch try row["state"] as String {
+            let terminal = row.terminalID
+            switch row.state {
             case "issued": throw LifecycleError.outOfOrder("verify the token first")
             case "begun":
-                guard (try row["device_id"] as String?) == device else { throw LifecycleError.registrationWrongDevice }
+                guard row.deviceID == device else { throw LifecycleError.registrationWrongDevice }
                 return Begun(terminalId: terminal, state: "begun")
             default: break
             }
             if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
             guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
-            try db.run(
-                "UPDATE registration_tokens SET state = 'begun', device_id = ?, device_model = ? WHERE token = ?",
-                [.text(device), .text(model), .text(text)])
+            try db.registrations.begin(token: text, device: device, model: model)
             return Begun(terminalId: terminal, state: "begun")
         }
     }
@@ -299,13 +285,14 @@ extension Lifecycle {
         let now = now()
         return try write { db in
             let row = try token(db, text, at: now).get()
-            guard (try row["state"] as String) == "begun" else { throw LifecycleError.outOfOrder("begin the registration first") }
-            guard (try row["device_id"] as String?) == device else { throw LifecycleError.registrationWrongDevice }
-            let terminalID: String = try row["terminal_id"]
+            guard row.state == "begun" else { throw LifecycleError.outOfOrder("begin the registration first") }
+            // A begun token has its device and the device's model.
+            guard row.deviceID == device, let model = row.deviceModel else { throw LifecycleError.registrationWrongDevice }
+            let terminalID = row.terminalID
             guard let terminal = try self.terminal(db, terminalID) else { throw LifecycleError.terminalNotFound }
             if pin == nil && !terminal.profile.autoLogin { throw LifecycleError.pinRequired }
-            let result = try register(db, device: device, model: try row["device_model"], terminal: terminalID, pin: pin, at: now)
-            try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(text)])
+            let result = try register(db, device: device, model: model, terminal: terminalID, pin: pin, at: now)
+            try db.registrations.markUsed(token: text)
             return result
         }
     }

@@ -28,14 +28,12 @@ extension Lifecycle {
             if let failure = try checkPin(db, device: device, pin: pin, autoLogin: terminal.profile.autoLogin) {
                 return .failure(failure)
             }
-            try db.run("UPDATE devices SET failed_attempts = 0, last_login_at = ? WHERE id = ?", [.integer(now), .text(device.id)])
+            try db.terminals.recordLogin(device: device.id, at: now)
             // One session per device: a new login ends the older ones.
-            try db.run("UPDATE sessions SET ended_at = ? WHERE device_id = ? AND ended_at IS NULL", [.integer(now), .text(device.id)])
+            try db.sessions.end(device: device.id, at: now)
             let token = credentials.secret(prefix: "st_")
             let expires = now + sessionLifetime
-            try db.run(
-                "INSERT INTO sessions (token_hash, device_id, terminal_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                [.text(Credentials.hash(token)), .text(device.id), .text(terminalID), .integer(now), .integer(expires)])
+            try db.sessions.add(tokenHash: Credentials.hash(token), device: device.id, terminal: terminalID, at: now, expiresAt: expires)
             return .success(
                 Session(sessionToken: token, terminalId: terminalID, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires)))
         }
@@ -54,9 +52,7 @@ extension Lifecycle {
         if Credentials.pinMatches(pin, salt: salt, hash: hash) { return nil }
         let attempts = device.failedAttempts + 1
         let locked = attempts >= Self.maximumPinAttempts
-        try db.run(
-            "UPDATE devices SET failed_attempts = ?, locked = ? WHERE id = ?",
-            [.integer(Int64(attempts)), .integer(locked ? 1 : 0), .text(device.id)])
+        try db.terminals.recordWrongPin(device: device.id, attempts: attempts, locked: locked)
         return locked ? .secureCodeLocked : .invalidPin(remaining: Self.maximumPinAttempts - attempts)
     }
 
@@ -75,13 +71,11 @@ extension Lifecycle {
         let generation = sessions.generation
         let hash = Credentials.hash(bearer)
         let session = try store.read { db in
-            guard let row = try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(hash)]).first else {
-                throw LifecycleError.unauthorized
-            }
-            guard let device = try device(db, try row["device_id"]), device.registered else { throw LifecycleError.terminalUnregistered }
-            let expires: Int64 = try row["expires_at"]
-            guard (try row["ended_at"] as Int64?) == nil, now < expires else { throw LifecycleError.sessionExpired }
-            guard let terminal = try terminal(db, try row["terminal_id"]) else { throw LifecycleError.terminalUnregistered }
+            guard let row = try db.sessions.session(tokenHash: hash) else { throw LifecycleError.unauthorized }
+            guard let device = try device(db, row.deviceID), device.registered else { throw LifecycleError.terminalUnregistered }
+            let expires = row.expiresAt
+            guard row.endedAt == nil, now < expires else { throw LifecycleError.sessionExpired }
+            guard let terminal = try terminal(db, row.terminalID) else { throw LifecycleError.terminalUnregistered }
             return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
         }
         sessions.remember(session, token: bearer, since: generation)
@@ -114,7 +108,7 @@ extension Lifecycle {
     func logout(_ session: CurrentSession) throws {
         let now = now()
         try write { db in
-            try db.run("UPDATE sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL", [.integer(now), .text(session.tokenHash)])
+            try db.sessions.end(tokenHash: session.tokenHash, at: now)
         }
     }
 
@@ -133,9 +127,7 @@ extension Lifecycle {
                 if device.pinHash != nil || failure != .pinRequired { return failure }
             }
             let salt = credentials.salt()
-            try db.run(
-                "UPDATE devices SET pin_salt = ?, pin_hash = ?, failed_attempts = 0 WHERE id = ?",
-                [.text(salt), .text(Credentials.pinHash(new, salt: salt)), .text(device.id)])
+            try db.terminals.setPin(device: device.id, salt: salt, hash: Credentials.pinHash(new, salt: salt))
             return nil
         }
         if let outcome { throw outcome }
@@ -149,7 +141,7 @@ extension Lifecycle {
     func relink(_ session: CurrentSession) throws -> Relinked {
         let now = now()
         try write { db in
-            try db.run("UPDATE devices SET relinked_at = ? WHERE id = ?", [.integer(now), .text(session.device.id)])
+            try db.terminals.relink(device: session.device.id, at: now)
         }
         return Relinked(relinkedAt: Wire.time(now))
     }
@@ -193,14 +185,12 @@ extension Lifecycle {
     /// loadSupportNumber: one number per installation, kept across registrations.
     func supportNumber(device: String) throws -> SupportNumber {
         try write { db in
-            if let existing = try db.query("SELECT number FROM support_numbers WHERE device_id = ?", [.text(device)]).first {
-                return SupportNumber(supportNumber: try existing["number"])
-            }
+            if let existing = try db.terminals.supportNumber(device: device) { return SupportNumber(supportNumber: existing) }
             var number = credentials.supportNumber()
-            while try !db.query("SELECT 1 FROM support_numbers WHERE number = ?", [.text(number)]).isEmpty {
+            while try db.terminals.supportNumberExists(number) {
                 number = credentials.supportNumber()
             }
-            try db.run("INSERT INTO support_numbers (device_id, number) VALUES (?, ?)", [.text(device), .text(number)])
+            try db.terminals.addSupportNumber(number, device: device)
             return SupportNumber(supportNumber: number)
         }
     }

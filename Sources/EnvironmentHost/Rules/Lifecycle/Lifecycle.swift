@@ -79,20 +79,6 @@ struct Lifecycle: Sendable {
         let locked: Bool
         let registeredAt: Int64
         let lastLoginAt: Int64?
-
-        init(_ row: Row) throws {
-            id = try row["id"]
-            model = try row["model"]
-            terminalID = try row["terminal_id"]
-            registered = (try row["state"] as String) == "registered"
-            secretHash = try row["secret_hash"]
-            pinSalt = try row["pin_salt"]
-            pinHash = try row["pin_hash"]
-            failedAttempts = try row["failed_attempts"]
-            locked = try row["locked"]
-            registeredAt = try row["registered_at"]
-            lastLoginAt = try row["last_login_at"]
-        }
     }
 
     struct Terminal: Sendable {
@@ -105,16 +91,10 @@ struct Lifecycle: Sendable {
             self.merchantID = merchantID
             self.profile = profile
         }
-
-        init(_ row: Row) throws {
-            id = try row["id"]
-            merchantID = try row["merchant_id"]
-            profile = try JSONDecoder().decode(TerminalProfile.self, from: Data((try row["profile"] as String).utf8))
-        }
     }
 
     func device(_ db: Connection, _ id: String) throws -> Device? {
-        try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)]).first.map(Device.init)
+        try db.terminals.device(id)
     }
 
     func terminal(_ db: Connection, _ id: String) throws -> Terminal? {
@@ -126,7 +106,7 @@ struct Lifecycle: Sendable {
     }
 
     func hasDevice(_ db: Connection, terminal: String) throws -> Bool {
-        try !db.query("SELECT 1 FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(terminal)]).isEmpty
+        try db.terminals.hasRegisteredDevice(terminal: terminal)
     }
 
     /// Registers (or re-registers) a device onto a free terminal and returns its new secret.
@@ -138,36 +118,19 @@ struct Lifecycle: Sendable {
         let secret = credentials.secret(prefix: "ds_")
         let salt = pin.map { _ in credentials.salt() }
         let pinHash = pin.flatMap { pin in salt.map { Credentials.pinHash(pin, salt: $0) } }
-        try db.run(
-            """
-            INSERT INTO devices (id, model, terminal_id, state, secret_hash, pin_salt, pin_hash, failed_attempts, locked,
-                                 registered_at, last_login_at, relinked_at, unregistered_reason)
-            VALUES (?, ?, ?, 'registered', ?, ?, ?, 0, 0, ?, NULL, NULL, NULL)
-            ON CONFLICT(id) DO UPDATE SET
-                model = excluded.model, terminal_id = excluded.terminal_id, state = 'registered',
-                secret_hash = excluded.secret_hash, pin_salt = excluded.pin_salt, pin_hash = excluded.pin_hash,
-                failed_attempts = 0, locked = 0, registered_at = excluded.registered_at, last_login_at = NULL,
-                relinked_at = NULL, unregistered_reason = NULL
-            """,
-            [.text(device), .text(model), .text(terminal), .text(Credentials.hash(secret)), salt.map(DatabaseValue.text) ?? .null,
-             pinHash.map(DatabaseValue.text) ?? .null, .integer(now)])
+        try db.terminals.register(
+            device: device, model: model, terminal: terminal, secretHash: Credentials.hash(secret), pinSalt: salt, pinHash: pinHash,
+            at: now)
         return RegistrationResult(terminalId: terminal, deviceSecret: secret, registeredAt: Wire.time(now))
     }
 
     /// Marks a device unregistered, frees its terminal and ends its sessions; a transaction it left
     /// in flight ends as TIMEOUT, so the next device on the terminal is not kept busy by it.
     func unregister(_ db: Connection, device: String, reason: String, at now: Int64) throws {
-        let abandoned = try db.query(
-            """
-            SELECT * FROM transactions INDEXED BY transactions_in_flight
-            WHERE pending_until IS NOT NULL
-              AND terminal_id = (SELECT terminal_id FROM devices WHERE id = ? AND state = 'registered')
-            """, [.text(device)])
+        let abandoned = try db.transactions.inFlight(device: device)
         try outbox.timeOut(db, abandoned, message: "The device was unregistered", at: now)
-        try db.run(
-            "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
-            [.text(reason), .text(device)])
-        try db.run("UPDATE sessions SET ended_at = ? WHERE device_id = ? AND ended_at IS NULL", [.integer(now), .text(device)])
+        try db.terminals.unregister(device: device, reason: reason)
+        try db.sessions.end(device: device, at: now)
     }
 
     /// The device a credential names, applying certificate expiry.

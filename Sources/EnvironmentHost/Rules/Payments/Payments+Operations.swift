@@ -63,7 +63,7 @@ extension Payments {
             }
             try record.save(db, at: now)
             if let checkout = request.checkoutId {
-                try db.run("UPDATE checkouts SET transaction_id = ? WHERE id = ?", [.text(record.id), .text(checkout)])
+                try db.transactions.useCheckout(checkout, transaction: record.id)
             }
             return record
         }
@@ -97,10 +97,32 @@ extension Payments {
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             try process(db, &record, payload: payload, panHash: panHash, at: now)
         case .outcome(let status, let outcome):
-            finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
+            finish(&record, status: status, by: .card, code: nil, message: "Reader: \(outcome)", at: now)
         case .nothing:
-            record.status = .new
-            record.pendingUntil = now + Self.cardWait
+            // Created without its card: it waits for one.
+            record.status = TransactionStateMachine.initial
+            record.pendingUntil = TransactionStateMachine.wait(in: record.status).map { now + $0 }
+        }
+    }
+
+    /// One step of a transaction that waits for it: the terminal's stored transaction, refused
+    /// with `wrong_state` unless the state machine accepts `event` in its status, changed by
+    /// `body`, settled and saved, in one write transaction (``transact(_:key:status:at:reply:_:)``).
+    private func step(
+        _ session: Lifecycle.CurrentSession, transaction id: String, _ event: TransactionStateMachine.Event, key: IdempotencyKey?,
+        reply: @escaping Reply, _ body: @escaping @Sendable (Connection, inout TransactionRecord, Int64) throws -> Void
+    ) throws {
+        let terminal = try terminalInfo(session)
+        let now = now()
+        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
+            var record = try record(db, id: id, terminal: terminal.terminalId)
+            guard TransactionStateMachine.accepts(event, record.status) else {
+                throw HTTPError.wrongState(TransactionStateMachine.refusal(event, record.status))
+            }
+            try body(db, &record, now)
+            try settle(db, record, at: now)
+            try record.save(db, at: now)
+            return record
         }
     }
 
@@ -109,19 +131,12 @@ extension Payments {
         _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?,
         reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: terminal.terminalId)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
+        let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: session.terminal.id)
+        try step(session, transaction: id, .card, key: key, reply: reply) { db, record, now in
             if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
             try take(db, &record, input, at: now)
-            try settle(db, record, at: now)
-            try record.save(db, at: now)
-            return record
         }
     }
 
@@ -163,7 +178,7 @@ extension Payments {
                 status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
         }
         if original.status == .refunded { throw HTTPError.alreadyRefunded }
-        guard original.status == .cleared else {
+        guard TransactionStateMachine.isRefundable(original.type, original.status) else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable",
                 message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
@@ -182,7 +197,7 @@ extension Payments {
     private func settle(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
         guard refund.type == .refund, refund.status == .cleared, let originalID = refund.originalID else { return }
         var original = try record(db, id: originalID, terminal: refund.terminalID)
-        original.status = .refunded
+        original.move(to: .refunded, by: .refund, at: now)
         original.refundedAt = now
         original.refundedMaskedPAN = refund.maskedPAN
         original.refundAmount = refund.amount
@@ -194,17 +209,16 @@ extension Payments {
     /// that cleared ends that window: a decline, a cancelled card read or a sale still in flight
     /// after it does not. A later sale that cleared and was then reversed or refunded still ended it.
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
-        guard terminal.isReversalAvailable, record.type == .auth else { return false }
-        if record.status == .dccRequired { return true }
+        guard terminal.isReversalAvailable else { return false }
         // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
-        guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
-        // A sale inserted by the write under way is its terminal's latest: no need to look it up.
-        if record.isInsertedNow { return true }
-        // Only an approval gives a sale an auth id, and reversing or refunding it keeps the id.
-        return try db.query(
-            "SELECT 1 FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND seq > ? AND auth_id IS NOT NULL LIMIT 1",
-            [.text(record.terminalID), .integer(record.seq)]
-        ).isEmpty
+        switch TransactionStateMachine.reversibility(record.type, record.status, age: now - record.createdAt) {
+        case .no: return false
+        case .yes: return true
+        case .whileLatest:
+            // A sale inserted by the write under way is its terminal's latest: no need to look it up.
+            if record.isInsertedNow { return true }
+            return try !db.transactions.hasApprovedSale(after: record)
+        }
     }
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
@@ -218,17 +232,16 @@ extension Payments {
             guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
             guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
-            cancel(&record, byUser: byUser)
+            cancel(&record, byUser: byUser, at: now)
             try record.save(db, at: now)
             return record
         }
     }
 
     /// What a reversal makes of a sale (a sample `payment.canceled` is made by it too).
-    func cancel(_ record: inout TransactionRecord, byUser: Bool) {
-        record.status = byUser ? .userCancelled : .cancelled
+    func cancel(_ record: inout TransactionRecord, byUser: Bool, at now: Int64) {
+        record.move(to: byUser ? .userCancelled : .cancelled, by: .reversal, at: now)
         record.eventType = "payment.canceled"
-        record.pendingUntil = nil
         record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
     }
 
@@ -236,27 +249,18 @@ extension Payments {
     func finishDCC(
         _ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?, reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .dccRequired else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
-            }
+        try step(session, transaction: id, .dccChoice, key: key, reply: reply) { _, record, now in
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
             record.dccStatus = accepted ? .accepted : .declined
             // An online-PIN card still needs its PIN after the currency choice.
             if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
-                authorise(&record, at: now)
+                authorise(&record, by: .dccChoice, at: now)
             } else {
-                record.status = .pinRequested
+                record.move(to: .pinRequested, by: .dccChoice, at: now)
                 record.responseCode = "65"
                 record.responseMessage = "PIN required"
-                record.pendingUntil = now + Self.pinWait
             }
-            try record.save(db, at: now)
-            return record
         }
     }
 
@@ -264,13 +268,7 @@ extension Payments {
     func pin(
         _ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?, reply: @escaping Reply
     ) throws {
-        let terminal = try terminalInfo(session)
-        let now = now()
-        transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
-            var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .pinRequested else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
-            }
+        try step(session, transaction: id, .pin, key: key, reply: reply) { db, record, now in
             let payload: PinPayload
             do {
                 payload = try PayloadSealer.open(sealed, as: PinPayload.self, key: data.readerKey, region: region.id, terminalId: record.terminalID)
@@ -281,13 +279,10 @@ extension Payments {
             record.retries += 1
             if data.issuer.pinMatches(payload.pin, panHash: record.panHash ?? "") {
                 record.pinVerified = true
-                authorise(&record, at: now)
+                authorise(&record, by: .pin, at: now)
             } else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .declined, by: .pin, code: "55", message: "Incorrect PIN", at: now)
             }
-            try settle(db, record, at: now)
-            try record.save(db, at: now)
-            return record
         }
     }
 
@@ -326,14 +321,9 @@ extension Payments {
                 terminal: info, amountField: "amount")
             let id = "co_" + Hex.encode(random.bytes(count: 12))
             let expires = now + Self.checkoutLifetime
-            try db.run(
-                """
-                INSERT INTO checkouts (id, merchant_id, terminal_id, amount, tip_amount, currency, reference, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [.text(id), .text(merchant), .text(request.terminalId), .integer(Int64(request.amount)),
-                 request.tipAmount.map { .integer(Int64($0)) } ?? .null, .text(request.currency),
-                 request.reference.map(DatabaseValue.text) ?? .null, .integer(now), .integer(expires)])
+            try db.transactions.addCheckout(
+                id, merchant: merchant, terminal: request.terminalId, amount: request.amount, tipAmount: request.tipAmount,
+                currency: request.currency, reference: request.reference, at: now, expiresAt: expires)
             return Checkout(
                 checkoutId: id, terminalId: request.terminalId, amount: request.amount, currency: request.currency,
                 tipAmount: request.tipAmount, reference: request.reference, expiresAt: Wire.time(expires))
@@ -341,15 +331,14 @@ extension Payments {
     }
 
     private func useCheckout(_ db: Connection, _ id: String, terminal: String, request: SaleRequest, at now: Int64) throws {
-        guard let row = try db.query("SELECT * FROM checkouts WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.checkoutNotFound }
-        guard (try row["transaction_id"] as String?) == nil else { throw HTTPError.checkoutUsed }
-        guard now < (try row["expires_at"] as Int64) else { throw HTTPError.checkoutExpired }
-        guard (try row["amount"] as Int) == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
-        guard (try row["currency"] as String) == request.currency else { throw HTTPError.checkoutMismatch("currency") }
+        guard let checkout = try db.transactions.checkout(id, terminal: terminal) else { throw HTTPError.checkoutNotFound }
+        guard checkout.transactionID == nil else { throw HTTPError.checkoutUsed }
+        guard now < checkout.expiresAt else { throw HTTPError.checkoutExpired }
+        guard checkout.amount == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
+        guard checkout.currency == request.currency else { throw HTTPError.checkoutMismatch("currency") }
         // A tip of 0 is no tip, on either side.
-        guard ((try row["tip_amount"] as Int?) ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
-        guard (try row["reference"] as String?) == request.reference else { throw HTTPError.checkoutMismatch("reference") }
+        guard (checkout.tipAmount ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
+        guard checkout.reference == request.reference else { throw HTTPError.checkoutMismatch("reference") }
     }
 
     // MARK: - Validate

@@ -12,7 +12,7 @@ extension Payments {
     func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
         let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
         let refundable =
-            record.type == .auth && record.status == .cleared && !cancellable && terminal.isRefundAvailable
+            TransactionStateMachine.isRefundable(record.type, record.status) && !cancellable && terminal.isRefundAvailable
         func currency(_ code: String?) -> TerminalCurrency? {
             code.flatMap { Currency(code: $0) }.map(TerminalCurrency.init)
         }
@@ -57,16 +57,8 @@ extension Payments {
 
     func last(_ session: Lifecycle.CurrentSession) throws -> TransactionDetail {
         try reading(session) { db, terminal, now in
-            // The later of the last sale and the last refund: each one seek in transactions_latest_by_type.
-            guard let row = try db.query(
-                """
-                SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'AUTH' ORDER BY seq DESC LIMIT 1)
-                UNION ALL
-                SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'REFUND' ORDER BY seq DESC LIMIT 1)
-                ORDER BY seq DESC LIMIT 1
-                """, [.text(terminal.terminalId)]
-            ).first else { throw HTTPError.transactionNotFound }
-            return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
+            guard let record = try db.transactions.last(terminal: terminal.terminalId) else { throw HTTPError.transactionNotFound }
+            return try detail(db, record, terminal: terminal, at: now)
         }
     }
 
@@ -80,15 +72,14 @@ extension Payments {
             guard let reference else {
                 throw HTTPError.invalidRequest("Give a transactionId or a reference.", field: "transactionId")
             }
-            let rows = try db.query(
-                "SELECT * FROM transactions WHERE reference = ? AND terminal_id = ? LIMIT 2", [.text(reference), .text(terminal.terminalId)])
-            guard let row = rows.first else { throw HTTPError.transactionNotFound }
-            guard rows.count == 1 else {
+            let records = try db.transactions.records(reference: reference, terminal: terminal.terminalId)
+            guard let record = records.first else { throw HTTPError.transactionNotFound }
+            guard records.count == 1 else {
                 throw HTTPError(
                     status: 409, code: "reference_not_unique", message: "Several transactions carry this reference; use the id.",
                     field: "reference")
             }
-            return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
+            return try detail(db, record, terminal: terminal, at: now)
         }
     }
 
@@ -135,34 +126,6 @@ extension Payments {
             types = try list("type", TransactionType.self)
             paymentMethods = try list("paymentMethod", PaymentMethod.self)
         }
-
-        func whereClause(terminal: String) -> (String, [DatabaseValue]) {
-            let (filters, values) = filterClause
-            return (
-                "terminal_id = ? AND created_at >= ? AND created_at <= ?" + filters, [.text(terminal), .integer(from), .integer(to)] + values
-            )
-        }
-
-        /// ` AND status IN (…) …` for the lists given; the rollup tables name these columns alike.
-        var filterClause: (String, [DatabaseValue]) {
-            var clause = ""
-            var values: [DatabaseValue] = []
-            for (column, list) in [("status", statuses), ("type", types), ("payment_method", paymentMethods)] where !list.isEmpty {
-                clause += " AND \(column) IN (" + Array(repeating: "?", count: list.count).joined(separator: ", ") + ")"
-                values += list.map(DatabaseValue.text)
-            }
-            return (clause, values)
-        }
-
-        /// How many transactions of `terminal` match: whole hours and days from the rollups, the rest from rows.
-        func count(_ db: Connection, terminal: String) throws -> Int {
-            let (filters, values) = filterClause
-            let cuts = Rollup(from: from, to: to)
-            let sql =
-                "SELECT COALESCE(SUM(n), 0) AS n FROM ("
-                + Rollup.union(where: filters) { $0 == .rows ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ")"
-            return try db.query(sql, cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
-        }
     }
 
     struct History: Codable, Sendable {
@@ -174,71 +137,43 @@ extension Payments {
 
     func history(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> History {
         try reading(session) { db, terminal, now in
-            let (clause, values) = filter.whereClause(terminal: terminal.terminalId)
-            let total = try filter.count(db, terminal: terminal.terminalId)
-            let rows = try db.query(
-                "SELECT * FROM transactions WHERE " + clause + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
-                values + [.integer(Int64(filter.itemsPerPage)), .integer(Int64((filter.page - 1) * filter.itemsPerPage))])
-            let items = try rows.map { row in
-                let record = try TransactionRecord(row)
-                return TransactionHistoryItem(try detail(db, record, terminal: terminal, at: now), amountRefund: record.refundAmount)
+            let total = try db.transactions.count(terminal: terminal.terminalId, filter)
+            let items = try db.transactions.history(terminal: terminal.terminalId, filter).map { record in
+                TransactionHistoryItem(try detail(db, record, terminal: terminal, at: now), amountRefund: record.refundAmount)
             }
             return History(items: items, page: filter.page, itemsPerPage: filter.itemsPerPage, total: total)
         }
     }
 
     func count(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> Int {
-        try reading(session) { db, terminal, _ in try filter.count(db, terminal: terminal.terminalId) }
+        try reading(session) { db, terminal, _ in try db.transactions.count(terminal: terminal.terminalId, filter) }
     }
 
     // MARK: - Statistics
 
-    /// Approved sales (cleared, or refunded later) of one terminal per UTC day (`day`, days since
-    /// 1970): `amount`, `n`, by day; its values are ``Rollup/values(terminal:filters:)``.
-    static let dailyStatisticsSQL = statisticsSQL(key: "day") {
-        switch $0 {
-        case .rows: "created_at / 86400000"
-        case .hours: "hour / 24"
-        case .days: "day"
-        }
-    }
-
-    /// Approved sales of one terminal per card brand (`brand`, `UNKNOWN` without a card): `amount`, `n`, by brand.
-    static let brandStatisticsSQL = statisticsSQL(key: "brand") { $0 == .rows ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
-
-    private static func statisticsSQL(key: String, _ expression: (Rollup.Source) -> String) -> String {
-        "SELECT k AS \(key), SUM(amount) AS amount, SUM(n) AS n FROM ("
-            + Rollup.union(where: " AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')") {
-                "SELECT \(expression($0)) AS k, amount, \($0 == .rows ? "1" : "n") AS n"
-            } + ") GROUP BY k HAVING SUM(n) > 0 ORDER BY k"
-    }
-
     /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
     func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: StatisticsType) throws -> [TransactionsStatistics] {
         try reading(session) { db, terminal, _ in
-            let sql = type == .daily ? Self.dailyStatisticsSQL : Self.brandStatisticsSQL
-            let rows = try db.query(sql, Rollup(from: from, to: to).values(terminal: terminal.terminalId))
             switch type {
             case .daily:
-                return try rows.map { row in
-                    let day: Int64 = try row["day"]
-                    let start = day * Rollup.day
+                return try db.transactions.dailyTotals(terminal: terminal.terminalId, from: from, to: to).map { total in
+                    let start = total.key * Rollup.day
                     return TransactionsStatistics(
                         description: String(Wire.time(start).prefix(10)),
                         items: [
                             TransactionsStatisticsItem(
-                                fromDate: Wire.time(start), toDate: Wire.time(start + Rollup.day - 1), amount: try row["amount"],
-                                count: try row["n"])
+                                fromDate: Wire.time(start), toDate: Wire.time(start + Rollup.day - 1), amount: total.amount,
+                                count: total.count)
                         ])
                 }
             case .brand:
-                return try rows.map { row in
+                return try db.transactions.brandTotals(terminal: terminal.terminalId, from: from, to: to).map { total in
                     TransactionsStatistics(
-                        description: try row["brand"],
+                        description: total.key,
                         items: [
                             TransactionsStatisticsItem(
-                                fromDate: Wire.time(from), toDate: Wire.time(min(to, 253_402_300_799_000)), amount: try row["amount"],
-                                count: try row["n"])
+                                fromDate: Wire.time(from), toDate: Wire.time(min(to, 253_402_300_799_000)), amount: total.amount,
+                                count: total.count)
                         ])
                 }
             }
@@ -260,9 +195,7 @@ extension Payments {
         return try store.write { db in
             let record = try record(db, id: id, terminal: session.terminal.id)
             let receipt = Hex.encode(random.bytes(count: 16))
-            try db.run(
-                "INSERT INTO receipts (id, transaction_id, created_at) VALUES (?, ?, ?)",
-                [.text(receipt), .text(record.id), .integer(now)])
+            try db.transactions.addReceipt(receipt, transaction: record.id, at: now)
             let url = baseURL + "/receipts/" + receipt
             switch type {
             case "QR":
@@ -283,99 +216,10 @@ extension Payments {
     /// The HTML page a receipt URL shows (no credential: the id is the secret, as in a real receipt link).
     func receiptPage(_ id: String) throws -> String {
         try store.read { db in
-            guard let row = try db.query(
-                "SELECT t.* FROM receipts r JOIN transactions t ON t.id = r.transaction_id WHERE r.id = ?", [.text(id)]
-            ).first else { throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.") }
-            let record = try TransactionRecord(row)
+            guard let record = try db.transactions.record(receipt: id) else {
+                throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.")
+            }
             return ReceiptPage.html(record, merchant: lifecycle.directory.merchants[record.merchantID], region: region)
         }
-    }
-}
-
-// MARK: - Rollups
-
-/// A date range cut into the parts count and statistics read: the whole UTC days and hours from
-/// the rollups (`transaction_days`, `transaction_hours`: migration 6, kept by triggers on every
-/// write of `transactions`), and the part of an hour at either end from the rows themselves.
-///
-/// Ninety days over a million rows is then about 3,000 day totals, at most 46 hours of totals and
-/// two partial hours of rows, instead of every row (bench/history.sh). The parts, in SQL order:
-///
-/// ```
-/// from ─ rows ─┤ hours ─┤ days … days ├─ hours ├─ rows ─ to
-/// ```
-///
-/// Each is a half-open range in its table's unit (milliseconds, hour or day number since 1970);
-/// an empty part is `0..<0`, so the SQL text stays the same for every range.
-struct Rollup: Sendable {
-    /// Where a part is read.
-    enum Source: Sendable {
-        case rows, hours, days
-
-        var table: String {
-            switch self {
-            case .rows: "transactions"
-            case .hours: "transaction_hours"
-            case .days: "transaction_days"
-            }
-        }
-
-        var column: String {
-            switch self {
-            case .rows: "created_at"
-            case .hours: "hour"
-            case .days: "day"
-            }
-        }
-    }
-
-    static let hour: Int64 = 3_600_000
-    static let day: Int64 = 86_400_000
-    /// 9999-12-31T23:59:59.999Z, the latest instant a range reaches (an open `dateTo` is `Int64.max`).
-    static let latest: Int64 = 253_402_300_799_999
-    static let sources: [Source] = [.rows, .hours, .days, .hours, .rows]
-
-    /// The parts of ``sources``, in that order.
-    let parts: [Range<Int64>]
-
-    /// The parts of `[from, to]` (milliseconds, both included).
-    ///
-    /// Times before 1970 are cut off: the clock never gives one, and the day and hour numbers of
-    /// the rollups round toward zero.
-    init(from: Int64, to: Int64) {
-        let start = max(from, 0)
-        let end = min(to, Self.latest) + 1
-        let empty: Range<Int64> = 0..<0
-        guard start < end else {
-            parts = Array(repeating: empty, count: 5)
-            return
-        }
-        // Whole hours [firstHour, endHour), whole days [firstDay, endDay) within them.
-        let firstHour = (start + Self.hour - 1) / Self.hour
-        let endHour = end / Self.hour
-        guard firstHour < endHour else {
-            parts = [start..<end, empty, empty, empty, empty]
-            return
-        }
-        let firstDay = (firstHour + 23) / 24
-        let endDay = endHour / 24
-        let rows = (start..<firstHour * Self.hour, endHour * Self.hour..<end)
-        parts =
-            firstDay < endDay
-            ? [rows.0, firstHour..<firstDay * 24, firstDay..<endDay, endDay * 24..<endHour, rows.1]
-            : [rows.0, firstHour..<endHour, empty, empty, rows.1]
-    }
-
-    /// One `SELECT` per part joined by `UNION ALL`: `select(source)` gives its columns, every part
-    /// is of one terminal within its range, and `filters` (` AND …`) applies to each.
-    static func union(where filters: String, _ select: (Source) -> String) -> String {
-        sources.map { source in
-            select(source) + " FROM \(source.table) WHERE terminal_id = ? AND \(source.column) >= ? AND \(source.column) < ?" + filters
-        }.joined(separator: " UNION ALL ")
-    }
-
-    /// The values of ``union(where:_:)``: for each part the terminal, its range, then `filters`' values.
-    func values(terminal: String, filters: [DatabaseValue] = []) -> [DatabaseValue] {
-        parts.flatMap { part in [.text(terminal), .integer(part.lowerBound), .integer(part.upperBound)] + filters }
     }
 }

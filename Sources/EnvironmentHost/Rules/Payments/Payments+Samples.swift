@@ -34,12 +34,12 @@ extension Payments {
         attach(card, panHash: Issuer.key(card.pan), to: &record)
         if declined {
             // The issuer refuses a card flagged decline whatever the amount.
-            authorise(&record, at: now)
+            authorise(&record, by: .card, at: now)
         } else {
             // Approved as the issuer approves (not through the magic amounts, which a tester may change).
-            approve(&record, code: MagicOutcome.approved.responseCode, message: MagicOutcome.approved.responseMessage)
+            approve(&record, by: .card, code: MagicOutcome.approved.responseCode, message: MagicOutcome.approved.responseMessage, at: now)
         }
-        if event == "payment.canceled" { cancel(&record, byUser: false) }
+        if event == "payment.canceled" { cancel(&record, byUser: false, at: now) }
         return record
     }
 }

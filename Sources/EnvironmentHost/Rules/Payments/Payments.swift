@@ -41,11 +41,6 @@ struct Payments: Sendable {
     /// screen (a simulated reader's clock even jumps over the 40 s screen timeout) while the host's
     /// stays where it was, so one payload lifetime; only reads dated beyond are refused as forged.
     static let clockSkewAllowance: Int64 = 120_000
-    static let cardWait: Int64 = 120_000
-    static let pinWait: Int64 = 60_000
-    static let authorisationWait: Int64 = 30_000
-    static let dccWait: Int64 = 120_000
-    static let reversalWindow: Int64 = 30 * 60_000
     static let checkoutLifetime: Int64 = 30 * 60_000
 
     func now() -> Int64 { lifecycle.now() }
@@ -117,11 +112,9 @@ struct Payments: Sendable {
         // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
         store.write({ db -> Answer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
-            if let key, let row = try db.query(
-                "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
-            ).first {
-                guard (try row["request_hash"] as String) == key.requestHash else { throw HTTPError.idempotencyKeyReused }
-                var replay = Response.json(bytes: try row["body"], status: Int(try row["status"] as Int64))
+            if let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) {
+                guard kept.requestHash == key.requestHash else { throw HTTPError.idempotencyKeyReused }
+                var replay = Response.json(bytes: kept.body, status: kept.status)
                 replay.headers.append(("Idempotent-Replayed", "true"))
                 return .stored(replay)
             }
@@ -131,10 +124,8 @@ struct Payments: Sendable {
             let detail = try detail(db, record, terminal: terminal, at: now)
             guard let key else { return .fresh(detail) }
             let response = Response.json(detail, status: status)
-            try db.run(
-                "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [.text(terminal.terminalId), .text(key.key), .text(key.requestHash), .integer(Int64(status)),
-                 .blob(response.body), .integer(now)])
+            try db.transactions.keep(
+                .init(requestHash: key.requestHash, status: status, body: response.body), terminal: terminal.terminalId, key: key.key, at: now)
             return .stored(response)
         }, then: { result in
             // Encoded by the thread that sends the answer, not by the store's syncer.
@@ -154,24 +145,16 @@ struct Payments: Sendable {
     /// Moves transactions whose in-flight deadline passed to TIMEOUT (the card, PIN, DCC choice or
     /// issuer answer never came). Done lazily, whenever the terminal is touched.
     func expireStale(_ db: Connection, terminal: String, at now: Int64) throws {
-        let stale = try db.query(
-            // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
-            "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
-            [.text(terminal), .integer(now)])
-        try outbox.timeOut(db, stale, message: nil, at: now)
+        try outbox.timeOut(db, try db.transactions.expired(terminal: terminal, at: now), message: nil, at: now)
     }
 
     func inFlight(_ db: Connection, terminal: String) throws -> Bool {
-        try !db.query(
-            "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL",
-            [.text(terminal)]
-        ).isEmpty
+        try db.transactions.hasInFlight(terminal: terminal)
     }
 
     func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {
-        guard let row = try db.query("SELECT * FROM transactions WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.transactionNotFound }
-        return try TransactionRecord(row)
+        guard let record = try db.transactions.record(id: id, terminal: terminal) else { throw HTTPError.transactionNotFound }
+        return record
     }
 
     // MARK: - Cards
@@ -188,19 +171,9 @@ struct Payments: Sendable {
         }
     }
 
-    /// Spends the read id of an opened card or PIN payload: a second use is a replay. A replay
-    /// carries the same sealed readAt, so reads are kept by (readAt, readId): new ones land at
-    /// the end of the index instead of on a random page of it. Reads spent before schema 7 have
-    /// no readAt (-1) and are looked up by id.
+    /// Spends the read id of an opened card or PIN payload: a second use is a replay.
     func spendRead(_ db: Connection, readId: String, readAt: Int64, at now: Int64) throws {
-        try db.run(
-            """
-            INSERT INTO card_reads (read_at, read_id, used_at)
-            SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM card_reads WHERE read_at = -1 AND read_id = ?2)
-            ON CONFLICT DO NOTHING
-            """,
-            [.integer(readAt), .text(readId), .integer(now)])
-        guard db.changes == 1 else { throw HTTPError.cardPayloadReplayed }
+        guard try db.transactions.spendRead(readId: readId, readAt: readAt, at: now) else { throw HTTPError.cardPayloadReplayed }
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.
@@ -245,16 +218,16 @@ struct Payments: Sendable {
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {
-            finish(&record, status: .timeout, code: nil, message: "Card read older than 120 s")
+            finish(&record, status: .timeout, by: .card, code: nil, message: "Card read older than 120 s", at: now)
             return
         }
         if card.isExpired(at: Date(timeIntervalSince1970: Double(now) / 1000)) {
-            finish(&record, status: .terminalDeclined, code: nil, message: "Card expired (declined by the reader kernel)")
+            finish(&record, status: .terminalDeclined, by: .card, code: nil, message: "Card expired (declined by the reader kernel)", at: now)
             return
         }
         if let pin = payload.pin {
             guard data.issuer.pinMatches(pin, panHash: record.panHash ?? "") else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .declined, by: .card, code: "55", message: "Incorrect PIN", at: now)
                 return
             }
             record.pinVerified = true
@@ -263,31 +236,28 @@ struct Payments: Sendable {
             let currency = Currency(code: record.currency),
             let quote = data.fx.quote(amount: record.amount, from: currency, cardCountry: card.country)
         {
-            record.status = .dccRequired
+            record.move(to: .dccRequired, by: .card, at: now)
             record.dccStatus = .offered
             record.dccAmount = quote.amount
             record.dccCurrency = quote.currency.code
             record.dccRate = quote.exchangeRateValue
             record.dccMarkup = quote.markupPercentValue
             record.dccECB = quote.ecbIndicator
-            record.pendingUntil = now + Self.dccWait
             return
         }
         if card.cvm == .onlinePin && !record.pinVerified {
-            record.status = .pinRequested
+            record.move(to: .pinRequested, by: .card, at: now)
             record.responseCode = "65"
             record.responseMessage = "PIN required"
-            record.pendingUntil = now + Self.pinWait
             return
         }
-        authorise(&record, at: now)
+        authorise(&record, by: .card, at: now)
     }
 
     /// The issuer's answer: a card it always declines, else the magic amount.
-    func authorise(_ record: inout TransactionRecord, at now: Int64) {
-        record.pendingUntil = nil
+    func authorise(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, at now: Int64) {
         if data.issuer.declines(panHash: record.panHash ?? "") {
-            finish(&record, status: .declined, code: "05", message: "Do not honour")
+            finish(&record, status: .declined, by: event, code: "05", message: "Do not honour", at: now)
             return
         }
         // Refunds are credits: the issuer accepts them whatever the amount. A sale's amount is read
@@ -298,27 +268,25 @@ struct Payments: Sendable {
             : data.magicAmounts.outcome(forBaseAmount: record.baseAmount, currency: region.currency, region: region.id)
         switch outcome.kind {
         case .approve:
-            approve(&record, code: outcome.responseCode, message: outcome.responseMessage)
+            approve(&record, by: event, code: outcome.responseCode, message: outcome.responseMessage, at: now)
         case .pinRequired where record.pinVerified:
-            approve(&record, code: "00", message: "Approved")
+            approve(&record, by: event, code: "00", message: "Approved", at: now)
         case .pinRequired:
-            record.status = .pinRequested
+            record.move(to: .pinRequested, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
-            record.pendingUntil = now + Self.pinWait
         case .authorisationTimeout:
-            record.status = .ongoing
+            record.move(to: .ongoing, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
-            record.pendingUntil = now + Self.authorisationWait
         default:
-            finish(&record, status: outcome.status, code: outcome.responseCode, message: outcome.responseMessage)
+            finish(&record, status: outcome.status, by: event, code: outcome.responseCode, message: outcome.responseMessage, at: now)
         }
     }
 
-    func approve(_ record: inout TransactionRecord, code: String, message: String) {
+    func approve(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, code: String, message: String, at now: Int64) {
         // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
-        record.status = .cleared
+        record.move(to: .cleared, by: event, at: now)
         record.authID = digits(6)
         record.rrn = digits(12)
         record.cid = "40"
@@ -327,9 +295,12 @@ struct Payments: Sendable {
         record.responseMessage = message
     }
 
-    func finish(_ record: inout TransactionRecord, status: TransactionStatus, code: String?, message: String) {
-        record.status = status
-        record.pendingUntil = nil
+    /// Ends a transaction in a status at rest, with the response it carries.
+    func finish(
+        _ record: inout TransactionRecord, status: TransactionStatus, by event: TransactionStateMachine.Event, code: String?, message: String,
+        at now: Int64
+    ) {
+        record.move(to: status, by: event, at: now)
         record.responseCode = code
         record.responseMessage = message
         if record.cryptogram == nil, record.maskedPAN != nil {

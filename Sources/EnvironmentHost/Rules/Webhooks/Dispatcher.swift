@@ -99,25 +99,7 @@ final class Dispatcher: Sendable {
         guard free > 0 else { return 0 }
         let now = now()
         let busy = inFlight.withLock { $0 }
-        let candidates: [Due] = try store.read { db in
-            // An event waits while an earlier event of the same payment is still pending: per payment,
-            // receivers get events in the order they happened.
-            try db.query(
-                """
-                SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret
-                FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
-                WHERE e.state = 'pending' AND e.next_attempt_at <= ?
-                  AND NOT EXISTS (
-                      SELECT 1 FROM webhook_events p
-                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
-                ORDER BY e.next_attempt_at, e.seq LIMIT ?
-                """, [.integer(now), .integer(Int64(free + busy.count))]
-            ).map { row in
-                Due(
-                    id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
-                    body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "")
-            }
-        }
+        let candidates = try store.read { db in try db.webhooks.due(at: now, limit: free + busy.count) }
         let due = candidates.filter { !busy.contains($0.id) }.prefix(free)
         for event in due {
             inFlight.withLock { _ = $0.insert(event.id) }
@@ -170,50 +152,26 @@ final class Dispatcher: Sendable {
         try store.write { db in
             for (event, outcome) in results {
                 let attempt = event.attempts + 1
-                try db.run(
-                    """
-                    INSERT INTO webhook_attempts (event_id, attempt, at, status, latency_ms, error, response_excerpt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [.text(event.id), .integer(Int64(attempt)), .integer(now), outcome.status.map { .integer(Int64($0)) } ?? .null,
-                     .real(outcome.latency), outcome.error.map(DatabaseValue.text) ?? .null,
-                     outcome.excerpt.map(DatabaseValue.text) ?? .null])
+                try db.webhooks.addAttempt(
+                    event: event.id, attempt: attempt, at: now, status: outcome.status, latencyMs: outcome.latency, error: outcome.error,
+                    responseExcerpt: outcome.excerpt)
                 switch outcome.status {
                 case let status? where (200..<300).contains(status):
-                    try db.run(
-                        "UPDATE webhook_events SET state = 'delivered', attempts = ?, delivered_at = ?, next_attempt_at = NULL WHERE id = ?",
-                        [.integer(Int64(attempt)), .integer(now), .text(event.id)])
+                    try db.webhooks.markDelivered(event.id, attempts: attempt, at: now)
                 case 410?:
                     // The receiver says it is gone: stop sending there. A payment's own callbackUrl
                     // answering 410 says nothing of the merchant's endpoint, which stays on.
-                    try db.run(
-                        "UPDATE webhook_events SET state = 'disabled', attempts = ?, next_attempt_at = NULL WHERE id = ?",
-                        [.integer(Int64(attempt)), .text(event.id)])
-                    let viaCallback = try !db.query(
-                        """
-                        SELECT 1 FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
-                        WHERE e.id = ? AND t.callback_url = e.url
-                        """, [.text(event.id)]
-                    ).isEmpty
-                    guard !viaCallback else { continue }
-                    try db.run(
-                        "UPDATE webhook_endpoints SET disabled_at = ?, updated_at = ? WHERE merchant_id = ? AND disabled_at IS NULL",
-                        [.integer(now), .integer(now), .text(event.merchant)])
-                    try db.run(
-                        "UPDATE webhook_events SET state = 'disabled', next_attempt_at = NULL WHERE merchant_id = ? AND state = 'pending' AND url = ?",
-                        [.text(event.merchant), .text(event.url)])
+                    try db.webhooks.markDisabled(event.id, attempts: attempt)
+                    guard try !db.webhooks.wasSentToCallback(event.id) else { continue }
+                    try db.webhooks.disableEndpoint(merchant: event.merchant, url: event.url, at: now)
                 default:
                     let asked = [429, 503].contains(outcome.status ?? 0) ? outcome.retryAfter : nil
                     if attempt > Self.retrySchedule.count && asked == nil {
-                        try db.run(
-                            "UPDATE webhook_events SET state = 'failed', attempts = ?, next_attempt_at = NULL WHERE id = ?",
-                            [.integer(Int64(attempt)), .text(event.id)])
+                        try db.webhooks.markFailed(event.id, attempts: attempt)
                     } else {
                         let wait = asked.map { min(max($0, 1), 86_400) * 1000 }
                             ?? Self.retrySchedule[min(attempt, Self.retrySchedule.count) - 1]
-                        try db.run(
-                            "UPDATE webhook_events SET attempts = ?, next_attempt_at = ? WHERE id = ?",
-                            [.integer(Int64(attempt)), .integer(now + wait), .text(event.id)])
+                        try db.webhooks.reschedule(event.id, attempts: attempt, at: now + wait)
                     }
                 }
             }

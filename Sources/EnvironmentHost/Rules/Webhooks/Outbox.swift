@@ -66,7 +66,7 @@ struct Outbox: Sendable {
 
     /// The event type of a final state, or nil while the transaction is in flight.
     static func eventType(_ record: TransactionRecord) -> String? {
-        guard !record.status.isInFlight else { return nil }
+        guard !TransactionStateMachine.isInFlight(record.status) else { return nil }
         switch (record.type, record.status) {
         case (.auth, .cleared), (.auth, .refunded): return "payment.succeeded"
         // A reversal names its own type (`payment.canceled`); a card screen cancelled at the reader
@@ -102,11 +102,9 @@ struct Outbox: Sendable {
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and
     /// reports each one's outcome.
-    func timeOut(_ db: Connection, _ rows: [Row], message: String?, at now: Int64) throws {
-        for row in rows {
-            var record = try TransactionRecord(row)
-            record.status = .timeout
-            record.pendingUntil = nil
+    func timeOut(_ db: Connection, _ records: [TransactionRecord], message: String?, at now: Int64) throws {
+        for var record in records {
+            record.move(to: .timeout, by: .deadline, at: now)
             record.responseMessage = message ?? record.responseMessage ?? "Timed out"
             try record.save(db, at: now)
             try self.record(db, record, at: now)
@@ -118,15 +116,9 @@ struct Outbox: Sendable {
         _ db: Connection, id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String,
         disabled: Bool, body: [UInt8], at now: Int64
     ) throws {
-        try db.run(
-            """
-            INSERT INTO webhook_events (id, type, merchant_id, transaction_id, url, scheme, body, created_at, state, attempts,
-                                        next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-            """,
-            [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
-             .text(scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
-             disabled ? .null : .integer(now)])
+        try db.webhooks.enqueue(
+            id: id, type: type, merchant: merchant, transaction: transaction, url: url, scheme: scheme, disabled: disabled, body: body,
+            at: now)
     }
 
     struct Endpoint: Codable, Sendable {
@@ -139,15 +131,9 @@ struct Outbox: Sendable {
 
     /// A merchant's webhook settings, created (MONEI, a fresh `whsec_` secret) on first use.
     func endpoint(_ db: Connection, merchant: String, at now: Int64) throws -> Endpoint {
-        if let row = try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first {
-            return Endpoint(
-                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"],
-                disabled: (try row["disabled_at"] as Int64?) != nil)
-        }
+        if let stored = try db.webhooks.endpoint(merchant: merchant) { return stored }
         let secret = "whsec_" + Base64.encode(random.bytes(count: 24))
-        try db.run(
-            "INSERT INTO webhook_endpoints (merchant_id, url, scheme, secret, updated_at) VALUES (?, NULL, 'monei', ?, ?)",
-            [.text(merchant), .text(secret), .integer(now)])
+        try db.webhooks.addEndpoint(merchant: merchant, secret: secret, at: now)
         return Endpoint(url: nil, scheme: "monei", secret: secret, disabled: false)
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+
+/// Terminal registration on the terminal API (docs/terminal-lifecycle.md): by a challenge code the
+/// merchant confirms in the portal, or by a registration token from the merchant's backend.
+extension EnvironmentHost {
+    static func addRegistrationRoutes(to router: inout Router, _ lifecycle: Lifecycle) {
+        router.post("/terminal/v1/registrations") { request in
+            let body = try request.decode(Bodies.Begin.self)
+            return .json(
+                try lifecycle.beginRegistration(
+                    device: try Validate.deviceID(body.deviceId), model: try Validate.deviceModel(body.deviceModel)),
+                status: 201)
+        }
+        router.post("/terminal/v1/registrations/verify-code") { request in
+            .json(try lifecycle.verifyBackOfficeCode(try request.decode(Bodies.Code.self).code))
+        }
+        router.post("/terminal/v1/registrations/complete") { request in
+            let body = try request.decode(Bodies.Complete.self)
+            return .json(
+                try lifecycle.completeRegistration(
+                    device: try Validate.deviceID(body.deviceId), backOfficeCode: body.backofficeCode,
+                    pin: try body.pin.map { try Validate.pin($0) }))
+        }
+        router.post("/terminal/v1/token-registrations/verify") { request in
+            let body = try request.decode(Bodies.Token.self)
+            return .json(try lifecycle.verifyToken(body.registrationToken, device: try body.deviceId.map { try Validate.deviceID($0) }))
+        }
+        router.post("/terminal/v1/token-registrations/begin") { request in
+            let body = try request.decode(Bodies.TokenBegin.self)
+            return .json(
+                try lifecycle.beginTokenRegistration(
+                    body.registrationToken, device: try Validate.deviceID(body.deviceId),
+                    model: try Validate.deviceModel(body.deviceModel)))
+        }
+        router.post("/terminal/v1/token-registrations/end") { request in
+            let body = try request.decode(Bodies.TokenEnd.self)
+            return .json(
+                try lifecycle.endTokenRegistration(
+                    body.registrationToken, device: try Validate.deviceID(body.deviceId), pin: try body.pin.map { try Validate.pin($0) }))
+        }
+    }
+}

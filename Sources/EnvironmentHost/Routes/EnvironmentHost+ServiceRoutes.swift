@@ -1,0 +1,26 @@
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// Health, the environment's catalogue entry and the OpenAPI document.
+extension EnvironmentHost {
+    static func addServiceRoutes(to router: inout Router, _ configuration: Configuration, _ store: Store) throws {
+        let region = configuration.region.id
+        let flavour = configuration.flavour.rawValue
+        let clock = configuration.clock
+        // Health, the catalogue and the spec answer from memory on the polling thread (`.nonBlocking`).
+        router.get("/healthz", .nonBlocking) { _ in
+            // A read proves the database is open and readable, not only that a thread answers.
+            let database = (try? store.read { db in try db.host.isReadable() }) == true
+            let status: [String: String] = [
+                "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
+                "database": database ? "ok" : "unavailable", "time": Wire.time(clock.nowMilliseconds()),
+            ]
+            return .json(status, status: database ? 200 : 503)
+        }
+        // The catalogue entry never changes while the host runs: encode it once.
+        let environment = try JSON.encode(configuration.region.view(flavour: configuration.flavour))
+        router.get("/v1/environment", .nonBlocking) { _ in .json(bytes: environment) }
+        try router.serveOpenAPI(configuration.openAPIFile)
+    }
+}

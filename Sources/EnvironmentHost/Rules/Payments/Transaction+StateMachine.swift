@@ -1,0 +1,127 @@
+import SandboxCore
+
+/// The transaction state machine: which event takes a transaction from which status to which,
+/// what is in flight and how long it may wait there, and what can still be reversed or refunded.
+///
+/// Pure values, no database and no clock: ``Payments`` asks it before a change and moves a
+/// record through it (``TransactionRecord/move(to:by:at:)``), then writes the record.
+///
+/// ```swift
+/// TransactionStateMachine.accepts(.pin, .pinRequested)              // true
+/// TransactionStateMachine.allows(.card, from: .new, to: .refunded)   // false
+/// TransactionStateMachine.wait(in: .pinRequested)                    // 60_000 ms
+/// ```
+///
+/// Every transaction starts ``initial`` (NEW); a card sent with the request that creates it is
+/// the ``Event/card`` event at once.
+enum TransactionStateMachine {
+    /// What happens to a transaction.
+    enum Event: String, CaseIterable, Sendable {
+        /// The card read, or the reader's word that none came (cancelled, timeout, background).
+        case card
+        /// The customer accepts or refuses the DCC offer.
+        case dccChoice
+        /// The PIN typed on the reader.
+        case pin
+        /// The sale is cancelled, by the user or by the system.
+        case reversal
+        /// A refund of the sale cleared: the sale is paid back.
+        case refund
+        /// The in-flight deadline passed, or the device left.
+        case deadline
+    }
+
+    /// Where every transaction starts: waiting for its card.
+    static let initial: TransactionStatus = .new
+
+    /// What the issuer's answer can make of a transaction: approved, declined (or failed), asking
+    /// for the PIN, or not answering yet.
+    private static let authorisation: Set<TransactionStatus> = [.cleared, .declined, .error, .pinRequested, .ongoing]
+
+    /// For each event, the statuses it acts on and the statuses it may leave behind.
+    static let transitions: [Event: (from: Set<TransactionStatus>, to: Set<TransactionStatus>)] = [
+        // The reader's outcome instead of a card, a read too old, a card the kernel refuses, a wrong
+        // offline PIN, the DCC offer, the online PIN, or the issuer's answer.
+        .card: ([.new], authorisation.union([.userCancelled, .timeout, .rejected, .terminalDeclined, .dccRequired])),
+        // An online-PIN card asks for its PIN after the currency choice.
+        .dccChoice: ([.dccRequired], authorisation),
+        // A wrong PIN declines; a right one goes to the issuer, which does not ask for it again.
+        .pin: ([.pinRequested], authorisation.subtracting([.pinRequested])),
+        // Cancelling during the DCC choice is a reversal too.
+        .reversal: ([.cleared, .dccRequired], [.userCancelled, .cancelled]),
+        .refund: ([.cleared], [.refunded]),
+        .deadline: ([.new, .dccRequired, .pinRequested, .ongoing], [.timeout]),
+    ]
+
+    /// Whether `event` may happen to a transaction in `status`.
+    static func accepts(_ event: Event, _ status: TransactionStatus) -> Bool {
+        transitions[event]?.from.contains(status) == true
+    }
+
+    /// Whether `event` may take a transaction from `status` to `target`.
+    static func allows(_ event: Event, from status: TransactionStatus, to target: TransactionStatus) -> Bool {
+        accepts(event, status) && transitions[event]?.to.contains(target) == true
+    }
+
+    /// The `wrong_state` message for `event` refused in `status`: what it is, what it should be.
+    static func refusal(_ event: Event, _ status: TransactionStatus) -> String {
+        let expected = (transitions[event]?.from ?? []).map(\.rawValue).sorted().joined(separator: " or ")
+        return "The transaction is \(status.rawValue), not \(expected)."
+    }
+
+    // MARK: - In flight
+
+    /// How long a transaction may stay in `status` (milliseconds), nil for a status at rest: the
+    /// card 120 s, the DCC choice 120 s, the PIN 60 s, the issuer 30 s. Then it times out.
+    static func wait(in status: TransactionStatus) -> Int64? {
+        switch status {
+        case .new: 120_000
+        case .dccRequired: 120_000
+        case .pinRequested: 60_000
+        case .ongoing: 30_000
+        default: nil
+        }
+    }
+
+    /// Whether a transaction in `status` still waits for something, which keeps its terminal busy.
+    static func isInFlight(_ status: TransactionStatus) -> Bool { wait(in: status) != nil }
+
+    // MARK: - Reversal and refund
+
+    /// How long a cleared sale can be reversed: 30 minutes, the 30th included.
+    static let reversalWindow: Int64 = 30 * 60_000
+
+    /// Whether a transaction can be reversed, as far as its own fields tell.
+    enum Reversibility: Equatable, Sendable {
+        case no
+        case yes
+        /// Only while no later sale of its terminal was approved (the database knows).
+        case whileLatest
+    }
+
+    /// A sale waiting for the DCC choice can be reversed; a cleared sale within the reversal window
+    /// while it is its terminal's latest approved sale; nothing else.
+    ///
+    /// - Parameter age: milliseconds since the transaction was created.
+    static func reversibility(_ type: TransactionType, _ status: TransactionStatus, age: Int64) -> Reversibility {
+        guard type == .auth else { return .no }
+        if status == .dccRequired { return .yes }
+        return status == .cleared && age <= reversalWindow ? .whileLatest : .no
+    }
+
+    /// Whether a transaction can be refunded (once it can no longer be reversed): a cleared sale.
+    static func isRefundable(_ type: TransactionType, _ status: TransactionStatus) -> Bool {
+        type == .auth && accepts(.refund, status)
+    }
+}
+
+extension TransactionRecord {
+    /// Moves the transaction to `status` through `event`, with the deadline that status has (none at rest).
+    mutating func move(to status: TransactionStatus, by event: TransactionStateMachine.Event, at now: Int64) {
+        assert(
+            TransactionStateMachine.allows(event, from: self.status, to: status),
+            "\(event) may not take a transaction from \(self.status.rawValue) to \(status.rawValue)")
+        self.status = status
+        pendingUntil = TransactionStateMachine.wait(in: status).map { now + $0 }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+
+/// What the back office sees and does of webhooks (the delivery log, replay, a merchant's
+/// endpoint settings), and the sample events sandbox control makes a host emit.
+struct WebhookLog: Sendable {
+    let lifecycle: Lifecycle
+    let payments: Payments
+    let outbox: Outbox
+
+    var store: Store { lifecycle.store }
+
+    struct Event: Codable, Sendable {
+        struct Attempt: Codable, Sendable {
+            let attempt: Int
+            let at: String
+            let status: Int?
+            let latencyMs: Double
+            let error: String?
+            let responseExcerpt: String?
+        }
+
+        let id: String
+        let type: String
+        let merchantId: String
+        let transactionId: String?
+        let url: String
+        let scheme: String
+        let state: String
+        let attempts: Int
+        let createdAt: String
+        let nextAttemptAt: String?
+        let deliveredAt: String?
+        let payload: String?
+        let log: [Attempt]?
+    }
+
+    struct Settings: Codable, Sendable {
+        let merchantId: String
+        /// Null: the host's default receiver (the sandbox inbox under `sandbox up`).
+        let url: String?
+        let scheme: String
+        /// The Standard Webhooks secret; MONEI signatures use the merchant's API key.
+        let secret: String
+        let disabled: Bool
+
+        init(merchant: String, _ endpoint: Outbox.Endpoint) {
+            merchantId = merchant
+            url = endpoint.url
+            scheme = endpoint.scheme
+            secret = endpoint.secret
+            disabled = endpoint.disabled
+        }
+    }
+
+    private static let notFound = HTTPError(status: 404, code: "webhook_event_not_found", message: "No such webhook event.", field: "eventId")
+
+    /// The latest events (without payloads), of one merchant or of all.
+    func events(merchant: String?, limit: Int) throws -> [Event] {
+        try store.read { db in try db.webhooks.events(merchant: merchant, limit: limit) }
+    }
+
+    /// One event with its payload and delivery log.
+    func event(_ id: String) throws -> Event {
+        try store.read { db in
+            guard let event = try db.webhooks.event(id) else { throw Self.notFound }
+            return event
+        }
+    }
+
+    /// Sends an event again, as soon as the dispatcher looks.
+    func replay(_ id: String) throws {
+        let now = lifecycle.now()
+        try store.write { db in
+            guard try db.webhooks.replay(id, at: now) else { throw Self.notFound }
+        }
+    }
+
+    /// A merchant's settings, created (MONEI, to the default receiver) on first use.
+    func settings(merchant: String) throws -> Settings {
+        try checkMerchant(merchant)
+        let endpoint = try store.write { db in try outbox.endpoint(db, merchant: merchant, at: lifecycle.now()) }
+        return Settings(merchant: merchant, endpoint)
+    }
+
+    /// Refuses a merchant the fixtures do not have (`merchant_not_found`).
+    func checkMerchant(_ merchant: String) throws {
+        guard lifecycle.directory.merchants[merchant] != nil else { throw LifecycleError.merchantNotFound }
+    }
+
+    /// Saves a merchant's settings, which also turns an endpoint disabled by a 410 back on.
+    ///
+    /// - Parameters:
+    ///   - merchant: checked by the caller (``checkMerchant(_:)``) before it reads the body.
+    ///   - url: checked by the caller (``Outbox/refusal(of:)``).
+    func saveSettings(merchant: String, url: String?, scheme: String) throws -> Settings {
+        let now = lifecycle.now()
+        let endpoint = try store.write { db in
+            _ = try outbox.endpoint(db, merchant: merchant, at: now)
+            try db.webhooks.updateEndpoint(merchant: merchant, url: url, scheme: scheme, at: now)
+            return try outbox.endpoint(db, merchant: merchant, at: now)
+        }
+        return Settings(merchant: merchant, endpoint)
+    }
+
+    /// Emits a sample event (``Payments/sample(_:merchant:terminal:at:)``) of `merchant`, or of the
+    /// first merchant by id, to its endpoint.
+    ///
+    /// - Parameter event: one of ``Payments/sampleEvents``.
+    /// - Returns: the event's id.
+    func trigger(_ event: String, merchant: String?) throws -> String {
+        guard let merchant = merchant ?? lifecycle.directory.merchants.keys.sorted().first,
+            let fixture = lifecycle.directory.merchants[merchant], let terminal = fixture.terminals.first
+        else { throw LifecycleError.merchantNotFound }
+        let now = lifecycle.now()
+        let sample = try payments.sample(event, merchant: merchant, terminal: terminal.id, at: now)
+        return try store.write { db in
+            try outbox.record(db, sample, type: event, at: now)
+            guard let id = try db.webhooks.latestEvent(transaction: sample.id) else {
+                throw HTTPError(status: 409, code: "no_webhook_endpoint", message: "The merchant has no webhook endpoint.")
+            }
+            return id
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import SandboxStore
+
+/// The sandbox mailbox: the e-mails a host "sends" (registration tokens, receipts).
+struct MailboxRepository {
+    let db: Connection
+
+    func add(to recipient: String, subject: String, body: String, at now: Int64) throws {
+        try db.run(
+            "INSERT INTO mailbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)",
+            [.text(recipient), .text(subject), .text(body), .integer(now)])
+    }
+
+    /// Every mail, the latest first.
+    func all() throws -> [Lifecycle.Mail] {
+        try db.query("SELECT * FROM mailbox ORDER BY id DESC").map { row in
+            Lifecycle.Mail(
+                id: Int(try row["id"] as Int64), to: try row["recipient"], subject: try row["subject"], body: try row["body"],
+                createdAt: Wire.time(try row["created_at"]))
+        }
+    }
+}

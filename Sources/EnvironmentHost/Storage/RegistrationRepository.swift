@@ -1,0 +1,110 @@
+import SandboxStore
+
+/// Registrations under way: challenge codes with the back-office codes that confirm them
+/// (portal registration), and registration tokens (backend-to-backend registration).
+struct RegistrationRepository {
+    let db: Connection
+
+    // MARK: - Challenges and back-office codes
+
+    /// A challenge as stored; the back-office fields are set once the portal confirms it.
+    struct Challenge {
+        let code: String
+        let deviceID: String
+        let deviceModel: String
+        let createdAt: Int64
+        let expiresAt: Int64
+        let terminalID: String?
+        let backOfficeCode: String?
+        let backOfficeExpiresAt: Int64?
+        let completedAt: Int64?
+
+        init(_ row: Row) throws {
+            code = try row["code"]
+            deviceID = try row["device_id"]
+            deviceModel = try row["device_model"]
+            createdAt = try row["created_at"]
+            expiresAt = try row["expires_at"]
+            terminalID = try row["terminal_id"]
+            backOfficeCode = try row["backoffice_code"]
+            backOfficeExpiresAt = try row["backoffice_expires_at"]
+            completedAt = try row["completed_at"]
+        }
+    }
+
+    func challengeExists(_ code: String) throws -> Bool {
+        try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty
+    }
+
+    func addChallenge(_ code: String, device: String, model: String, at now: Int64, expiresAt: Int64) throws {
+        try db.run(
+            "INSERT INTO challenges (code, device_id, device_model, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+            [.text(code), .text(device), .text(model), .integer(now), .integer(expiresAt)])
+    }
+
+    func challenge(code: String) throws -> Challenge? {
+        try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first.map(Challenge.init)
+    }
+
+    func challenge(backOfficeCode: String) throws -> Challenge? {
+        try db.query("SELECT * FROM challenges WHERE backoffice_code = ?", [.text(backOfficeCode)]).first.map(Challenge.init)
+    }
+
+    func backOfficeCodeExists(_ code: String) throws -> Bool {
+        try !db.query("SELECT 1 FROM challenges WHERE backoffice_code = ?", [.text(code)]).isEmpty
+    }
+
+    /// The portal confirmed a challenge for a terminal with a back-office code.
+    func confirm(challenge code: String, terminal: String, backOfficeCode: String, expiresAt: Int64) throws {
+        try db.run(
+            "UPDATE challenges SET terminal_id = ?, backoffice_code = ?, backoffice_expires_at = ? WHERE code = ?",
+            [.text(terminal), .text(backOfficeCode), .integer(expiresAt), .text(code)])
+    }
+
+    func complete(challenge code: String, at now: Int64) throws {
+        try db.run("UPDATE challenges SET completed_at = ? WHERE code = ?", [.integer(now), .text(code)])
+    }
+
+    // MARK: - Registration tokens
+
+    /// A registration token as stored.
+    struct Token {
+        /// `issued`, `verified`, `begun` or `used`.
+        let state: String
+        let terminalID: String
+        let expiresAt: Int64
+        /// The device that began the registration, and its model.
+        let deviceID: String?
+        let deviceModel: String?
+    }
+
+    func addToken(_ token: String, terminal: String, email: String?, at now: Int64, expiresAt: Int64) throws {
+        try db.run(
+            """
+            INSERT INTO registration_tokens (token, terminal_id, created_at, expires_at, state, email)
+            VALUES (?, ?, ?, ?, 'issued', ?)
+            """, [.text(token), .text(terminal), .integer(now), .integer(expiresAt), email.map(DatabaseValue.text) ?? .null])
+    }
+
+    func token(_ token: String) throws -> Token? {
+        try db.query("SELECT * FROM registration_tokens WHERE token = ?", [.text(token)]).first.map { row in
+            Token(
+                state: try row["state"], terminalID: try row["terminal_id"], expiresAt: try row["expires_at"],
+                deviceID: try row["device_id"], deviceModel: try row["device_model"])
+        }
+    }
+
+    func markVerified(token: String) throws {
+        try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(token)])
+    }
+
+    func begin(token: String, device: String, model: String) throws {
+        try db.run(
+            "UPDATE registration_tokens SET state = 'begun', device_id = ?, device_model = ? WHERE token = ?",
+            [.text(device), .text(model), .text(token)])
+    }
+
+    func markUsed(token: String) throws {
+        try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(token)])
+    }
+}

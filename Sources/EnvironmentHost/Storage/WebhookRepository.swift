@@ -1,0 +1,176 @@
+import SandboxStore
+
+/// The webhook outbox (`webhook_events`), its delivery log (`webhook_attempts`) and the
+/// merchants' endpoint settings (`webhook_endpoints`).
+struct WebhookRepository {
+    let db: Connection
+
+    // MARK: - Endpoints
+
+    /// A merchant's endpoint settings; `disabled` once a receiver answered 410.
+    func endpoint(merchant: String) throws -> Outbox.Endpoint? {
+        try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first.map { row in
+            Outbox.Endpoint(
+                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabled: (try row["disabled_at"] as Int64?) != nil)
+        }
+    }
+
+    /// A merchant's first settings: MONEI signatures to the host's default receiver.
+    func addEndpoint(merchant: String, secret: String, at now: Int64) throws {
+        try db.run(
+            "INSERT INTO webhook_endpoints (merchant_id, url, scheme, secret, updated_at) VALUES (?, NULL, 'monei', ?, ?)",
+            [.text(merchant), .text(secret), .integer(now)])
+    }
+
+    /// New settings, which also turn an endpoint disabled by a 410 back on.
+    func updateEndpoint(merchant: String, url: String?, scheme: String, at now: Int64) throws {
+        try db.run(
+            "UPDATE webhook_endpoints SET url = ?, scheme = ?, disabled_at = NULL, updated_at = ? WHERE merchant_id = ?",
+            [url.map(DatabaseValue.text) ?? .null, .text(scheme), .integer(now), .text(merchant)])
+    }
+
+    /// The merchant's endpoint answered 410: it is disabled, with the events still pending for its URL.
+    func disableEndpoint(merchant: String, url: String, at now: Int64) throws {
+        try db.run(
+            "UPDATE webhook_endpoints SET disabled_at = ?, updated_at = ? WHERE merchant_id = ? AND disabled_at IS NULL",
+            [.integer(now), .integer(now), .text(merchant)])
+        try db.run(
+            "UPDATE webhook_events SET state = 'disabled', next_attempt_at = NULL WHERE merchant_id = ? AND state = 'pending' AND url = ?",
+            [.text(merchant), .text(url)])
+    }
+
+    // MARK: - Events
+
+    /// Writes one event for delivery now (or as `disabled`, never to be sent).
+    func enqueue(
+        id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String, disabled: Bool, body: [UInt8],
+        at now: Int64
+    ) throws {
+        try db.run(
+            """
+            INSERT INTO webhook_events (id, type, merchant_id, transaction_id, url, scheme, body, created_at, state, attempts,
+                                        next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+            """,
+            [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
+             .text(scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
+             disabled ? .null : .integer(now)])
+    }
+
+    /// The latest events (without payloads), of one merchant or of all.
+    func events(merchant: String?, limit: Int) throws -> [WebhookLog.Event] {
+        try db.query(
+            "SELECT * FROM webhook_events WHERE (? IS NULL OR merchant_id = ?) ORDER BY seq DESC LIMIT ?",
+            [merchant.map(DatabaseValue.text) ?? .null, merchant.map(DatabaseValue.text) ?? .null, .integer(Int64(limit))]
+        ).map { try WebhookLog.Event($0, log: nil) }
+    }
+
+    /// One event with its payload and delivery log.
+    func event(_ id: String) throws -> WebhookLog.Event? {
+        guard let row = try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first else { return nil }
+        let log = try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(id)]).map { attempt in
+            WebhookLog.Event.Attempt(
+                attempt: try attempt["attempt"], at: Wire.time(try attempt["at"]), status: try attempt["status"],
+                latencyMs: try attempt["latency_ms"], error: try attempt["error"], responseExcerpt: try attempt["response_excerpt"])
+        }
+        return try WebhookLog.Event(row, log: log)
+    }
+
+    /// The id of the latest event about a transaction.
+    func latestEvent(transaction: String) throws -> String? {
+        try db.query("SELECT id FROM webhook_events WHERE transaction_id = ? ORDER BY seq DESC LIMIT 1", [.text(transaction)]).first
+            .map { try $0["id"] }
+    }
+
+    /// Makes an event due now again, whatever its state.
+    ///
+    /// - Returns: false when there is no such event.
+    func replay(_ id: String, at now: Int64) throws -> Bool {
+        try db.run("UPDATE webhook_events SET state = 'pending', next_attempt_at = ? WHERE id = ?", [.integer(now), .text(id)])
+        return db.changes == 1
+    }
+
+    // MARK: - Delivery
+
+    /// The events due by `now`, the earliest first, with their merchant's Standard Webhooks secret
+    /// (empty without settings). An event waits while an earlier event of the same payment is still
+    /// pending: per payment, receivers get events in the order they happened.
+    func due(at now: Int64, limit: Int) throws -> [Dispatcher.Due] {
+        try db.query(
+            """
+            SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret
+            FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
+            WHERE e.state = 'pending' AND e.next_attempt_at <= ?
+              AND NOT EXISTS (
+                  SELECT 1 FROM webhook_events p
+                  WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+            ORDER BY e.next_attempt_at, e.seq LIMIT ?
+            """, [.integer(now), .integer(Int64(limit))]
+        ).map { row in
+            Dispatcher.Due(
+                id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
+                body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "")
+        }
+    }
+
+    /// One attempt of the delivery log.
+    ///
+    /// - Parameter status: nil when no HTTP answer came (connection failed, timeout).
+    func addAttempt(
+        event: String, attempt: Int, at now: Int64, status: Int?, latencyMs: Double, error: String?, responseExcerpt: String?
+    ) throws {
+        try db.run(
+            """
+            INSERT INTO webhook_attempts (event_id, attempt, at, status, latency_ms, error, response_excerpt)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(event), .integer(Int64(attempt)), .integer(now), status.map { .integer(Int64($0)) } ?? .null,
+             .real(latencyMs), error.map(DatabaseValue.text) ?? .null, responseExcerpt.map(DatabaseValue.text) ?? .null])
+    }
+
+    func markDelivered(_ event: String, attempts: Int, at now: Int64) throws {
+        try db.run(
+            "UPDATE webhook_events SET state = 'delivered', attempts = ?, delivered_at = ?, next_attempt_at = NULL WHERE id = ?",
+            [.integer(Int64(attempts)), .integer(now), .text(event)])
+    }
+
+    func markDisabled(_ event: String, attempts: Int) throws {
+        try db.run(
+            "UPDATE webhook_events SET state = 'disabled', attempts = ?, next_attempt_at = NULL WHERE id = ?",
+            [.integer(Int64(attempts)), .text(event)])
+    }
+
+    func markFailed(_ event: String, attempts: Int) throws {
+        try db.run(
+            "UPDATE webhook_events SET state = 'failed', attempts = ?, next_attempt_at = NULL WHERE id = ?",
+            [.integer(Int64(attempts)), .text(event)])
+    }
+
+    func reschedule(_ event: String, attempts: Int, at next: Int64) throws {
+        try db.run(
+            "UPDATE webhook_events SET attempts = ?, next_attempt_at = ? WHERE id = ?", [.integer(Int64(attempts)), .integer(next), .text(event)])
+    }
+
+    /// Whether an event went to its payment's own `callbackUrl` (not to the merchant's endpoint).
+    func wasSentToCallback(_ event: String) throws -> Bool {
+        try !db.query(
+            """
+            SELECT 1 FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
+            WHERE e.id = ? AND t.callback_url = e.url
+            """, [.text(event)]
+        ).isEmpty
+    }
+}
+
+extension WebhookLog.Event {
+    /// A row of `webhook_events`; with its delivery log, also its payload.
+    init(_ row: Row, log: [Attempt]?) throws {
+        self.init(
+            id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],
+            transactionId: try row["transaction_id"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],
+            attempts: try row["attempts"], createdAt: Wire.time(try row["created_at"]),
+            nextAttemptAt: (try row["next_attempt_at"] as Int64?).map(Wire.time),
+            deliveredAt: (try row["delivered_at"] as Int64?).map(Wire.time),
+            payload: log == nil ? nil : String(decoding: try row["body"] as [UInt8], as: UTF8.self), log: log)
+    }
+}

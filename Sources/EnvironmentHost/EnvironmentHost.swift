@@ -70,7 +70,12 @@ public final class EnvironmentHost: RunningService, Responder {
     public let configuration: Configuration
     public let server: Server
     let store: Store
-    private let router: Router
+    /// The routes behind the journal and the faults.
+    private let traffic: TrafficResponder
+    /// The last requests per surface (`GET /backoffice/v1/requests`).
+    public let journal: RequestJournal
+    /// The faults a tester set (`/_sandbox/faults`), in memory only.
+    public let faults: FaultPlan
     /// Delivers the webhook outbox.
     let dispatcher: Dispatcher
 
@@ -106,9 +111,14 @@ public final class EnvironmentHost: RunningService, Responder {
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addReceiptRoutes(to: &router, payments)
         Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
-        self.router = router
+        journal = RequestJournal(clock: configuration.clock)
+        faults = FaultPlan(clock: configuration.clock)
+        Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)
+        traffic = TrafficResponder(
+            inner: router, journal: journal, faults: faults, exempt: Self.isTrafficControl, unfaultable: { $0.hasPrefix("/_sandbox/") },
+            surface: Self.surface)
         server = Server(
-            name: configuration.region.id, configuration: configuration.server, responder: router,
+            name: configuration.region.id, configuration: configuration.server, responder: traffic,
             accessLog: configuration.accessLog)
         address.server = server
     }
@@ -137,8 +147,8 @@ public final class EnvironmentHost: RunningService, Responder {
         return host
     }
 
-    public func respond(to request: Request) -> Response { router.respond(to: request) }
+    public func respond(to request: Request) -> Response { traffic.respond(to: request) }
     public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
-        router.respond(to: request, reply: reply)
+        traffic.respond(to: request, reply: reply)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// One answered request as the journal keeps it (``RequestJournal``).
 ///
@@ -9,8 +10,10 @@ import Foundation
 /// ```
 public struct JournalEntry: Sendable, Encodable, Equatable {
     public let requestId: String
-    /// When the answer was sent, ISO 8601 on the service's clock.
-    public let time: String
+    /// When the answer was sent, on the service's clock (milliseconds since 1970).
+    public let timeMilliseconds: Int64
+    /// The same, ISO 8601 (written only when the entry is read: recording stays cheap).
+    public var time: String { WireTime.string(milliseconds: timeMilliseconds) }
     /// The part of the API the path belongs to (`terminal`, `merchant`, `backoffice` …).
     public let surface: String
     public let method: String
@@ -33,17 +36,17 @@ public struct JournalEntry: Sendable, Encodable, Equatable {
     /// The entry without its bodies (the journal's list shows none).
     var summary: JournalEntry {
         JournalEntry(
-            requestId: requestId, time: time, surface: surface, method: method, path: path, status: status,
+            requestId: requestId, timeMilliseconds: timeMilliseconds, surface: surface, method: method, path: path, status: status,
             milliseconds: milliseconds, subject: subject, errorCode: errorCode, fault: fault, dropped: dropped,
             requestBody: nil, responseBody: nil)
     }
 
     public init(
-        requestId: String, time: String, surface: String, method: String, path: String, status: Int, milliseconds: Double,
+        requestId: String, timeMilliseconds: Int64, surface: String, method: String, path: String, status: Int, milliseconds: Double,
         subject: String?, errorCode: String?, fault: String?, dropped: Bool, requestBody: String?, responseBody: String?
     ) {
         self.requestId = requestId
-        self.time = time
+        self.timeMilliseconds = timeMilliseconds
         self.surface = surface
         self.method = method
         self.path = path
@@ -55,5 +58,26 @@ public struct JournalEntry: Sendable, Encodable, Equatable {
         self.dropped = dropped
         self.requestBody = requestBody
         self.responseBody = responseBody
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case requestId, time, surface, method, path, status, milliseconds, subject, errorCode, fault, dropped, requestBody, responseBody
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(requestId, forKey: .requestId)
+        try c.encode(time, forKey: .time)
+        try c.encode(surface, forKey: .surface)
+        try c.encode(method, forKey: .method)
+        try c.encode(path, forKey: .path)
+        try c.encode(status, forKey: .status)
+        try c.encode(milliseconds, forKey: .milliseconds)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(errorCode, forKey: .errorCode)
+        try c.encode(fault, forKey: .fault)
+        try c.encode(dropped, forKey: .dropped)
+        try c.encodeIfPresent(requestBody, forKey: .requestBody)
+        try c.encodeIfPresent(responseBody, forKey: .responseBody)
     }
 }

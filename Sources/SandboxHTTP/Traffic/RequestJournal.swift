@@ -89,7 +89,7 @@ public final class RequestJournal: Sendable {
     ) {
         let capture = capturesBodies
         let entry = JournalEntry(
-            requestId: request.id, time: WireTime.string(milliseconds: clock.nowMilliseconds()), surface: surface,
+            requestId: request.id, timeMilliseconds: clock.nowMilliseconds(), surface: surface,
             method: request.method, path: request.path, status: response.status, milliseconds: (milliseconds * 1000).rounded() / 1000,
             subject: response.journalSubject, errorCode: response.status >= 400 ? Self.errorCode(response.body) : nil, fault: fault,
             dropped: dropped, requestBody: capture ? BodyMask.masked(request.body) : nil,

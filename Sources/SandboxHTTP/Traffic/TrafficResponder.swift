@@ -15,18 +15,21 @@ public struct TrafficResponder: Responder {
     let faults: FaultPlan?
     /// The surface a path belongs to.
     let surface: @Sendable (String) -> String
-    /// Paths faults never take (the control API that clears them) and the journal never keeps.
+    /// Paths neither kept in the journal nor faulted (the journal's and the faults' own API).
     let exempt: @Sendable (String) -> Bool
+    /// Paths kept in the journal but never faulted (the control API a tester needs to get out).
+    let unfaultable: @Sendable (String) -> Bool
 
     public init(
         inner: any Responder, journal: RequestJournal?, faults: FaultPlan?, exempt: @escaping @Sendable (String) -> Bool = { _ in false },
-        surface: @escaping @Sendable (String) -> String
+        unfaultable: @escaping @Sendable (String) -> Bool = { _ in false }, surface: @escaping @Sendable (String) -> String
     ) {
         self.inner = inner
         self.journal = journal
         self.faults = faults
         self.surface = surface
         self.exempt = exempt
+        self.unfaultable = unfaultable
     }
 
     /// Answers on the calling thread, through the journal and the faults as the server would
@@ -46,7 +49,7 @@ public struct TrafficResponder: Responder {
         guard !exempt(request.path) else { return inner.respond(to: request, reply: reply) }
         let started = DispatchTime.now().uptimeNanoseconds
         let surface = surface(request.path)
-        let fault = faults?.take(method: request.method, path: request.path, surface: surface)
+        let fault = unfaultable(request.path) ? nil : faults?.take(method: request.method, path: request.path, surface: surface)
         let journal = journal
         @Sendable func answered(_ response: Response, dropped: Bool = false) -> Response {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000

@@ -3,6 +3,7 @@ import Foundation
 import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
+import SandboxWire
 
 /// Card payments on the terminal API (docs/card-payments.md), checkouts on the merchant API,
 /// and the public receipt pages.
@@ -109,7 +110,7 @@ extension EnvironmentHost {
                     }
                     return date.millisecondsSince1970
                 }
-                guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
+                guard let type = TransactionsStatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
                     throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
                 }
                 let from = try date("fromDate")

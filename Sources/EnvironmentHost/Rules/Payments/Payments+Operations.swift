@@ -4,30 +4,13 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// The calls of the terminal API that move money or its state.
 extension Payments {
-    struct SaleRequest: Codable, Sendable {
-        let currency: String
-        let requestedAmount: Int
-        let tipAmount: Int?
-        let reference: String?
-        let checkoutId: String?
-        let countryCode: String?
-        let cardPayload: String?
-        let readerOutcome: String?
-        /// MONEI's `callbackUrl`: where this payment's signed webhook goes.
-        let callbackUrl: String?
-    }
-
-    struct RefundRequest: Codable, Sendable {
-        let currency: String
-        let requestedAmount: Int
-        let transactionId: String
-        let reference: String?
-        let cardPayload: String?
-        let readerOutcome: String?
-    }
+    /// The bodies of the sale and refund calls: the wire's, one type with the SDK's.
+    typealias SaleRequest = SandboxWire.SaleRequest
+    typealias RefundRequest = SandboxWire.RefundRequest
 
     /// The terminal a session is on, as the payment rules read it.
     func terminalInfo(_ session: Lifecycle.CurrentSession) throws -> TerminalInfo {
@@ -47,7 +30,7 @@ extension Payments {
             }
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH, status: .NEW,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
                 reference: request.reference, at: now)
             try take(db, &record, input, at: now)
@@ -99,7 +82,7 @@ extension Payments {
         case .outcome(let status, let outcome):
             finish(&record, status: status, code: nil, message: "Reader: \(outcome)")
         case .nothing:
-            record.status = .new
+            record.status = .NEW
             record.pendingUntil = now + Self.cardWait
         }
     }
@@ -114,7 +97,7 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
+            guard record.status == .NEW else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
             if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
@@ -138,7 +121,7 @@ extension Payments {
                 db, request.transactionId, amount: request.requestedAmount, currency: request.currency, terminal: terminal, at: now)
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .REFUND, status: .NEW,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
             record.originalID = original.id
             try take(db, &record, input, at: now)
@@ -158,12 +141,12 @@ extension Payments {
         _ db: Connection, _ id: String, amount: Int, currency: String?, terminal: TerminalInfo, at now: Int64
     ) throws -> TransactionRecord {
         let original = try record(db, id: id, terminal: terminal.terminalId)
-        guard original.type == .auth else {
+        guard original.type == .AUTH else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
         }
-        if original.status == .refunded { throw HTTPError.alreadyRefunded }
-        guard original.status == .cleared else {
+        if original.status == .REFUNDED { throw HTTPError.alreadyRefunded }
+        guard original.status == .CLEARED else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable",
                 message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
@@ -180,9 +163,9 @@ extension Payments {
 
     /// What a final answer changes elsewhere: the sale a cleared refund names becomes REFUNDED.
     private func settle(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
-        guard refund.type == .refund, refund.status == .cleared, let originalID = refund.originalID else { return }
+        guard refund.type == .REFUND, refund.status == .CLEARED, let originalID = refund.originalID else { return }
         var original = try record(db, id: originalID, terminal: refund.terminalID)
-        original.status = .refunded
+        original.status = .REFUNDED
         original.refundedAt = now
         original.refundedMaskedPAN = refund.maskedPAN
         original.refundAmount = refund.amount
@@ -194,10 +177,10 @@ extension Payments {
     /// that cleared ends that window: a decline, a cancelled card read or a sale still in flight
     /// after it does not. A later sale that cleared and was then reversed or refunded still ended it.
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
-        guard terminal.isReversalAvailable, record.type == .auth else { return false }
-        if record.status == .dccRequired { return true }
+        guard terminal.isReversalAvailable, record.type == .AUTH else { return false }
+        if record.status == .DCC_REQUIRED { return true }
         // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
-        guard record.status == .cleared, now - record.createdAt <= Self.reversalWindow else { return false }
+        guard record.status == .CLEARED, now - record.createdAt <= Self.reversalWindow else { return false }
         // A sale inserted by the write under way is its terminal's latest: no need to look it up.
         if record.isInsertedNow { return true }
         // Only an approval gives a sale an auth id, and reversing or refunding it keeps the id.
@@ -226,7 +209,7 @@ extension Payments {
 
     /// What a reversal makes of a sale (a sample `payment.canceled` is made by it too).
     func cancel(_ record: inout TransactionRecord, byUser: Bool) {
-        record.status = byUser ? .userCancelled : .cancelled
+        record.status = byUser ? .USER_CANCELLED : .CANCELLED
         record.eventType = "payment.canceled"
         record.pendingUntil = nil
         record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
@@ -240,17 +223,17 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .dccRequired else {
+            guard record.status == .DCC_REQUIRED else {
                 throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
             }
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
-            record.dccStatus = accepted ? .accepted : .declined
+            record.dccStatus = accepted ? .ACCEPTED : .DECLINED
             // An online-PIN card still needs its PIN after the currency choice.
             if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
                 authorise(&record, at: now)
             } else {
-                record.status = .pinRequested
+                record.status = .PIN_REQUESTED
                 record.responseCode = "65"
                 record.responseMessage = "PIN required"
                 record.pendingUntil = now + Self.pinWait
@@ -268,7 +251,7 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .pinRequested else {
+            guard record.status == .PIN_REQUESTED else {
                 throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
             }
             let payload: PinPayload
@@ -283,7 +266,7 @@ extension Payments {
                 record.pinVerified = true
                 authorise(&record, at: now)
             } else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .DECLINED, code: "55", message: "Incorrect PIN")
             }
             try settle(db, record, at: now)
             try record.save(db, at: now)
@@ -354,18 +337,8 @@ extension Payments {
 
     // MARK: - Validate
 
-    struct ValidateRequest: Codable, Sendable {
-        let transactionServiceType: String
-        let requestedAmount: Int?
-        let countryCode: String?
-        /// The seed's `validate:` argument: the reference the transaction will carry.
-        let reference: String?
-        /// Not in the seed's call; the SDK sends them before the card screen so that the host
-        /// refuses a sale's tip or a refund of its sale before the customer taps.
-        let tipAmount: Int?
-        /// An empty value counts as absent, as in the details query.
-        let transactionId: String?
-    }
+    /// The body of validateTransaction: the wire's, one type with the SDK's.
+    typealias ValidateRequest = SandboxWire.ValidateRequest
 
     /// validateTransaction: would this operation be accepted now?
     func validate(_ session: Lifecycle.CurrentSession, _ request: ValidateRequest) throws {

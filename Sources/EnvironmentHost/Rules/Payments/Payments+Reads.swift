@@ -5,6 +5,7 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// Last transaction, history, count, details, statistics and receipts.
 extension Payments {
@@ -12,20 +13,21 @@ extension Payments {
     func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
         let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
         let refundable =
-            record.type == .auth && record.status == .cleared && !cancellable && terminal.isRefundAvailable
+            record.type == .AUTH && record.status == .CLEARED && !cancellable && terminal.isRefundAvailable
         func currency(_ code: String?) -> TerminalCurrency? {
             code.flatMap { Currency(code: $0) }.map(TerminalCurrency.init)
         }
         return TransactionDetail(
             transactionId: record.id, transactionStatus: record.status, transactionType: record.type,
-            transactionAmount: record.amount, transactionDate: Self.date(record.createdAt), merchantId: record.merchantID,
-            terminalId: record.terminalID, cancellable: cancellable, authId: record.authID ?? "",
-            cardNumber: record.maskedPAN ?? "", paymentMethod: record.paymentMethod, tipAmount: record.tipAmount,
-            applicationLabel: record.applicationLabel, cardType: record.cardBrand, expiryDate: record.cardExpiry.flatMap(Self.expiryDate),
-            aid: record.aid, responseCode: record.responseCode, responseMsg: record.responseMessage, cid: record.cid,
-            applicationCryptogram: record.cryptogram, externalID: record.reference, retrievalRefNum: record.rrn,
-            refundedTransactionId: record.originalID, refundedDate: record.refundedAt.map(Self.date),
-            refundedMaskedPan: record.refundedMaskedPAN, isReversalAvailable: terminal.isReversalAvailable,
+            transactionAmount: record.amount, tipAmount: record.tipAmount,
+            transactionDate: Self.date(record.createdAt), merchantId: record.merchantID, terminalId: record.terminalID,
+            cancellable: cancellable, applicationLabel: record.applicationLabel, cardType: record.cardBrand,
+            expiryDate: record.cardExpiry.flatMap(Self.expiryDate), authId: record.authID ?? "", AID: record.aid,
+            cardNumber: record.maskedPAN ?? "", responseCode: record.responseCode, responseMsg: record.responseMessage,
+            CID: record.cid, applicationCryptogram: record.cryptogram, externalID: record.reference,
+            retrievalRefNum: record.rrn, refundedTransactionId: record.originalID,
+            refundedDate: record.refundedAt.map(Self.date), refundedMaskedPan: record.refundedMaskedPAN,
+            isReversalAvailable: terminal.isReversalAvailable, paymentMethod: record.paymentMethod,
             refundable: refundable, ref1: record.reference, ref2: nil, currency: currency(record.currency),
             dccStatus: record.dccStatus, dccAmount: record.dccAmount, dccCurrency: currency(record.dccCurrency),
             dccExchangeRate: record.dccRate, dccMarkup: record.dccMarkup, dccEcbIndicator: record.dccECB,
@@ -214,7 +216,7 @@ extension Payments {
     }
 
     /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
-    func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: StatisticsType) throws -> [TransactionsStatistics] {
+    func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: TransactionsStatisticsType) throws -> [TransactionsStatistics] {
         try reading(session) { db, terminal, _ in
             let sql = type == .daily ? Self.dailyStatisticsSQL : Self.brandStatisticsSQL
             let rows = try db.query(sql, Rollup(from: from, to: to).values(terminal: terminal.terminalId))

@@ -4,6 +4,7 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// What a host needs for card payments: its region's reader key, magic amounts, FX rates, the issuer's cards.
 public struct PaymentData: Sendable {
@@ -218,9 +219,9 @@ struct Payments: Sendable {
     /// What a reader outcome without a card becomes.
     static func status(of outcome: String) throws(HTTPError) -> TransactionStatus {
         switch outcome {
-        case "cancelled": .userCancelled
-        case "timeout": .timeout
-        case "background": .rejected
+        case "cancelled": .USER_CANCELLED
+        case "timeout": .TIMEOUT
+        case "background": .REJECTED
         default:
             throw HTTPError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
         }
@@ -245,26 +246,26 @@ struct Payments: Sendable {
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {
-            finish(&record, status: .timeout, code: nil, message: "Card read older than 120 s")
+            finish(&record, status: .TIMEOUT, code: nil, message: "Card read older than 120 s")
             return
         }
         if card.isExpired(at: Date(timeIntervalSince1970: Double(now) / 1000)) {
-            finish(&record, status: .terminalDeclined, code: nil, message: "Card expired (declined by the reader kernel)")
+            finish(&record, status: .TERMINAL_DECLINED, code: nil, message: "Card expired (declined by the reader kernel)")
             return
         }
         if let pin = payload.pin {
             guard data.issuer.pinMatches(pin, panHash: record.panHash ?? "") else {
-                finish(&record, status: .declined, code: "55", message: "Incorrect PIN")
+                finish(&record, status: .DECLINED, code: "55", message: "Incorrect PIN")
                 return
             }
             record.pinVerified = true
         }
-        if record.type == .auth, region.features.dcc, record.dccStatus == nil,
+        if record.type == .AUTH, region.features.dcc, record.dccStatus == nil,
             let currency = Currency(code: record.currency),
             let quote = data.fx.quote(amount: record.amount, from: currency, cardCountry: card.country)
         {
-            record.status = .dccRequired
-            record.dccStatus = .offered
+            record.status = .DCC_REQUIRED
+            record.dccStatus = .OFFERED
             record.dccAmount = quote.amount
             record.dccCurrency = quote.currency.code
             record.dccRate = quote.exchangeRateValue
@@ -274,7 +275,7 @@ struct Payments: Sendable {
             return
         }
         if card.cvm == .onlinePin && !record.pinVerified {
-            record.status = .pinRequested
+            record.status = .PIN_REQUESTED
             record.responseCode = "65"
             record.responseMessage = "PIN required"
             record.pendingUntil = now + Self.pinWait
@@ -287,13 +288,13 @@ struct Payments: Sendable {
     func authorise(_ record: inout TransactionRecord, at now: Int64) {
         record.pendingUntil = nil
         if data.issuer.declines(panHash: record.panHash ?? "") {
-            finish(&record, status: .declined, code: "05", message: "Do not honour")
+            finish(&record, status: .DECLINED, code: "05", message: "Do not honour")
             return
         }
         // Refunds are credits: the issuer accepts them whatever the amount. A sale's amount is read
         // in the terminal's currency (the sale's), even when the customer pays in theirs by DCC.
         let outcome =
-            record.type == .refund
+            record.type == .REFUND
             ? MagicOutcome.approved
             : data.magicAmounts.outcome(forBaseAmount: record.baseAmount, currency: region.currency, region: region.id)
         switch outcome.kind {
@@ -302,12 +303,12 @@ struct Payments: Sendable {
         case .pinRequired where record.pinVerified:
             approve(&record, code: "00", message: "Approved")
         case .pinRequired:
-            record.status = .pinRequested
+            record.status = .PIN_REQUESTED
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
             record.pendingUntil = now + Self.pinWait
         case .authorisationTimeout:
-            record.status = .ongoing
+            record.status = .ONGOING
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
             record.pendingUntil = now + Self.authorisationWait
@@ -318,7 +319,7 @@ struct Payments: Sendable {
 
     func approve(_ record: inout TransactionRecord, code: String, message: String) {
         // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
-        record.status = .cleared
+        record.status = .CLEARED
         record.authID = digits(6)
         record.rrn = digits(12)
         record.cid = "40"

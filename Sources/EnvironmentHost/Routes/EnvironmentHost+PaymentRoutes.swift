@@ -87,7 +87,7 @@ extension EnvironmentHost {
                 .json(try payments.last(session))
             }
             terminal.get("/transactions/count") { request, session in
-                .json(["count": try payments.count(session, try Payments.HistoryFilter(query: request.query))])
+                .json(TransactionsCount(count: try payments.count(session, try Payments.HistoryFilter(query: request.query))))
             }
             terminal.get("/transactions/details") { request, session in
                 // An empty query value is no value (`?transactionId=&reference=R`).

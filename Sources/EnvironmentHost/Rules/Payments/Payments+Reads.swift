@@ -167,12 +167,8 @@ extension Payments {
         }
     }
 
-    struct History: Codable, Sendable {
-        let items: [TransactionHistoryItem]
-        let page: Int
-        let itemsPerPage: Int
-        let total: Int
-    }
+    /// One page of history: the wire's, one type with the SDK's.
+    typealias History = TransactionsHistoryPage
 
     func history(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> History {
         try reading(session) { db, terminal, now in
@@ -249,11 +245,6 @@ extension Payments {
 
     // MARK: - Receipts
 
-    struct ReceiptConfirmation: Codable, Sendable {
-        let status: String
-        let url: String?
-    }
-
     /// getDigitalReceipt: a QR URL of the receipt page, or the receipt sent to the mailbox.
     func receipt(_ session: Lifecycle.CurrentSession, transaction id: String, type: String, email: String?, baseURL: String) throws
         -> ReceiptConfirmation
@@ -268,14 +259,14 @@ extension Payments {
             let url = baseURL + "/receipts/" + receipt
             switch type {
             case "QR":
-                return ReceiptConfirmation(status: "GENERATED", url: url)
+                return ReceiptConfirmation(status: .GENERATED, url: url)
             case "EMAIL":
                 guard let email else { throw HTTPError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
                 let merchant = lifecycle.directory.merchants[record.merchantID]
                 try lifecycle.mail(
                     db, to: email, subject: "Your receipt from \(merchant?.name ?? record.merchantID): \(record.id)",
                     body: ReceiptPage.text(record, merchant: merchant, region: region) + "\nView it online: \(url)\n", at: now)
-                return ReceiptConfirmation(status: "SENT", url: nil)
+                return ReceiptConfirmation(status: .SENT, url: nil)
             default:
                 throw HTTPError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
             }

@@ -1,13 +1,9 @@
-/// How many transactions match the filters (seed "TransactionsCount").
-public struct TransactionsCount: Codable, Sendable, Equatable, Hashable {
-    public var count: Int
-
-    public init(count: Int) {
-        self.count = count
-    }
-}
-
-/// The answer to ``TapOnMobile/getDigitalReceipt(from:receiptType:email:)``.
+/// The answer to `POST /terminal/v1/transactions/{id}/receipt` (the SDK's `getDigitalReceipt`):
+/// a QR receipt's page, or word that the e-mail was sent.
+///
+/// ```json
+/// { "status": "GENERATED", "url": "http://127.0.0.1:8101/receipts/…" }
+/// ```
 public struct ReceiptConfirmation: Codable, Sendable, Equatable, Hashable {
     /// `GENERATED` for a QR receipt, `SENT` for an e-mail.
     public enum Status: String, Codable, Sendable, CaseIterable {

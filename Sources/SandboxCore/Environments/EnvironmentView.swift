@@ -1,4 +1,5 @@
 import SandboxWire
+
 /// What a host answers at `GET /v1/environment`: its region, and which flavour it plays.
 ///
 /// The region's fields (without the other flavours), plus the chosen flavour's host name,

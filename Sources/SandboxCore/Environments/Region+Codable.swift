@@ -1,4 +1,5 @@
 import SandboxWire
+
 extension Region {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, country, currency, languages, supportPhone, flavours, limits

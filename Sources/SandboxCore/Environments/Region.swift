@@ -1,4 +1,5 @@
 import SandboxWire
+
 /// One documented acquirer environment (EU, ANZ, Payone DE …) with its four flavours.
 ///
 /// A region is what `sandbox-host --env <id>` serves: its currency and country, the

@@ -1,4 +1,5 @@
 import SandboxWire
+
 /// What the simulated issuer answers to an amount: the status a card sale ends in and the
 /// response code and message the transaction carries.
 ///

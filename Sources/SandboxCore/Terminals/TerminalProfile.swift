@@ -1,4 +1,5 @@
 import SandboxWire
+
 /// One terminal of a merchant and the profile it runs: limits, tips, references, APMs, BLIK,
 /// how it logs in and how devices may register onto it.
 ///

@@ -35,8 +35,9 @@ let package = Package(
         .target(name: "Clocks"),
         // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
-        // The wire contract, both sides: what crosses HTTP, endpoints.json, the wire time. Foundation only.
-        .target(name: "SandboxWire"),
+        // The wire contract, both sides: every model that crosses HTTP (the seed's names), endpoints.json,
+        // the wire time. Foundation and FastJSON only: no server module, built for the SDK's platforms too.
+        .target(name: "SandboxWire", dependencies: ["FastJSON"]),
         .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON", "SandboxWire"]),
@@ -90,9 +91,9 @@ let package = Package(
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "TestSupport"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "SandboxWire", "TestSupport"]),
         .testTarget(name: "SandboxWireTests", dependencies: ["SandboxWire", "FastJSON"]),
-        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "Clocks", "TestSupport"]),
+        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "SandboxWire", "Clocks", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),

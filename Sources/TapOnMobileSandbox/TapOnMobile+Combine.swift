@@ -7,6 +7,7 @@ import Combine
 #endif
 import Foundation
 #if COMBINE_STAND_IN
+import SandboxWire
 import TapOnMobileSandbox
 #endif
 #if canImport(UIKit)

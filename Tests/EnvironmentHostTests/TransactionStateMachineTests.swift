@@ -1,5 +1,6 @@
 @testable import EnvironmentHost
 import SandboxCore
+import SandboxWire
 import Testing
 
 /// The transaction state machine alone, without a database: every transition it allows and every
@@ -12,16 +13,16 @@ import Testing
     typealias Event = TransactionStateMachine.Event
 
     /// What the issuer's answer can make of a transaction.
-    static let authorisation: Set<TransactionStatus> = [.cleared, .declined, .error, .pinRequested, .ongoing]
+    static let authorisation: Set<TransactionStatus> = [.CLEARED, .DECLINED, .ERROR, .PIN_REQUESTED, .ONGOING]
 
     /// For each event: the statuses it acts on, and those it may lead to.
     static let expected: [Event: (from: Set<TransactionStatus>, to: Set<TransactionStatus>)] = [
-        .card: ([.new], [.cleared, .declined, .error, .pinRequested, .ongoing, .userCancelled, .timeout, .rejected, .terminalDeclined, .dccRequired]),
-        .dccChoice: ([.dccRequired], authorisation),
-        .pin: ([.pinRequested], [.cleared, .declined, .error, .ongoing]),
-        .reversal: ([.cleared, .dccRequired], [.userCancelled, .cancelled]),
-        .refund: ([.cleared], [.refunded]),
-        .deadline: ([.new, .dccRequired, .pinRequested, .ongoing], [.timeout]),
+        .card: ([.NEW], [.CLEARED, .DECLINED, .ERROR, .PIN_REQUESTED, .ONGOING, .USER_CANCELLED, .TIMEOUT, .REJECTED, .TERMINAL_DECLINED, .DCC_REQUIRED]),
+        .dccChoice: ([.DCC_REQUIRED], authorisation),
+        .pin: ([.PIN_REQUESTED], [.CLEARED, .DECLINED, .ERROR, .ONGOING]),
+        .reversal: ([.CLEARED, .DCC_REQUIRED], [.USER_CANCELLED, .CANCELLED]),
+        .refund: ([.CLEARED], [.REFUNDED]),
+        .deadline: ([.NEW, .DCC_REQUIRED, .PIN_REQUESTED, .ONGOING], [.TIMEOUT]),
     ]
 
     @Test("every event acts only on the statuses that wait for it", arguments: Event.allCases)
@@ -46,16 +47,16 @@ import Testing
 
     @Test("a transaction starts NEW; nothing leaves CLEARED but a reversal or a refund, nothing leaves a final status")
     func startsNewAndFinalStatusesRest() {
-        #expect(Machine.initial == .new)
-        #expect(Event.allCases.filter { Machine.accepts($0, .cleared) } == [.reversal, .refund])
-        for status in [TransactionStatus.refunded, .timeout, .userCancelled, .cancelled, .declined, .terminalDeclined, .rejected, .error] {
+        #expect(Machine.initial == .NEW)
+        #expect(Event.allCases.filter { Machine.accepts($0, .CLEARED) } == [.reversal, .refund])
+        for status in [TransactionStatus.REFUNDED, .TIMEOUT, .USER_CANCELLED, .CANCELLED, .DECLINED, .TERMINAL_DECLINED, .REJECTED, .ERROR] {
             #expect(Event.allCases.allSatisfy { !Machine.accepts($0, status) }, "\(status.rawValue) is final")
         }
     }
 
     @Test("in flight: NEW 120 s, DCC_REQUIRED 120 s, PIN_REQUESTED 60 s, ONGOING 30 s; every other status rests")
     func deadlines() {
-        let waits: [TransactionStatus: Int64] = [.new: 120_000, .dccRequired: 120_000, .pinRequested: 60_000, .ongoing: 30_000]
+        let waits: [TransactionStatus: Int64] = [.NEW: 120_000, .DCC_REQUIRED: 120_000, .PIN_REQUESTED: 60_000, .ONGOING: 30_000]
         for status in TransactionStatus.allCases {
             #expect(Machine.wait(in: status) == waits[status], "\(status.rawValue)")
             #expect(Machine.isInFlight(status) == (waits[status] != nil), "\(status.rawValue)")
@@ -67,48 +68,48 @@ import Testing
     @Test("moving a record sets the deadline of its new status, and clears it at rest")
     func moveSetsTheDeadline() {
         var record = TransactionRecord(
-            id: "t1", terminalID: "T1", merchantID: "M1", type: .auth, status: .new, amount: 1000, tipAmount: nil, currency: "EUR",
+            id: "t1", terminalID: "T1", merchantID: "M1", type: .AUTH, status: .NEW, amount: 1000, tipAmount: nil, currency: "EUR",
             reference: nil, at: 1_000)
-        record.move(to: .dccRequired, by: .card, at: 5_000)
-        #expect(record.status == .dccRequired)
+        record.move(to: .DCC_REQUIRED, by: .card, at: 5_000)
+        #expect(record.status == .DCC_REQUIRED)
         #expect(record.pendingUntil == 125_000)
-        record.move(to: .pinRequested, by: .dccChoice, at: 6_000)
+        record.move(to: .PIN_REQUESTED, by: .dccChoice, at: 6_000)
         #expect(record.pendingUntil == 66_000)
-        record.move(to: .ongoing, by: .pin, at: 7_000)
+        record.move(to: .ONGOING, by: .pin, at: 7_000)
         #expect(record.pendingUntil == 37_000)
-        record.move(to: .timeout, by: .deadline, at: 40_000)
-        #expect(record.status == .timeout)
+        record.move(to: .TIMEOUT, by: .deadline, at: 40_000)
+        #expect(record.status == .TIMEOUT)
         #expect(record.pendingUntil == nil)
     }
 
     @Test("reversal: a sale waiting for the DCC choice at once, a CLEARED sale for 30 minutes (the 30th included) while latest, nothing else")
     func reversibility() {
         let window: Int64 = 30 * 60_000
-        #expect(Machine.reversibility(.auth, .dccRequired, age: 0) == .yes)
-        #expect(Machine.reversibility(.auth, .dccRequired, age: 10 * window) == .yes)
-        #expect(Machine.reversibility(.auth, .cleared, age: 0) == .whileLatest)
-        #expect(Machine.reversibility(.auth, .cleared, age: window) == .whileLatest)
-        #expect(Machine.reversibility(.auth, .cleared, age: window + 1) == .no)
-        #expect(Machine.reversibility(.refund, .cleared, age: 0) == .no)
-        #expect(Machine.reversibility(.refund, .dccRequired, age: 0) == .no)
-        for status in TransactionStatus.allCases where status != .cleared && status != .dccRequired {
-            #expect(Machine.reversibility(.auth, status, age: 0) == .no, "\(status.rawValue)")
+        #expect(Machine.reversibility(.AUTH, .DCC_REQUIRED, age: 0) == .yes)
+        #expect(Machine.reversibility(.AUTH, .DCC_REQUIRED, age: 10 * window) == .yes)
+        #expect(Machine.reversibility(.AUTH, .CLEARED, age: 0) == .whileLatest)
+        #expect(Machine.reversibility(.AUTH, .CLEARED, age: window) == .whileLatest)
+        #expect(Machine.reversibility(.AUTH, .CLEARED, age: window + 1) == .no)
+        #expect(Machine.reversibility(.REFUND, .CLEARED, age: 0) == .no)
+        #expect(Machine.reversibility(.REFUND, .DCC_REQUIRED, age: 0) == .no)
+        for status in TransactionStatus.allCases where status != .CLEARED && status != .DCC_REQUIRED {
+            #expect(Machine.reversibility(.AUTH, status, age: 0) == .no, "\(status.rawValue)")
         }
     }
 
     @Test("refund: only of a CLEARED sale")
     func refundability() {
-        for type in [TransactionType.auth, .refund] {
+        for type in [TransactionType.AUTH, .REFUND] {
             for status in TransactionStatus.allCases {
-                #expect(Machine.isRefundable(type, status) == (type == .auth && status == .cleared), "\(type.rawValue) \(status.rawValue)")
+                #expect(Machine.isRefundable(type, status) == (type == .AUTH && status == .CLEARED), "\(type.rawValue) \(status.rawValue)")
             }
         }
     }
 
     @Test("a refused event says what the transaction is and what it should be")
     func refusalMessages() {
-        #expect(Machine.refusal(.card, .cleared) == "The transaction is CLEARED, not NEW.")
-        #expect(Machine.refusal(.dccChoice, .new) == "The transaction is NEW, not DCC_REQUIRED.")
-        #expect(Machine.refusal(.pin, .timeout) == "The transaction is TIMEOUT, not PIN_REQUESTED.")
+        #expect(Machine.refusal(.card, .CLEARED) == "The transaction is CLEARED, not NEW.")
+        #expect(Machine.refusal(.dccChoice, .NEW) == "The transaction is NEW, not DCC_REQUIRED.")
+        #expect(Machine.refusal(.pin, .TIMEOUT) == "The transaction is TIMEOUT, not PIN_REQUESTED.")
     }
 }

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SandboxCore
+import SandboxWire
 import TestSupport
 import Testing
 
@@ -33,23 +34,24 @@ import Testing
         let euro = TerminalCurrency(code: "EUR", name: "Euro", unitLength: 2, isoCode: 978, exponent: 2)
         let dollar = TerminalCurrency(code: "USD", name: "US Dollar", unitLength: 2, isoCode: 840, exponent: 2)
         let full = TransactionDetail(
-            transactionId: "7f1c2a9e-0b1d-4c3e-8f00-123456789abc", transactionStatus: .cleared, transactionType: .auth,
-            transactionAmount: 1250, transactionDate: Self.date, merchantId: "EU-M1", terminalId: "EU-T1", cancellable: true,
-            authId: "123456", cardNumber: "************4242", paymentMethod: .card, tipAmount: 250, applicationLabel: "VISA DEBIT",
-            cardType: "VISA", expiryDate: Self.date, aid: "A0000000031010", responseCode: "00", responseMsg: "Approved",
-            cid: "40", applicationCryptogram: "9F26A1B2C3D4E5F6", externalID: "ext/1", retrievalRefNum: "012345678901",
-            refundedTransactionId: "r-1", refundedDate: Self.date, refundedMaskedPan: "************4242",
-            isReversalAvailable: false, refundable: true, ref1: "Ref \"one\"", ref2: "ünïcødé ✓", currency: euro,
-            dccStatus: .accepted, dccAmount: 1399, dccCurrency: dollar, dccExchangeRate: 1.0834, dccMarkup: 3.5,
+            transactionId: "7f1c2a9e-0b1d-4c3e-8f00-123456789abc", transactionStatus: .CLEARED, transactionType: .AUTH,
+            transactionAmount: 1250, tipAmount: 250, transactionDate: Self.date, merchantId: "EU-M1",
+            terminalId: "EU-T1", cancellable: true, applicationLabel: "VISA DEBIT", cardType: "VISA",
+            expiryDate: Self.date, authId: "123456", AID: "A0000000031010", cardNumber: "************4242",
+            responseCode: "00", responseMsg: "Approved", CID: "40", applicationCryptogram: "9F26A1B2C3D4E5F6",
+            externalID: "ext/1", retrievalRefNum: "012345678901", refundedTransactionId: "r-1",
+            refundedDate: Self.date, refundedMaskedPan: "************4242", isReversalAvailable: false,
+            paymentMethod: .CARD, refundable: true, ref1: "Ref \"one\"", ref2: "ünïcødé ✓", currency: euro,
+            dccStatus: .ACCEPTED, dccAmount: 1399, dccCurrency: dollar, dccExchangeRate: 1.0834, dccMarkup: 3.5,
             dccEcbIndicator: true, transactionRetry: 2)
         try expectSame(full)
         try expectSame([full, full])
         let minimal = TransactionDetail(
-            transactionId: "t", transactionStatus: .declined, transactionType: .refund, transactionAmount: 0,
+            transactionId: "t", transactionStatus: .DECLINED, transactionType: .REFUND, transactionAmount: 0,
             transactionDate: Self.date, merchantId: "", terminalId: "T", cancellable: false, authId: "", cardNumber: "",
-            paymentMethod: .unknown)
+            paymentMethod: .UNKNOWN)
         try expectSame(minimal)
-        try expectSame(TransactionHistoryPage(items: [TransactionHistoryItem(full, amountRefund: 100)], page: 1, itemsPerPage: 20, total: 1))
+        try expectSame(TransactionsHistoryPage(items: [TransactionHistoryItem(full, amountRefund: 100)], page: 1, itemsPerPage: 20, total: 1))
         try expectSame(
             TransactionsStatistics(description: "daily", items: [.init(fromDate: "2026-11-29", toDate: "2026-11-30", amount: 5, count: 1)]))
     }

@@ -1,6 +1,7 @@
 import FastJSON
 import Foundation
 import SandboxCore
+import SandboxWire
 import TestSupport
 import Testing
 
@@ -50,17 +51,23 @@ import Testing
         TransactionDetail(
             transactionId: text(&random), transactionStatus: TransactionStatus.allCases.randomElement(using: &random)!,
             transactionType: TransactionType.allCases.randomElement(using: &random)!,
-            transactionAmount: Int(truncatingIfNeeded: random.next()), transactionDate: date(&random), merchantId: text(&random),
-            terminalId: text(&random), cancellable: Bool.random(using: &random), authId: text(&random), cardNumber: text(&random),
-            paymentMethod: PaymentMethod.allCases.randomElement(using: &random)!, tipAmount: maybe(&random) { Int(truncatingIfNeeded: $0.next()) },
+            transactionAmount: Int(truncatingIfNeeded: random.next()),
+            tipAmount: maybe(&random) { Int(truncatingIfNeeded: $0.next()) }, transactionDate: date(&random),
+            merchantId: text(&random), terminalId: text(&random), cancellable: Bool.random(using: &random),
             applicationLabel: maybe(&random, text), cardType: maybe(&random, text), expiryDate: maybe(&random, date),
-            aid: maybe(&random, text), responseCode: maybe(&random, text), responseMsg: maybe(&random, text), cid: maybe(&random, text),
-            applicationCryptogram: maybe(&random, text), externalID: maybe(&random, text), retrievalRefNum: maybe(&random, text),
-            refundedTransactionId: maybe(&random, text), refundedDate: maybe(&random, date), refundedMaskedPan: maybe(&random, text),
-            isReversalAvailable: Bool.random(using: &random), refundable: Bool.random(using: &random), ref1: maybe(&random, text),
-            ref2: maybe(&random, text), currency: maybe(&random, currency), dccStatus: maybe(&random) { DCCStatus.allCases.randomElement(using: &$0)! },
+            authId: text(&random), AID: maybe(&random, text), cardNumber: text(&random),
+            responseCode: maybe(&random, text), responseMsg: maybe(&random, text), CID: maybe(&random, text),
+            applicationCryptogram: maybe(&random, text), externalID: maybe(&random, text),
+            retrievalRefNum: maybe(&random, text), refundedTransactionId: maybe(&random, text),
+            refundedDate: maybe(&random, date), refundedMaskedPan: maybe(&random, text),
+            isReversalAvailable: Bool.random(using: &random),
+            paymentMethod: PaymentMethod.allCases.randomElement(using: &random)!,
+            refundable: Bool.random(using: &random), ref1: maybe(&random, text), ref2: maybe(&random, text),
+            currency: maybe(&random, currency),
+            dccStatus: maybe(&random) { DCCStatus.allCases.randomElement(using: &$0)! },
             dccAmount: maybe(&random) { Int(truncatingIfNeeded: $0.next()) }, dccCurrency: maybe(&random, currency),
-            dccExchangeRate: maybe(&random, double), dccMarkup: maybe(&random, double), dccEcbIndicator: maybe(&random) { Bool.random(using: &$0) },
+            dccExchangeRate: maybe(&random, double), dccMarkup: maybe(&random, double),
+            dccEcbIndicator: maybe(&random) { Bool.random(using: &$0) },
             transactionRetry: maybe(&random) { Int.random(in: 0...9, using: &$0) })
     }
 
@@ -78,10 +85,10 @@ import Testing
         full.applicationLabel = "VISA DEBIT"
         full.cardType = "VISA"
         full.expiryDate = Self.date(&random)
-        full.aid = "A0000000031010"
+        full.AID = "A0000000031010"
         full.responseCode = "00"
         full.responseMsg = "Approved"
-        full.cid = "40"
+        full.CID = "40"
         full.applicationCryptogram = "9F26A1B2C3D4E5F6"
         full.externalID = "ext/1"
         full.retrievalRefNum = "012345678901"
@@ -91,7 +98,7 @@ import Testing
         full.ref1 = "Ref \"one\""
         full.ref2 = "ünïcødé ✓"
         full.currency = TerminalCurrency(code: "EUR", name: "Euro", unitLength: 2, isoCode: 978, exponent: 2)
-        full.dccStatus = .accepted
+        full.dccStatus = .ACCEPTED
         full.dccAmount = 1399
         full.dccCurrency = TerminalCurrency(code: "USD", name: "US Dollar", unitLength: nil, isoCode: nil, exponent: nil)
         full.dccExchangeRate = 1.0834
@@ -105,17 +112,17 @@ import Testing
         try expectWritten(full)
         try expectWritten(
             TransactionDetail(
-                transactionId: "t", transactionStatus: .declined, transactionType: .refund, transactionAmount: 0,
+                transactionId: "t", transactionStatus: .DECLINED, transactionType: .REFUND, transactionAmount: 0,
                 transactionDate: Date(timeIntervalSince1970: 0), merchantId: "", terminalId: "T", cancellable: false, authId: "",
-                cardNumber: "", paymentMethod: .unknown))
+                cardNumber: "", paymentMethod: .UNKNOWN))
     }
 
     @Test("a rate JSON cannot hold throws JSONEncoder's error")
     func nonFiniteRate() {
         var detail = TransactionDetail(
-            transactionId: "t", transactionStatus: .dccRequired, transactionType: .auth, transactionAmount: 1,
+            transactionId: "t", transactionStatus: .DCC_REQUIRED, transactionType: .AUTH, transactionAmount: 1,
             transactionDate: Date(timeIntervalSince1970: 0), merchantId: "M", terminalId: "T", cancellable: false, authId: "",
-            cardNumber: "", paymentMethod: .card)
+            cardNumber: "", paymentMethod: .CARD)
         detail.dccExchangeRate = .infinity
         #expect(throws: EncodingError.self) { try SortedJSONEncoderTests.foundation(detail) }
         #expect(throws: EncodingError.self) { try Self.written(detail) }

@@ -3,6 +3,7 @@ import Foundation
 import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
+import SandboxWire
 
 /// Card payments on the terminal API (docs/card-payments.md): the reader's configuration, sale,
 /// refund, the card, PIN and DCC steps, reversal, and the reads (last, details, history, count,
@@ -87,7 +88,7 @@ extension EnvironmentHost {
                 .json(try payments.last(session))
             }
             terminal.get("/transactions/count") { request, session in
-                .json(["count": try payments.count(session, try Payments.HistoryFilter(query: request.query))])
+                .json(TransactionsCount(count: try payments.count(session, try Payments.HistoryFilter(query: request.query))))
             }
             terminal.get("/transactions/details") { request, session in
                 // An empty query value is no value (`?transactionId=&reference=R`).
@@ -110,7 +111,7 @@ extension EnvironmentHost {
                     }
                     return date.millisecondsSince1970
                 }
-                guard let type = StatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
+                guard let type = TransactionsStatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
                     throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
                 }
                 let from = try date("fromDate")

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 
 /// Login, the session and the terminal it is on, the secure code, relink, unregister and the
 /// device's status and support number, on the terminal API.

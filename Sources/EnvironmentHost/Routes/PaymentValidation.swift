@@ -1,5 +1,6 @@
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 
 /// The pure payment rules of SandboxCore, answered with the wire's error envelope.
 enum PaymentValidation {

@@ -27,11 +27,11 @@ enum ReceiptPage {
         }
         lines += [
             ("Merchant id", record.merchantID), ("Terminal", record.terminalID), ("Transaction", record.id),
-            ("Date", Wire.time(record.createdAt)), ("Type", record.type == .refund ? "Refund" : "Sale"),
+            ("Date", Wire.time(record.createdAt)), ("Type", record.type == .REFUND ? "Refund" : "Sale"),
             ("Amount", amount(record.amount, record.currency)),
         ]
         if let tip = record.tipAmount { lines.append(("of which tip", amount(tip, record.currency))) }
-        if let dcc = record.dccAmount, let currency = record.dccCurrency, record.dccStatus == .accepted {
+        if let dcc = record.dccAmount, let currency = record.dccCurrency, record.dccStatus == .ACCEPTED {
             // What the cardholder must be told of a conversion: the amount, the rate and the markup.
             lines.append(("Charged in your currency", amount(dcc, currency)))
             if let rate = record.dccRate { lines.append(("Exchange rate", "1 \(record.currency) = \(number(rate)) \(currency)")) }

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxCore
 import SandboxStore
+import SandboxWire
 
 /// One row of `transactions`, as the payment code reads and writes it.
 struct TransactionRecord: Sendable {
@@ -9,7 +10,7 @@ struct TransactionRecord: Sendable {
     var merchantID: String
     var type: TransactionType
     var status: TransactionStatus
-    var paymentMethod: PaymentMethod = .card
+    var paymentMethod: PaymentMethod = .CARD
     var amount: Int
     var tipAmount: Int?
     var currency: String
@@ -80,9 +81,9 @@ struct TransactionRecord: Sendable {
         id = try row["id"]
         terminalID = try row["terminal_id"]
         merchantID = try row["merchant_id"]
-        type = TransactionType(rawValue: try row["type"]) ?? .auth
-        status = TransactionStatus(rawValue: try row["status"]) ?? .error
-        paymentMethod = PaymentMethod(rawValue: try row["payment_method"]) ?? .unknown
+        type = TransactionType(rawValue: try row["type"]) ?? .AUTH
+        status = TransactionStatus(rawValue: try row["status"]) ?? .ERROR
+        paymentMethod = PaymentMethod(rawValue: try row["payment_method"]) ?? .UNKNOWN
         amount = try row["amount"]
         tipAmount = try row["tip_amount"]
         currency = try row["currency"]

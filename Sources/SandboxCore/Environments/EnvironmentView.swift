@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// What a host answers at `GET /v1/environment`: its region, and which flavour it plays.
 ///
 /// The region's fields (without the other flavours), plus the chosen flavour's host name,
@@ -33,7 +35,7 @@ public struct EnvironmentView: Codable, Sendable, Equatable {
     /// Default currency.
     public var currency: Currency
     /// Languages the SDK's screens offer.
-    public var languages: [Language]
+    public var languages: [TapOnMobileLanguage]
     /// Help-desk number, or nil.
     public var supportPhone: String?
     /// Amount caps in minor units.
@@ -43,7 +45,7 @@ public struct EnvironmentView: Codable, Sendable, Equatable {
 
     public init(
         id: String, name: String, flavour: Flavour, hostname: String?, sdkEnvironment: String,
-        sessionLengthSeconds: Int, country: String, currency: Currency, languages: [Language],
+        sessionLengthSeconds: Int, country: String, currency: Currency, languages: [TapOnMobileLanguage],
         supportPhone: String?, limits: Limits, features: Features
     ) {
         self.id = id
@@ -76,7 +78,7 @@ public struct EnvironmentView: Codable, Sendable, Equatable {
         sessionLengthSeconds = try container.decode(Int.self, forKey: .sessionLengthSeconds)
         country = try container.decode(String.self, forKey: .country)
         currency = try container.decode(Currency.self, forKey: .currency)
-        languages = try container.decode([Language].self, forKey: .languages)
+        languages = try container.decode([TapOnMobileLanguage].self, forKey: .languages)
         supportPhone = try container.decodeIfPresent(String.self, forKey: .supportPhone)
         limits = try container.decode(Limits.self, forKey: .limits)
         features = try Features(from: decoder)

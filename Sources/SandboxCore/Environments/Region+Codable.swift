@@ -1,3 +1,5 @@
+import SandboxWire
+
 extension Region {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case id, name, country, currency, languages, supportPhone, flavours, limits
@@ -30,7 +32,7 @@ extension Region {
         }
         currency = try container.decode(Currency.self, forKey: .currency)
 
-        languages = try container.decode([Language].self, forKey: .languages)
+        languages = try container.decode([TapOnMobileLanguage].self, forKey: .languages)
         for (index, language) in languages.enumerated() where languages[..<index].contains(language) {
             throw DecodingError.invalid(
                 "\"\(language.rawValue)\" is listed twice",

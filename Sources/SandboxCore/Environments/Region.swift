@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// One documented acquirer environment (EU, ANZ, Payone DE …) with its four flavours.
 ///
 /// A region is what `sandbox-host --env <id>` serves: its currency and country, the
@@ -20,7 +22,7 @@ public struct Region: Codable, Sendable, Equatable, Identifiable {
     /// The currency amounts are in by default.
     public var currency: Currency
     /// The languages the SDK's screens offer here, English always among them.
-    public var languages: [Language]
+    public var languages: [TapOnMobileLanguage]
     /// The help-desk number terminals show, or nil; the sandbox invents none.
     public var supportPhone: String?
     /// Where each flavour lives and how long its sessions last.
@@ -31,7 +33,7 @@ public struct Region: Codable, Sendable, Equatable, Identifiable {
     public var features: Features
 
     public init(
-        id: String, name: String, country: String, currency: Currency, languages: [Language],
+        id: String, name: String, country: String, currency: Currency, languages: [TapOnMobileLanguage],
         supportPhone: String? = nil, flavours: Flavours, limits: Limits, features: Features
     ) {
         self.id = id

@@ -21,7 +21,7 @@ import Foundation
 /// let euro = Currency(code: "EUR")!
 /// magic.outcome(forBaseAmount: 4251, currency: euro, region: "EU").kind      // .insufficientFunds
 /// magic.outcome(forBaseAmount: 1191, currency: euro, region: "EU")           // .approved: outside 42.00–42.99
-/// magic.outcome(forBaseAmount: 4233, currency: euro, region: "EU").status    // .declined, response code "33"
+/// magic.outcome(forBaseAmount: 4233, currency: euro, region: "EU").status    // .DECLINED, response code "33"
 /// magic.outcome(requestedAmount: 4451, tipAmount: 200, currency: euro, region: "EU").kind  // .insufficientFunds: base 4251
 /// ```
 public struct MagicAmounts: Sendable, Equatable {

@@ -1,10 +1,12 @@
+import SandboxWire
+
 /// What the simulated issuer answers to an amount: the status a card sale ends in and the
 /// response code and message the transaction carries.
 ///
 /// ```swift
 /// let outcome = magicAmounts.outcome(forBaseAmount: 4251, currency: euro, region: "EU")
 /// outcome.kind           // .insufficientFunds
-/// outcome.status         // .declined
+/// outcome.status         // .DECLINED
 /// outcome.responseCode   // "51"
 /// ```
 public struct MagicOutcome: Sendable, Equatable {
@@ -62,11 +64,11 @@ public struct MagicOutcome: Sendable, Equatable {
         /// The status this behaviour leaves the transaction in; a rule in the file must name it.
         public var status: TransactionStatus {
             switch self {
-            case .approve: .cleared
-            case .doNotHonour, .insufficientFunds, .expiredCard, .wrongPin, .issuerUnavailable, .decline: .declined
-            case .pinRequired: .pinRequested
-            case .authorisationTimeout: .ongoing
-            case .systemMalfunction: .error
+            case .approve: .CLEARED
+            case .doNotHonour, .insufficientFunds, .expiredCard, .wrongPin, .issuerUnavailable, .decline: .DECLINED
+            case .pinRequired: .PIN_REQUESTED
+            case .authorisationTimeout: .ONGOING
+            case .systemMalfunction: .ERROR
             }
         }
     }

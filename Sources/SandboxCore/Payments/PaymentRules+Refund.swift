@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 extension PaymentRules {
     // MARK: - Refund
@@ -28,11 +29,11 @@ extension PaymentRules {
             throw PaymentRuleError(.refundNotAllowed, field: nil, message: "This terminal does not permit refunds.")
         }
         try validateOwnership(original, terminal: terminal)
-        if original.transactionType == .auth, original.transactionStatus == .refunded {
+        if original.transactionType == .AUTH, original.transactionStatus == .REFUNDED {
             throw PaymentRuleError(
                 .alreadyRefunded, field: "transactionId", message: "Transaction \(original.transactionId) was refunded already.")
         }
-        guard original.transactionType == .auth, original.transactionStatus == .cleared else {
+        guard original.transactionType == .AUTH, original.transactionStatus == .CLEARED else {
             throw PaymentRuleError(
                 .transactionNotRefundable, field: "transactionId",
                 message: "Only a CLEARED sale can be refunded; \(original.transactionId) is a "
@@ -73,10 +74,10 @@ extension PaymentRules {
     public static func isCancellable(
         _ transaction: TransactionDetail, isLatestClearedSale: Bool, at now: Date, terminal: TerminalInfo
     ) -> Bool {
-        guard terminal.isReversalAvailable, transaction.terminalId == terminal.terminalId, transaction.transactionType == .auth
+        guard terminal.isReversalAvailable, transaction.terminalId == terminal.terminalId, transaction.transactionType == .AUTH
         else { return false }
-        if transaction.transactionStatus == .dccRequired { return true }
-        return transaction.transactionStatus == .cleared && isLatestClearedSale
+        if transaction.transactionStatus == .DCC_REQUIRED { return true }
+        return transaction.transactionStatus == .CLEARED && isLatestClearedSale
             && now.timeIntervalSince(transaction.transactionDate) <= reversalWindow
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// The checks a sale or refund passes before the host makes a transaction of it
 /// (docs/card-payments.md, "Rules"). Pure: the terminal, the request and, for refunds and

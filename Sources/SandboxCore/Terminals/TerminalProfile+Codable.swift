@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 extension TerminalProfile {
     enum CodingKeys: String, CodingKey, CaseIterable {

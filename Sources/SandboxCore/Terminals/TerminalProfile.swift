@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// One terminal of a merchant and the profile it runs: limits, tips, references, APMs, BLIK,
 /// how it logs in and how devices may register onto it.
 ///
@@ -66,13 +68,8 @@ public struct TerminalProfile: Codable, Sendable, Equatable, Identifiable {
         self.dynamicProperties = dynamicProperties
     }
 
-    /// A way a device can be registered: the seed's `RegisterOptions` cases.
-    public enum RegisterOption: String, Codable, Sendable, CaseIterable {
-        /// The merchant confirms the device's challenge code in the portal.
-        case portal
-        /// The merchant's backend issues a registration token (backend to backend).
-        case registrationCode
-    }
+    /// A way a device can be registered: the seed's `RegisterOptions`, the wire's own enum.
+    public typealias RegisterOption = RegisterOptions
 
     /// Tipping on this terminal.
     ///

@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// A screen the SDK shows by itself on the app's `container` (seed "Container management"), in
 /// ``TapOnMobile/doPayment(currency:requestedAmount:reference:tipAmount:container:paymentSolutionReceiptHandling:checkoutId:)``
 /// and ``TapOnMobile/doRefund(currency:requestedAmount:transactionId:reference:container:paymentSolutionReceiptHandling:checkoutId:)``.

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// What the device keeps between launches, as `device.json` in the device directory (mode
 /// 0600: it holds the device secret and the session token).

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// Every failure of the SDK, by category (seed `TapOnMobileError`).
 ///

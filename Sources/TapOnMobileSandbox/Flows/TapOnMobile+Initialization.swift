@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 import SimulatedReader
 
 extension TapOnMobile {

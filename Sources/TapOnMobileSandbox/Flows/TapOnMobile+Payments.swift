@@ -1,5 +1,6 @@
 import CardPayload
 import Foundation
+import SandboxWire
 import SimulatedReader
 #if canImport(UIKit)
 import UIKit
@@ -43,22 +44,12 @@ extension TapOnMobile {
         currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> {
-        struct Sale: Encodable {
-            let currency: String
-            let requestedAmount: Int
-            let tipAmount: Int?
-            let reference: String?
-            let checkoutId: String?
-            let countryCode: String?
-            let cardPayload: String?
-            let readerOutcome: String?
-        }
         return cardTransaction(
             .init(operation: .payment, amount: requestedAmount, currency: currency), service: .payment,
             path: "/terminal/v1/transactions/sale", reference: reference, tipAmount: tipAmount,
             screens: Screens(container: container, resultScreen: paymentSolutionReceiptHandling)
         ) { read, country in
-            Sale(
+            SaleRequest(
                 currency: currency, requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference,
                 checkoutId: checkoutId, countryCode: country, cardPayload: read.sealedPayload, readerOutcome: read.outcome?.rawValue)
         }
@@ -81,20 +72,12 @@ extension TapOnMobile {
         currency: String, requestedAmount: Int, transactionId: String, reference: String?, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
     ) -> AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> {
-        struct Refund: Encodable {
-            let currency: String
-            let requestedAmount: Int
-            let transactionId: String
-            let reference: String?
-            let cardPayload: String?
-            let readerOutcome: String?
-        }
         return cardTransaction(
             .init(operation: .refund, amount: requestedAmount, currency: currency), service: .refund,
             path: "/terminal/v1/transactions/refund", reference: reference, original: transactionId,
             screens: Screens(container: container, resultScreen: paymentSolutionReceiptHandling)
         ) { read, _ in
-            Refund(
+            RefundRequest(
                 currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
                 cardPayload: read.sealedPayload, readerOutcome: read.outcome?.rawValue)
         }
@@ -137,7 +120,7 @@ extension TapOnMobile {
             // The SDK validates every transaction before the card screen (seed: "Validate Transaction").
             let valid = await self.send(
                 client, "POST", "/terminal/v1/transactions/validate",
-                body: ValidateBody(
+                body: ValidateRequest(
                     transactionServiceType: service.rawValue, requestedAmount: request.amount, countryCode: country, reference: reference,
                     tipAmount: tipAmount, transactionId: original),
                 bearer: loggedIn.token, as: NoContent.self)
@@ -273,17 +256,6 @@ extension TapOnMobile {
     }
 
     // MARK: - Helpers
-
-    struct ValidateBody: Encodable, Sendable {
-        let transactionServiceType: String
-        let requestedAmount: Int?
-        let countryCode: String?
-        let reference: String?
-        /// A sale's tip and a refund's sale (not in the seed's call): sent before the card screen
-        /// so that a refusal (`tips_not_allowed`, `refund_over_amount` …) comes before the customer taps.
-        var tipAmount: Int? = nil
-        var transactionId: String? = nil
-    }
 
     /// A logged-in device whose reader was prepared.
     private func readyForCards() throws(TapOnMobileError) -> (LoggedIn, ReaderSession) {

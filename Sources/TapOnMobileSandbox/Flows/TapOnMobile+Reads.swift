@@ -108,7 +108,7 @@ extension TapOnMobile {
             let country = await currentCountry()
             return await send(
                 loggedIn.client, "POST", "/terminal/v1/transactions/validate",
-                body: ValidateBody(
+                body: ValidateRequest(
                     transactionServiceType: transactionServiceType.rawValue, requestedAmount: requestedAmount, countryCode: country,
                     reference: validate),
                 bearer: loggedIn.token, as: NoContent.self

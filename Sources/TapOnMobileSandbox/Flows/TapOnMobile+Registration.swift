@@ -55,14 +55,13 @@ extension TapOnMobile {
     /// - Returns: The challenge code, or `registration(.alreadyRegistered)` and the other registration errors.
     public func beginRegistration() async -> Result<String, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let deviceId: String; let deviceModel: String; let osVersion: String }
             struct Answer: Decodable { let challengeCode: String }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             let device = context.reader.device
             return await send(
                 context.client, "POST", "/terminal/v1/registrations",
-                body: Body(deviceId: state.installationId, deviceModel: device.model, osVersion: device.osVersion),
+                body: TerminalBodies.Begin(deviceId: state.installationId, deviceModel: device.model, osVersion: device.osVersion),
                 as: Answer.self
             ).map(\.challengeCode)
         }
@@ -74,9 +73,8 @@ extension TapOnMobile {
     /// - Returns: Whether it would be accepted now.
     public func verifyChallengeCode(challengeCode: String) async -> Result<Bool, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let code: String }
             return await send(
-                context.client, "POST", "/terminal/v1/registrations/verify-code", body: Body(code: challengeCode), as: Valid.self
+                context.client, "POST", "/terminal/v1/registrations/verify-code", body: TerminalBodies.Code(code: challengeCode), as: Valid.self
             ).map(\.valid)
         }
     }
@@ -90,13 +88,12 @@ extension TapOnMobile {
     ///   `registration(.pinRequired)` without a secure code on a terminal that needs one.
     public func endRegistration(backofficeCode: String, pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let deviceId: String; let backofficeCode: String; let pin: String? }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return Self.registrationStep(
                 await send(
                     context.client, "POST", "/terminal/v1/registrations/complete",
-                    body: Body(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self)
+                    body: TerminalBodies.Complete(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self)
             ).flatMap { keep($0, context: context) }
         }
     }
@@ -123,12 +120,11 @@ extension TapOnMobile {
     ///   is the error the next step would give.
     public func checkRegistrationToken(registrationToken: String) async -> Result<RegistrationTokenCheck, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let registrationToken: String; let deviceId: String }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return await send(
                 context.client, "POST", "/terminal/v1/token-registrations/verify",
-                body: Body(registrationToken: registrationToken, deviceId: state.installationId), as: TokenVerification.self
+                body: TerminalBodies.Token(registrationToken: registrationToken, deviceId: state.installationId), as: TokenVerification.self
             ).map { answer in
                 RegistrationTokenCheck(
                     valid: answer.valid, terminalId: answer.terminalId, pinRequired: answer.pinRequired ?? false,
@@ -146,12 +142,11 @@ extension TapOnMobile {
     /// - Returns: `Success`, or `registration(.outOfOrder)` before a verify, and the other registration errors.
     public func beginTokenRegistration(registrationToken: String) async -> Result<Success, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let registrationToken: String; let deviceId: String; let deviceModel: String }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return await send(
                 context.client, "POST", "/terminal/v1/token-registrations/begin",
-                body: Body(registrationToken: registrationToken, deviceId: state.installationId, deviceModel: context.reader.device.model),
+                body: TerminalBodies.TokenBegin(registrationToken: registrationToken, deviceId: state.installationId, deviceModel: context.reader.device.model),
                 as: NoContent.self
             ).map { _ in Success() }
         }
@@ -165,13 +160,12 @@ extension TapOnMobile {
     ///   `registration(.pinRequired)` without a secure code on a terminal that needs one.
     public func endTokenRegistration(registrationToken: String, pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(context) { context in
-            struct Body: Encodable { let registrationToken: String; let deviceId: String; let pin: String? }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return Self.registrationStep(
                 await send(
                     context.client, "POST", "/terminal/v1/token-registrations/end",
-                    body: Body(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self)
+                    body: TerminalBodies.TokenEnd(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self)
             ).flatMap { keep($0, context: context) }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// The other spellings the seed uses for two calls in its own examples and usage blocks, so code
 /// copied from it compiles as written. Each is the call it names, nothing more.

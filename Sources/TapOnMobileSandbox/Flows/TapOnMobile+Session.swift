@@ -5,16 +5,6 @@ import SimulatedReader
 /// Login, session, the terminal's settings, secure code, relink, support number, device status
 /// and unregister.
 extension TapOnMobile {
-    private struct DeviceCredential: Encodable {
-        let deviceId: String
-        let deviceSecret: String
-
-        init(_ registered: Registered) {
-            deviceId = registered.deviceId
-            deviceSecret = registered.registration.deviceSecret
-        }
-    }
-
     /// Logs in with the secure code chosen at registration; `nil` on an auto-login terminal.
     ///
     /// A new login ends the device's older session.
@@ -24,11 +14,10 @@ extension TapOnMobile {
     ///   the device is unregistered and ``CERTIFICATES_EXPIRED_UNREGISTERED_NOTIFICATION`` is posted).
     public func doLogin(pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(registered) { registered in
-            struct Body: Encodable { let deviceId: String; let deviceSecret: String; let pin: String? }
             struct Answer: Decodable { let sessionToken: String; let expiresAt: String; let expiresAtUnix: Double? }
             let result = await send(
                 registered.context.client, "POST", "/terminal/v1/sessions",
-                body: Body(deviceId: registered.deviceId, deviceSecret: registered.registration.deviceSecret, pin: pin),
+                body: TerminalBodies.Login(deviceId: registered.deviceId, deviceSecret: registered.registration.deviceSecret, pin: pin),
                 as: Answer.self)
             return result.map { answer in
                 let expires = answer.expiresAtUnix ?? WireTime.date(from: answer.expiresAt)?.timeIntervalSince1970 ?? 0
@@ -89,9 +78,8 @@ extension TapOnMobile {
     /// Changes the secure code (a wrong old code counts towards the lock).
     public func updateSecretCode(oldSecretCode: String, newSecretCode: String) async -> Result<Success, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Body: Encodable { let oldSecretCode: String; let newSecretCode: String }
             return await send(
-                loggedIn.client, "PUT", "/terminal/v1/secret-code", body: Body(oldSecretCode: oldSecretCode, newSecretCode: newSecretCode),
+                loggedIn.client, "PUT", "/terminal/v1/secret-code", body: TerminalBodies.SecretCode(oldSecretCode: oldSecretCode, newSecretCode: newSecretCode),
                 bearer: loggedIn.token, as: NoContent.self
             ).map { _ in Success() }
         }
@@ -129,10 +117,9 @@ extension TapOnMobile {
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             if let number = state.supportNumber { return .success(number) }
-            struct Body: Encodable { let deviceId: String }
             struct Answer: Decodable { let supportNumber: String }
             let result = await send(
-                context.client, "POST", "/terminal/v1/support-number", body: Body(deviceId: state.installationId), as: Answer.self)
+                context.client, "POST", "/terminal/v1/support-number", body: TerminalBodies.Support(deviceId: state.installationId), as: Answer.self)
             guard case .success(let answer) = result else { return result.map(\.supportNumber) }
             do throws(TapOnMobileError) {
                 try context.store.update { $0.supportNumber = answer.supportNumber }
@@ -156,7 +143,7 @@ extension TapOnMobile {
         }
         struct Answer: Decodable { let registered: Bool; let terminalId: String? }
         let result = await send(
-            registered.context.client, "POST", "/terminal/v1/devices/status", body: DeviceCredential(registered), as: Answer.self)
+            registered.context.client, "POST", "/terminal/v1/devices/status", body: TerminalBodies.Device(registered), as: Answer.self)
         guard case .success(let answer) = result else { return result.map(\.registered) }
         if !answer.registered { forgetRegistration() }
         return .success(answer.registered)
@@ -176,7 +163,7 @@ extension TapOnMobile {
     public func unregister() async -> Result<Success, TapOnMobileError> {
         await with(registered) { registered in
             let result = await send(
-                registered.context.client, "POST", "/terminal/v1/unregister", body: DeviceCredential(registered), as: NoContent.self)
+                registered.context.client, "POST", "/terminal/v1/unregister", body: TerminalBodies.Device(registered), as: NoContent.self)
             switch result {
             case .success, .failure(.session(.terminalUnregistered)):
                 forgetRegistration()
@@ -185,5 +172,12 @@ extension TapOnMobile {
                 return .failure(error)
             }
         }
+    }
+}
+
+extension TerminalBodies.Device {
+    /// The credential of a registered device.
+    init(_ registered: TapOnMobile.Registered) {
+        self.init(deviceId: registered.deviceId, deviceSecret: registered.registration.deviceSecret)
     }
 }

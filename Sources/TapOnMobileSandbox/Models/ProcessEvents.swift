@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// The stages of a card payment or refund, as ``TapOnMobile/doPayment(currency:requestedAmount:reference:tipAmount:container:paymentSolutionReceiptHandling:checkoutId:)``
 /// reports them (seed "Transaction Process Event").
 ///

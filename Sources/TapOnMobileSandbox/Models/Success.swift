@@ -1,3 +1,5 @@
+import SandboxWire
+
 /// What a call that has nothing else to return gives on success (seed `Success`).
 ///
 /// A reversal sets ``transactionStatus`` to the status the reversed sale ended in

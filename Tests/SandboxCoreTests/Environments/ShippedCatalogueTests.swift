@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 
 /// The catalogue in `sandbox-data/environments.json` carries the seed's environment table.
@@ -74,7 +75,7 @@ import Testing
         #expect(catalogue.regions.allSatisfy { $0.languages.contains(.english) })
         #expect(try #require(catalogue.region("MBANK")).languages == [.english, .polish])
         #expect(try #require(catalogue.region("PAYPHONE")).languages.contains(.czech))
-        #expect(try #require(catalogue.region("EU")).languages.count == Language.allCases.count)
+        #expect(try #require(catalogue.region("EU")).languages.count == TapOnMobileLanguage.allCases.count)
     }
 
     @Test func offersBLIKOnlyAtMBank() {

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 import TestSupport
 
@@ -80,9 +81,9 @@ import TestSupport
         #expect(quote.rateIncludingMarkup == Decimal(string: "1.122147"))
 
         var detail = TransactionDetail(
-            transactionId: "t1", transactionStatus: .dccRequired, transactionType: .auth, transactionAmount: 1000,
+            transactionId: "t1", transactionStatus: .DCC_REQUIRED, transactionType: .AUTH, transactionAmount: 1000,
             transactionDate: Date(timeIntervalSince1970: 0), merchantId: "EU-M01", terminalId: "EU-T0101",
-            cancellable: false, authId: "", cardNumber: "476173******0011", paymentMethod: .card)
+            cancellable: false, authId: "", cardNumber: "476173******0011", paymentMethod: .CARD)
         detail.apply(quote)
         #expect(detail.dccAmount == 1122)
         #expect(detail.dccCurrency == TerminalCurrency(code: "USD", name: "US Dollar", unitLength: 2, isoCode: 840, exponent: 2))

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 import TestSupport
 
@@ -25,30 +26,30 @@ import TestSupport
     }
 
     static let expectations: [Expectation] = [
-        .init(baseAmount: 4205, kind: .doNotHonour, status: .declined, responseCode: "05"),
-        .init(baseAmount: 4251, kind: .insufficientFunds, status: .declined, responseCode: "51"),
-        .init(baseAmount: 4254, kind: .expiredCard, status: .declined, responseCode: "54"),
-        .init(baseAmount: 4255, kind: .wrongPin, status: .declined, responseCode: "55"),
-        .init(baseAmount: 4265, kind: .pinRequired, status: .pinRequested, responseCode: "65"),
-        .init(baseAmount: 4268, kind: .authorisationTimeout, status: .ongoing, responseCode: "68"),
-        .init(baseAmount: 4291, kind: .issuerUnavailable, status: .declined, responseCode: "91"),
-        .init(baseAmount: 4296, kind: .systemMalfunction, status: .error, responseCode: "96"),
+        .init(baseAmount: 4205, kind: .doNotHonour, status: .DECLINED, responseCode: "05"),
+        .init(baseAmount: 4251, kind: .insufficientFunds, status: .DECLINED, responseCode: "51"),
+        .init(baseAmount: 4254, kind: .expiredCard, status: .DECLINED, responseCode: "54"),
+        .init(baseAmount: 4255, kind: .wrongPin, status: .DECLINED, responseCode: "55"),
+        .init(baseAmount: 4265, kind: .pinRequired, status: .PIN_REQUESTED, responseCode: "65"),
+        .init(baseAmount: 4268, kind: .authorisationTimeout, status: .ONGOING, responseCode: "68"),
+        .init(baseAmount: 4291, kind: .issuerUnavailable, status: .DECLINED, responseCode: "91"),
+        .init(baseAmount: 4296, kind: .systemMalfunction, status: .ERROR, responseCode: "96"),
         // 42.XX without a rule answers code XX as a decline; 42.00 approves.
-        .init(baseAmount: 4233, kind: .decline, status: .declined, responseCode: "33"),
-        .init(baseAmount: 4201, kind: .decline, status: .declined, responseCode: "01"),
-        .init(baseAmount: 4299, kind: .decline, status: .declined, responseCode: "99"),
-        .init(baseAmount: 4200, kind: .approve, status: .cleared, responseCode: "00"),
+        .init(baseAmount: 4233, kind: .decline, status: .DECLINED, responseCode: "33"),
+        .init(baseAmount: 4201, kind: .decline, status: .DECLINED, responseCode: "01"),
+        .init(baseAmount: 4299, kind: .decline, status: .DECLINED, responseCode: "99"),
+        .init(baseAmount: 4200, kind: .approve, status: .CLEARED, responseCode: "00"),
         // Every amount outside 42.00–42.99 approves, whatever its last two digits: the seed's own
         // example 11.91 EUR, the old "…51" and "…65" endings, and the neighbours of the range.
-        .init(baseAmount: 1191, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 1051, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 1065, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 96, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 14251, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 4199, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 4300, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 42, kind: .approve, status: .cleared, responseCode: "00"),
-        .init(baseAmount: 1, kind: .approve, status: .cleared, responseCode: "00"),
+        .init(baseAmount: 1191, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 1051, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 1065, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 96, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 14251, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 4199, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 4300, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 42, kind: .approve, status: .CLEARED, responseCode: "00"),
+        .init(baseAmount: 1, kind: .approve, status: .CLEARED, responseCode: "00"),
     ]
 
     @Test(arguments: expectations)

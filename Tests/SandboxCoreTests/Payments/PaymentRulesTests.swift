@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 
 /// Terminals shaped like the shipped ones, built directly so each rule has one switch to flip.

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 
 @Suite struct RefundRulesTests {
@@ -7,13 +8,13 @@ import Testing
 
     /// A cleared 12.50 EUR sale of EU-T0101, past its reversal window.
     static func sale(
-        status: TransactionStatus = .cleared, type: TransactionType = .auth, terminalId: String = "EU-T0101",
+        status: TransactionStatus = .CLEARED, type: TransactionType = .AUTH, terminalId: String = "EU-T0101",
         cancellable: Bool = false, currency: String = "EUR"
     ) -> TransactionDetail {
         TransactionDetail(
             transactionId: "sale-1", transactionStatus: status, transactionType: type, transactionAmount: 1250,
             transactionDate: saleDate, merchantId: "EU-M01", terminalId: terminalId, cancellable: cancellable,
-            authId: "123456", cardNumber: "476173******0011", paymentMethod: .card,
+            authId: "123456", cardNumber: "476173******0011", paymentMethod: .CARD,
             currency: TerminalCurrency(Currency(code: currency)!))
     }
 
@@ -42,9 +43,9 @@ import Testing
         .init(name: "refunds off", terminal: RuleTerminals.counter(refunds: false), code: .refundNotAllowed, field: nil),
         .init(name: "another terminal's sale", original: sale(terminalId: "EU-T0102"), code: .transactionNotFound,
               field: "transactionId"),
-        .init(name: "refunded already", original: sale(status: .refunded), code: .alreadyRefunded, field: "transactionId"),
-        .init(name: "a declined sale", original: sale(status: .declined), code: .transactionNotRefundable, field: "transactionId"),
-        .init(name: "a refund", original: sale(type: .refund), code: .transactionNotRefundable, field: "transactionId"),
+        .init(name: "refunded already", original: sale(status: .REFUNDED), code: .alreadyRefunded, field: "transactionId"),
+        .init(name: "a declined sale", original: sale(status: .DECLINED), code: .transactionNotRefundable, field: "transactionId"),
+        .init(name: "a refund", original: sale(type: .REFUND), code: .transactionNotRefundable, field: "transactionId"),
         .init(name: "still cancellable", original: sale(cancellable: true), code: .transactionStillCancellable,
               field: "transactionId"),
         .init(name: "a reference too long", reference: String(repeating: "r", count: 51), code: .invalidReference,
@@ -80,12 +81,12 @@ import Testing
         #expect(!PaymentRules.isCancellable(
             sale, isLatestClearedSale: true, at: Self.saleDate, terminal: RuleTerminals.counter(reversals: false)))
         #expect(!PaymentRules.isCancellable(
-            Self.sale(status: .declined), isLatestClearedSale: true, at: Self.saleDate, terminal: terminal))
+            Self.sale(status: .DECLINED), isLatestClearedSale: true, at: Self.saleDate, terminal: terminal))
     }
 
     @Test func aSaleWaitingForTheDCCChoiceIsCancellable() throws {
         let terminal = RuleTerminals.counter()
-        let waiting = Self.sale(status: .dccRequired)
+        let waiting = Self.sale(status: .DCC_REQUIRED)
         #expect(PaymentRules.isCancellable(waiting, isLatestClearedSale: false, at: Self.saleDate, terminal: terminal))
         #expect(!PaymentRules.isCancellable(
             waiting, isLatestClearedSale: false, at: Self.saleDate, terminal: RuleTerminals.counter(reversals: false)))

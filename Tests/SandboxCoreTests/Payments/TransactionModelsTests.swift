@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 
 @Suite struct TransactionModelsTests {
@@ -17,9 +18,9 @@ import Testing
 
     /// A bare sale: only the seed's mandatory fields.
     static let bare = TransactionDetail(
-        transactionId: "0f8e2c1a9b7d4e6f8a0b1c2d3e4f5a6b", transactionStatus: .new, transactionType: .auth,
+        transactionId: "0f8e2c1a9b7d4e6f8a0b1c2d3e4f5a6b", transactionStatus: .NEW, transactionType: .AUTH,
         transactionAmount: 1250, transactionDate: Date(timeIntervalSince1970: 1_795_956_502.555), merchantId: "EU-M01",
-        terminalId: "EU-T0101", cancellable: false, authId: "", cardNumber: "", paymentMethod: .card)
+        terminalId: "EU-T0101", cancellable: false, authId: "", cardNumber: "", paymentMethod: .CARD)
 
     static func json(_ value: some Encodable) throws -> [String: Any] {
         let data = try JSONEncoder().encode(value)
@@ -49,16 +50,16 @@ import Testing
 
     @Test func aFullDetailRoundTripsWithSeedSpellings() throws {
         var detail = Self.bare
-        detail.transactionStatus = .cleared
+        detail.transactionStatus = .CLEARED
         detail.tipAmount = 250
-        detail.aid = "A0000000031010"
-        detail.cid = "40"
+        detail.AID = "A0000000031010"
+        detail.CID = "40"
         detail.externalID = "INV-000123"
         detail.retrievalRefNum = "633412345678"
         detail.applicationCryptogram = "9F2608A1B2C3D4E5F60718"
         detail.expiryDate = Date(timeIntervalSince1970: 1_861_833_600)   // 2028-12-31
         detail.currency = Self.euro
-        detail.dccStatus = .accepted
+        detail.dccStatus = .ACCEPTED
         detail.transactionRetry = 0
         let data = try JSONEncoder().encode(detail)
         let object = try Self.json(detail)
@@ -91,11 +92,11 @@ import Testing
             "CLEARED", "PIN_REQUESTED", "NEW", "REJECTED", "REFUNDED", "TIMEOUT", "USER_CANCELLED", "ERROR",
             "TERMINAL_DECLINED", "ONGOING", "AUTHORIZED", "DECLINED", "CANCELLED", "DCC_REQUIRED",
         ])
-        #expect(TransactionStatus.allCases.filter(\.isInFlight) == [.pinRequested, .new, .ongoing, .dccRequired])
+        #expect(TransactionStatus.allCases.filter(\.isInFlight) == [.PIN_REQUESTED, .NEW, .ONGOING, .DCC_REQUIRED])
         #expect(TransactionType.allCases.map(\.rawValue) == ["AUTH", "REFUND"])
         #expect(PaymentMethod.allCases.map(\.rawValue) == ["CARD", "QRCODE", "BLIK", "UNKNOWN"])
         #expect(DCCStatus.allCases.map(\.rawValue) == ["OFFERED", "ACCEPTED", "DECLINED"])
-        #expect(StatisticsType.allCases.map(\.rawValue) == ["daily", "brand"])
+        #expect(TransactionsStatisticsType.allCases.map(\.rawValue) == ["daily", "brand"])
     }
 
     @Test func anUnknownStatusIsRefused() throws {
@@ -116,8 +117,8 @@ import Testing
         #expect(object["amountRefund"] is NSNull)
         #expect(object["cardType"] is NSNull)
         #expect(object["transactionDate"] as? String == "2026-11-29T12:48:22.555Z")
-        let data = try JSONEncoder().encode(TransactionHistoryPage(items: [item], page: 1, itemsPerPage: 20, total: 1))
-        let page = try JSONDecoder().decode(TransactionHistoryPage.self, from: data)
+        let data = try JSONEncoder().encode(TransactionsHistoryPage(items: [item], page: 1, itemsPerPage: 20, total: 1))
+        let page = try JSONDecoder().decode(TransactionsHistoryPage.self, from: data)
         #expect(page.items == [item])
     }
 

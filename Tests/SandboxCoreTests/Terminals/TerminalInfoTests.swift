@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 import Testing
 
 /// `TerminalInfo` and `InfoInit` are what devices receive: the seed's models, field for field.

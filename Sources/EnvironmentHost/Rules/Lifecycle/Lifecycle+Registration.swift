@@ -2,6 +2,7 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// Portal (challenge code) and backend-to-backend (token) registration.
 extension Lifecycle {

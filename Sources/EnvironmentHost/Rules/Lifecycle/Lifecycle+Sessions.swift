@@ -2,6 +2,7 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// Login, sessions, secure code, unregister.
 extension Lifecycle {

@@ -4,30 +4,13 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// The calls of the terminal API that move money or its state.
 extension Payments {
-    struct SaleRequest: Codable, Sendable {
-        let currency: String
-        let requestedAmount: Int
-        let tipAmount: Int?
-        let reference: String?
-        let checkoutId: String?
-        let countryCode: String?
-        let cardPayload: String?
-        let readerOutcome: String?
-        /// MONEI's `callbackUrl`: where this payment's signed webhook goes.
-        let callbackUrl: String?
-    }
-
-    struct RefundRequest: Codable, Sendable {
-        let currency: String
-        let requestedAmount: Int
-        let transactionId: String
-        let reference: String?
-        let cardPayload: String?
-        let readerOutcome: String?
-    }
+    /// The bodies of the sale and refund calls: the wire's, one type with the SDK's.
+    typealias SaleRequest = SandboxWire.SaleRequest
+    typealias RefundRequest = SandboxWire.RefundRequest
 
     /// The terminal a session is on, as the payment rules read it.
     func terminalInfo(_ session: Lifecycle.CurrentSession) throws -> TerminalInfo {
@@ -47,7 +30,7 @@ extension Payments {
             }
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH, status: .NEW,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
                 reference: request.reference, at: now)
             try take(db, &record, input, at: now)
@@ -153,7 +136,7 @@ extension Payments {
                 db, request.transactionId, amount: request.requestedAmount, currency: request.currency, terminal: terminal, at: now)
             guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
             var record = TransactionRecord(
-                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
+                id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .REFUND, status: .NEW,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
             record.originalID = original.id
             try take(db, &record, input, at: now)
@@ -173,11 +156,11 @@ extension Payments {
         _ db: Connection, _ id: String, amount: Int, currency: String?, terminal: TerminalInfo, at now: Int64
     ) throws -> TransactionRecord {
         let original = try record(db, id: id, terminal: terminal.terminalId)
-        guard original.type == .auth else {
+        guard original.type == .AUTH else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
         }
-        if original.status == .refunded { throw HTTPError.alreadyRefunded }
+        if original.status == .REFUNDED { throw HTTPError.alreadyRefunded }
         guard TransactionStateMachine.isRefundable(original.type, original.status) else {
             throw HTTPError(
                 status: 409, code: "transaction_not_refundable",
@@ -195,9 +178,9 @@ extension Payments {
 
     /// What a final answer changes elsewhere: the sale a cleared refund names becomes REFUNDED.
     private func settle(_ db: Connection, _ refund: TransactionRecord, at now: Int64) throws {
-        guard refund.type == .refund, refund.status == .cleared, let originalID = refund.originalID else { return }
+        guard refund.type == .REFUND, refund.status == .CLEARED, let originalID = refund.originalID else { return }
         var original = try record(db, id: originalID, terminal: refund.terminalID)
-        original.move(to: .refunded, by: .refund, at: now)
+        original.move(to: .REFUNDED, by: .refund, at: now)
         original.refundedAt = now
         original.refundedMaskedPAN = refund.maskedPAN
         original.refundAmount = refund.amount
@@ -240,7 +223,7 @@ extension Payments {
 
     /// What a reversal makes of a sale (a sample `payment.canceled` is made by it too).
     func cancel(_ record: inout TransactionRecord, byUser: Bool, at now: Int64) {
-        record.move(to: byUser ? .userCancelled : .cancelled, by: .reversal, at: now)
+        record.move(to: byUser ? .USER_CANCELLED : .CANCELLED, by: .reversal, at: now)
         record.eventType = "payment.canceled"
         record.responseMessage = byUser ? "Cancelled by the user" : "Cancelled"
     }
@@ -252,12 +235,12 @@ extension Payments {
         try step(session, transaction: id, .dccChoice, key: key, reply: reply) { _, record, now in
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
-            record.dccStatus = accepted ? .accepted : .declined
+            record.dccStatus = accepted ? .ACCEPTED : .DECLINED
             // An online-PIN card still needs its PIN after the currency choice.
             if record.pinVerified || record.cvm != CardholderVerification.onlinePin.rawValue {
                 authorise(&record, by: .dccChoice, at: now)
             } else {
-                record.move(to: .pinRequested, by: .dccChoice, at: now)
+                record.move(to: .PIN_REQUESTED, by: .dccChoice, at: now)
                 record.responseCode = "65"
                 record.responseMessage = "PIN required"
             }
@@ -281,7 +264,7 @@ extension Payments {
                 record.pinVerified = true
                 authorise(&record, by: .pin, at: now)
             } else {
-                finish(&record, status: .declined, by: .pin, code: "55", message: "Incorrect PIN", at: now)
+                finish(&record, status: .DECLINED, by: .pin, code: "55", message: "Incorrect PIN", at: now)
             }
         }
     }

@@ -5,6 +5,7 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// Last transaction, history, count, details, statistics and receipts.
 extension Payments {
@@ -18,14 +19,15 @@ extension Payments {
         }
         return TransactionDetail(
             transactionId: record.id, transactionStatus: record.status, transactionType: record.type,
-            transactionAmount: record.amount, transactionDate: Self.date(record.createdAt), merchantId: record.merchantID,
-            terminalId: record.terminalID, cancellable: cancellable, authId: record.authID ?? "",
-            cardNumber: record.maskedPAN ?? "", paymentMethod: record.paymentMethod, tipAmount: record.tipAmount,
-            applicationLabel: record.applicationLabel, cardType: record.cardBrand, expiryDate: record.cardExpiry.flatMap(Self.expiryDate),
-            aid: record.aid, responseCode: record.responseCode, responseMsg: record.responseMessage, cid: record.cid,
-            applicationCryptogram: record.cryptogram, externalID: record.reference, retrievalRefNum: record.rrn,
-            refundedTransactionId: record.originalID, refundedDate: record.refundedAt.map(Self.date),
-            refundedMaskedPan: record.refundedMaskedPAN, isReversalAvailable: terminal.isReversalAvailable,
+            transactionAmount: record.amount, tipAmount: record.tipAmount,
+            transactionDate: Self.date(record.createdAt), merchantId: record.merchantID, terminalId: record.terminalID,
+            cancellable: cancellable, applicationLabel: record.applicationLabel, cardType: record.cardBrand,
+            expiryDate: record.cardExpiry.flatMap(Self.expiryDate), authId: record.authID ?? "", AID: record.aid,
+            cardNumber: record.maskedPAN ?? "", responseCode: record.responseCode, responseMsg: record.responseMessage,
+            CID: record.cid, applicationCryptogram: record.cryptogram, externalID: record.reference,
+            retrievalRefNum: record.rrn, refundedTransactionId: record.originalID,
+            refundedDate: record.refundedAt.map(Self.date), refundedMaskedPan: record.refundedMaskedPAN,
+            isReversalAvailable: terminal.isReversalAvailable, paymentMethod: record.paymentMethod,
             refundable: refundable, ref1: record.reference, ref2: nil, currency: currency(record.currency),
             dccStatus: record.dccStatus, dccAmount: record.dccAmount, dccCurrency: currency(record.dccCurrency),
             dccExchangeRate: record.dccRate, dccMarkup: record.dccMarkup, dccEcbIndicator: record.dccECB,
@@ -128,12 +130,8 @@ extension Payments {
         }
     }
 
-    struct History: Codable, Sendable {
-        let items: [TransactionHistoryItem]
-        let page: Int
-        let itemsPerPage: Int
-        let total: Int
-    }
+    /// One page of history: the wire's, one type with the SDK's.
+    typealias History = TransactionsHistoryPage
 
     func history(_ session: Lifecycle.CurrentSession, _ filter: HistoryFilter) throws -> History {
         try reading(session) { db, terminal, now in
@@ -152,7 +150,7 @@ extension Payments {
     // MARK: - Statistics
 
     /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
-    func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: StatisticsType) throws -> [TransactionsStatistics] {
+    func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: TransactionsStatisticsType) throws -> [TransactionsStatistics] {
         try reading(session) { db, terminal, _ in
             switch type {
             case .daily:
@@ -182,11 +180,6 @@ extension Payments {
 
     // MARK: - Receipts
 
-    struct ReceiptConfirmation: Codable, Sendable {
-        let status: String
-        let url: String?
-    }
-
     /// getDigitalReceipt: a QR URL of the receipt page, or the receipt sent to the mailbox.
     func receipt(_ session: Lifecycle.CurrentSession, transaction id: String, type: String, email: String?, baseURL: String) throws
         -> ReceiptConfirmation
@@ -199,14 +192,14 @@ extension Payments {
             let url = baseURL + "/receipts/" + receipt
             switch type {
             case "QR":
-                return ReceiptConfirmation(status: "GENERATED", url: url)
+                return ReceiptConfirmation(status: .GENERATED, url: url)
             case "EMAIL":
                 guard let email else { throw HTTPError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
                 let merchant = lifecycle.directory.merchants[record.merchantID]
                 try lifecycle.mail(
                     db, to: email, subject: "Your receipt from \(merchant?.name ?? record.merchantID): \(record.id)",
                     body: ReceiptPage.text(record, merchant: merchant, region: region) + "\nView it online: \(url)\n", at: now)
-                return ReceiptConfirmation(status: "SENT", url: nil)
+                return ReceiptConfirmation(status: .SENT, url: nil)
             default:
                 throw HTTPError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
             }

@@ -28,7 +28,7 @@ extension Payments {
                     : "cards.json has no card without flags and PIN to make a sample with.")
         }
         var record = TransactionRecord(
-            id: transactionID(at: now), terminalID: terminal, merchantID: merchant, type: refund ? .refund : .auth, status: .new,
+            id: transactionID(at: now), terminalID: terminal, merchantID: merchant, type: refund ? .REFUND : .AUTH, status: .NEW,
             amount: 1000, tipAmount: nil, currency: region.currency.code, reference: "sample", at: now)
         if refund { record.originalID = transactionID(at: now) }
         attach(card, panHash: Issuer.key(card.pan), to: &record)

@@ -4,6 +4,7 @@ import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// What a host needs for card payments: its region's reader key, magic amounts, FX rates, the issuer's cards.
 public struct PaymentData: Sendable {
@@ -191,9 +192,9 @@ struct Payments: Sendable {
     /// What a reader outcome without a card becomes.
     static func status(of outcome: String) throws(HTTPError) -> TransactionStatus {
         switch outcome {
-        case "cancelled": .userCancelled
-        case "timeout": .timeout
-        case "background": .rejected
+        case "cancelled": .USER_CANCELLED
+        case "timeout": .TIMEOUT
+        case "background": .REJECTED
         default:
             throw HTTPError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
         }
@@ -218,26 +219,26 @@ struct Payments: Sendable {
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {
-            finish(&record, status: .timeout, by: .card, code: nil, message: "Card read older than 120 s", at: now)
+            finish(&record, status: .TIMEOUT, by: .card, code: nil, message: "Card read older than 120 s", at: now)
             return
         }
         if card.isExpired(at: Date(timeIntervalSince1970: Double(now) / 1000)) {
-            finish(&record, status: .terminalDeclined, by: .card, code: nil, message: "Card expired (declined by the reader kernel)", at: now)
+            finish(&record, status: .TERMINAL_DECLINED, by: .card, code: nil, message: "Card expired (declined by the reader kernel)", at: now)
             return
         }
         if let pin = payload.pin {
             guard data.issuer.pinMatches(pin, panHash: record.panHash ?? "") else {
-                finish(&record, status: .declined, by: .card, code: "55", message: "Incorrect PIN", at: now)
+                finish(&record, status: .DECLINED, by: .card, code: "55", message: "Incorrect PIN", at: now)
                 return
             }
             record.pinVerified = true
         }
-        if record.type == .auth, region.features.dcc, record.dccStatus == nil,
+        if record.type == .AUTH, region.features.dcc, record.dccStatus == nil,
             let currency = Currency(code: record.currency),
             let quote = data.fx.quote(amount: record.amount, from: currency, cardCountry: card.country)
         {
-            record.move(to: .dccRequired, by: .card, at: now)
-            record.dccStatus = .offered
+            record.move(to: .DCC_REQUIRED, by: .card, at: now)
+            record.dccStatus = .OFFERED
             record.dccAmount = quote.amount
             record.dccCurrency = quote.currency.code
             record.dccRate = quote.exchangeRateValue
@@ -246,7 +247,7 @@ struct Payments: Sendable {
             return
         }
         if card.cvm == .onlinePin && !record.pinVerified {
-            record.move(to: .pinRequested, by: .card, at: now)
+            record.move(to: .PIN_REQUESTED, by: .card, at: now)
             record.responseCode = "65"
             record.responseMessage = "PIN required"
             return
@@ -257,13 +258,13 @@ struct Payments: Sendable {
     /// The issuer's answer: a card it always declines, else the magic amount.
     func authorise(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, at now: Int64) {
         if data.issuer.declines(panHash: record.panHash ?? "") {
-            finish(&record, status: .declined, by: event, code: "05", message: "Do not honour", at: now)
+            finish(&record, status: .DECLINED, by: event, code: "05", message: "Do not honour", at: now)
             return
         }
         // Refunds are credits: the issuer accepts them whatever the amount. A sale's amount is read
         // in the terminal's currency (the sale's), even when the customer pays in theirs by DCC.
         let outcome =
-            record.type == .refund
+            record.type == .REFUND
             ? MagicOutcome.approved
             : data.magicAmounts.outcome(forBaseAmount: record.baseAmount, currency: region.currency, region: region.id)
         switch outcome.kind {
@@ -272,11 +273,11 @@ struct Payments: Sendable {
         case .pinRequired where record.pinVerified:
             approve(&record, by: event, code: "00", message: "Approved", at: now)
         case .pinRequired:
-            record.move(to: .pinRequested, by: event, at: now)
+            record.move(to: .PIN_REQUESTED, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
         case .authorisationTimeout:
-            record.move(to: .ongoing, by: event, at: now)
+            record.move(to: .ONGOING, by: event, at: now)
             record.responseCode = outcome.responseCode
             record.responseMessage = outcome.responseMessage
         default:
@@ -286,7 +287,7 @@ struct Payments: Sendable {
 
     func approve(_ record: inout TransactionRecord, by event: TransactionStateMachine.Event, code: String, message: String, at now: Int64) {
         // Worldline clears an authorised card payment at once: AUTHORIZED never rests.
-        record.move(to: .cleared, by: event, at: now)
+        record.move(to: .CLEARED, by: event, at: now)
         record.authID = digits(6)
         record.rrn = digits(12)
         record.cid = "40"

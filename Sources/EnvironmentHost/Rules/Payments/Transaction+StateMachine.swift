@@ -1,4 +1,5 @@
 import SandboxCore
+import SandboxWire
 
 /// The transaction state machine: which event takes a transaction from which status to which,
 /// what is in flight and how long it may wait there, and what can still be reversed or refunded.
@@ -7,9 +8,9 @@ import SandboxCore
 /// record through it (``TransactionRecord/move(to:by:at:)``), then writes the record.
 ///
 /// ```swift
-/// TransactionStateMachine.accepts(.pin, .pinRequested)              // true
-/// TransactionStateMachine.allows(.card, from: .new, to: .refunded)   // false
-/// TransactionStateMachine.wait(in: .pinRequested)                    // 60_000 ms
+/// TransactionStateMachine.accepts(.pin, .PIN_REQUESTED)              // true
+/// TransactionStateMachine.allows(.card, from: .NEW, to: .REFUNDED)   // false
+/// TransactionStateMachine.wait(in: .PIN_REQUESTED)                    // 60_000 ms
 /// ```
 ///
 /// Every transaction starts ``initial`` (NEW); a card sent with the request that creates it is
@@ -32,25 +33,25 @@ enum TransactionStateMachine {
     }
 
     /// Where every transaction starts: waiting for its card.
-    static let initial: TransactionStatus = .new
+    static let initial: TransactionStatus = .NEW
 
     /// What the issuer's answer can make of a transaction: approved, declined (or failed), asking
     /// for the PIN, or not answering yet.
-    private static let authorisation: Set<TransactionStatus> = [.cleared, .declined, .error, .pinRequested, .ongoing]
+    private static let authorisation: Set<TransactionStatus> = [.CLEARED, .DECLINED, .ERROR, .PIN_REQUESTED, .ONGOING]
 
     /// For each event, the statuses it acts on and the statuses it may leave behind.
     static let transitions: [Event: (from: Set<TransactionStatus>, to: Set<TransactionStatus>)] = [
         // The reader's outcome instead of a card, a read too old, a card the kernel refuses, a wrong
         // offline PIN, the DCC offer, the online PIN, or the issuer's answer.
-        .card: ([.new], authorisation.union([.userCancelled, .timeout, .rejected, .terminalDeclined, .dccRequired])),
+        .card: ([.NEW], authorisation.union([.USER_CANCELLED, .TIMEOUT, .REJECTED, .TERMINAL_DECLINED, .DCC_REQUIRED])),
         // An online-PIN card asks for its PIN after the currency choice.
-        .dccChoice: ([.dccRequired], authorisation),
+        .dccChoice: ([.DCC_REQUIRED], authorisation),
         // A wrong PIN declines; a right one goes to the issuer, which does not ask for it again.
-        .pin: ([.pinRequested], authorisation.subtracting([.pinRequested])),
+        .pin: ([.PIN_REQUESTED], authorisation.subtracting([.PIN_REQUESTED])),
         // Cancelling during the DCC choice is a reversal too.
-        .reversal: ([.cleared, .dccRequired], [.userCancelled, .cancelled]),
-        .refund: ([.cleared], [.refunded]),
-        .deadline: ([.new, .dccRequired, .pinRequested, .ongoing], [.timeout]),
+        .reversal: ([.CLEARED, .DCC_REQUIRED], [.USER_CANCELLED, .CANCELLED]),
+        .refund: ([.CLEARED], [.REFUNDED]),
+        .deadline: ([.NEW, .DCC_REQUIRED, .PIN_REQUESTED, .ONGOING], [.TIMEOUT]),
     ]
 
     /// Whether `event` may happen to a transaction in `status`.
@@ -75,10 +76,10 @@ enum TransactionStateMachine {
     /// card 120 s, the DCC choice 120 s, the PIN 60 s, the issuer 30 s. Then it times out.
     static func wait(in status: TransactionStatus) -> Int64? {
         switch status {
-        case .new: 120_000
-        case .dccRequired: 120_000
-        case .pinRequested: 60_000
-        case .ongoing: 30_000
+        case .NEW: 120_000
+        case .DCC_REQUIRED: 120_000
+        case .PIN_REQUESTED: 60_000
+        case .ONGOING: 30_000
         default: nil
         }
     }
@@ -104,14 +105,14 @@ enum TransactionStateMachine {
     ///
     /// - Parameter age: milliseconds since the transaction was created.
     static func reversibility(_ type: TransactionType, _ status: TransactionStatus, age: Int64) -> Reversibility {
-        guard type == .auth else { return .no }
-        if status == .dccRequired { return .yes }
-        return status == .cleared && age <= reversalWindow ? .whileLatest : .no
+        guard type == .AUTH else { return .no }
+        if status == .DCC_REQUIRED { return .yes }
+        return status == .CLEARED && age <= reversalWindow ? .whileLatest : .no
     }
 
     /// Whether a transaction can be refunded (once it can no longer be reversed): a cleared sale.
     static func isRefundable(_ type: TransactionType, _ status: TransactionStatus) -> Bool {
-        type == .auth && accepts(.refund, status)
+        type == .AUTH && accepts(.refund, status)
     }
 }
 

@@ -68,13 +68,13 @@ struct Outbox: Sendable {
     static func eventType(_ record: TransactionRecord) -> String? {
         guard !TransactionStateMachine.isInFlight(record.status) else { return nil }
         switch (record.type, record.status) {
-        case (.auth, .cleared), (.auth, .refunded): return "payment.succeeded"
+        case (.AUTH, .CLEARED), (.AUTH, .REFUNDED): return "payment.succeeded"
         // A reversal names its own type (`payment.canceled`); a card screen cancelled at the reader
         // (USER_CANCELLED without one) is a failed payment.
-        case (.auth, .cancelled): return "payment.canceled"
-        case (.auth, _): return "payment.failed"
-        case (.refund, .cleared): return "refund.succeeded"
-        case (.refund, _): return "refund.failed"
+        case (.AUTH, .CANCELLED): return "payment.canceled"
+        case (.AUTH, _): return "payment.failed"
+        case (.REFUND, .CLEARED): return "refund.succeeded"
+        case (.REFUND, _): return "refund.failed"
         }
     }
 
@@ -92,8 +92,8 @@ struct Outbox: Sendable {
                 amount: record.amount, tipAmount: record.tipAmount, currency: record.currency, cardBrand: record.cardBrand,
                 last4: record.maskedPAN.map { String($0.suffix(4)) }, responseCode: record.responseCode,
                 terminalId: record.terminalID, merchantId: record.merchantID, originalPaymentId: record.originalID,
-                dccAmount: record.dccStatus == .accepted ? record.dccAmount : nil,
-                dccCurrency: record.dccStatus == .accepted ? record.dccCurrency : nil))
+                dccAmount: record.dccStatus == .ACCEPTED ? record.dccAmount : nil,
+                dccCurrency: record.dccStatus == .ACCEPTED ? record.dccCurrency : nil))
         let disabled = record.callbackURL == nil && endpoint.disabled
         try enqueue(
             db, id: id, type: type, merchant: record.merchantID, transaction: record.id, url: url, scheme: endpoint.scheme,
@@ -104,7 +104,7 @@ struct Outbox: Sendable {
     /// reports each one's outcome.
     func timeOut(_ db: Connection, _ records: [TransactionRecord], message: String?, at now: Int64) throws {
         for var record in records {
-            record.move(to: .timeout, by: .deadline, at: now)
+            record.move(to: .TIMEOUT, by: .deadline, at: now)
             record.responseMessage = message ?? record.responseMessage ?? "Timed out"
             try record.save(db, at: now)
             try self.record(db, record, at: now)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One row of `GET /terminal/v1/transactions`: the seed's history item.
+/// One row of `GET /terminal/v1/transactions`: the seed's `TransactionHistoryItems`.
 ///
 /// `amount` is the transaction amount (tip included) and `amountRefund` what was refunded
 /// of it, both in minor units of `currency`. Optional fields are written as `null`.
@@ -12,7 +12,7 @@ import Foundation
 ///   "amountRefund": 1250,
 ///   "currency": { "code": "EUR", "name": "Euro", "unitLength": 2, "isoCode": 978, "exponent": 2 } }
 /// ```
-public struct TransactionHistoryItem: Codable, Sendable, Equatable {
+public struct TransactionHistoryItem: Codable, Sendable, Equatable, Hashable {
     public var transactionId: String
     public var transactionDate: Date
     public var transactionStatus: TransactionStatus
@@ -21,6 +21,7 @@ public struct TransactionHistoryItem: Codable, Sendable, Equatable {
     public var cardType: String?
     public var applicationLabel: String?
     public var paymentMethod: PaymentMethod
+    /// How much of the sale was refunded.
     public var amountRefund: Int?
     public var currency: TerminalCurrency?
 
@@ -84,22 +85,5 @@ public struct TransactionHistoryItem: Codable, Sendable, Equatable {
         try c.encode(paymentMethod, forKey: .paymentMethod)
         try c.encode(amountRefund, forKey: .amountRefund)
         try c.encode(currency, forKey: .currency)
-    }
-}
-
-/// One page of history, `GET /terminal/v1/transactions`: `{items, page, itemsPerPage, total}`.
-public struct TransactionHistoryPage: Codable, Sendable, Equatable {
-    public var items: [TransactionHistoryItem]
-    /// The page number asked for.
-    public var page: Int
-    public var itemsPerPage: Int
-    /// How many transactions match the filters over all pages.
-    public var total: Int
-
-    public init(items: [TransactionHistoryItem], page: Int, itemsPerPage: Int, total: Int) {
-        self.items = items
-        self.page = page
-        self.itemsPerPage = itemsPerPage
-        self.total = total
     }
 }

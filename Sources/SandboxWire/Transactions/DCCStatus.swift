@@ -6,9 +6,9 @@
 /// they chose the terminal's. A transaction never offered DCC has `dccStatus: null`.
 public enum DCCStatus: String, Codable, Sendable, Equatable, CaseIterable {
     /// Quoted, waiting for the cardholder's choice.
-    case offered = "OFFERED"
+    case OFFERED
     /// The cardholder pays in the card's currency at the quoted amount.
-    case accepted = "ACCEPTED"
+    case ACCEPTED
     /// The cardholder pays in the terminal's currency.
-    case declined = "DECLINED"
+    case DECLINED
 }

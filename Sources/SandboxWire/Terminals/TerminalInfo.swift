@@ -1,14 +1,13 @@
-/// The seed's `TerminalInfo`: what `GET /terminal/v1/terminal` answers, every field present.
+/// The seed's `TerminalInfo`: the registered terminal's configuration and capabilities, as
+/// `GET /terminal/v1/terminal` answers it, every field present (optional ones as `null`).
 ///
-/// Built from a terminal profile, its merchant and its region. The region has the last word:
-/// a switch it turns off (`refunds`, `reversals`, `tips`, `blik`, no `apms`) is off on every
-/// terminal, and the limit never exceeds its maximum. Tip caps left null on the terminal are
-/// the region's. Optional fields are written as `null`, never left out.
+/// The host builds it from a terminal profile, its merchant and its region (SandboxCore's
+/// `TerminalInfo+Profile.swift`).
 ///
 /// ```swift
-/// let info = TerminalInfo(terminal: terminal, merchant: merchant, region: region)
-/// info.currency.code        // "EUR"
-/// info.decimalDigitCount    // 2
+/// if case .success(let info) = await sdk.getTerminalInfo(), info.tipEnabled {
+///     showTipRates(info.dynamicProperties.rates)
+/// }
 /// ```
 ///
 /// ```json
@@ -21,7 +20,7 @@
 ///   "apmEnabled": true, "tipEnabled": true, "maxTipAmount": 5000, "maxTipPercentage": 15,
 ///   "blikEnabled": null, "terminalCode": null }
 /// ```
-public struct TerminalInfo: Codable, Sendable, Equatable {
+public struct TerminalInfo: Codable, Sendable, Equatable, Hashable {
     public var terminalId: String
     public var merchantId: String
     public var merchantName: String
@@ -29,12 +28,13 @@ public struct TerminalInfo: Codable, Sendable, Equatable {
     public var address2: String
     public var isRefundAvailable: Bool
     public var isReversalAvailable: Bool
+    /// The terminal's currency: every sale is in it.
     public var currency: TerminalCurrency
-    /// The largest transaction, tip included, in minor units.
+    /// The largest amount of one transaction, tip included, in minor units.
     public var limitAmount: Int
     /// Digits after the decimal point: the currency's exponent.
     public var decimalDigitCount: Int
-    /// ISO 3166-1 alpha-2 countries the terminal may trade in, or nil for anywhere.
+    /// Countries (ISO 3166-1 alpha-2) the device must stand in; `nil` means anywhere.
     public var permittedCountries: [String]?
     public var profileId: String
     public var dynamicProperties: DynamicProperties
@@ -46,7 +46,7 @@ public struct TerminalInfo: Codable, Sendable, Equatable {
     /// The largest tip as a percentage, or nil (always nil while tips are off).
     public var maxTipPercentage: Double?
     public var blikEnabled: Bool?
-    /// The code asked before a refund, or nil.
+    /// The code asked before a refund (refund verification), or nil.
     public var terminalCode: String?
 
     public init(
@@ -76,35 +76,6 @@ public struct TerminalInfo: Codable, Sendable, Equatable {
         self.maxTipPercentage = maxTipPercentage
         self.blikEnabled = blikEnabled
         self.terminalCode = terminalCode
-    }
-
-    /// A terminal as its device sees it.
-    ///
-    /// - Parameters:
-    ///   - terminal: the terminal's profile.
-    ///   - merchant: the merchant it belongs to (name and address).
-    ///   - region: the region it trades in (currency, limits, feature switches).
-    public init(terminal: TerminalProfile, merchant: Merchant, region: Region) {
-        let tips = terminal.tips.enabled && region.features.tips
-        let blik: Bool? = region.features.blik ? terminal.blikEnabled : terminal.blikEnabled.map { _ in false }
-        self.init(
-            terminalId: terminal.id, merchantId: merchant.id, merchantName: merchant.name,
-            address1: merchant.address1, address2: merchant.address2,
-            isRefundAvailable: terminal.refundAvailable && region.features.refunds,
-            isReversalAvailable: terminal.reversalAvailable && region.features.reversals,
-            currency: TerminalCurrency(region.currency),
-            limitAmount: min(terminal.limitAmount, region.limits.maxTransactionAmount),
-            decimalDigitCount: region.currency.exponent,
-            permittedCountries: terminal.permittedCountries,
-            profileId: terminal.profileId,
-            dynamicProperties: DynamicProperties(terminal: terminal, region: region),
-            apmConfig: terminal.apm.brands.map(APMConfig.init),
-            apmEnabled: terminal.apm.enabled && !region.features.apms.isEmpty,
-            tipEnabled: tips,
-            maxTipAmount: tips ? terminal.tips.maxAmount ?? region.limits.maxTipAmount : nil,
-            maxTipPercentage: tips ? terminal.tips.maxPercentage ?? region.limits.maxTipPercentage : nil,
-            blikEnabled: blik,
-            terminalCode: terminal.terminalCode)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,5 +1,4 @@
 import Foundation
-import SandboxWire
 
 // The payment models write and read their dates as ``WireTime`` strings through these helpers
 // rather than through the encoder's `dateEncodingStrategy`, so a `JSONEncoder` with default

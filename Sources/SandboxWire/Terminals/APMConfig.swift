@@ -3,9 +3,9 @@
 /// ```json
 /// { "brandName": "ALIPAY", "brandFullName": "Alipay+", "customId": "alipay-eu-m01", "isActive": true }
 /// ```
-public struct APMConfig: Codable, Sendable, Equatable {
-    /// The brand, upper case as the SDK's `APMBrand` names it, e.g. `ALIPAY`.
-    public var brandName: String
+public struct APMConfig: Codable, Sendable, Equatable, Hashable {
+    /// The brand, upper case, e.g. `ALIPAY`.
+    public var brandName: APMPaymentData.APMBrand
     /// A display name, or nil.
     public var brandFullName: String?
     /// The acquirer's identifier of this integration, or nil.
@@ -13,16 +13,11 @@ public struct APMConfig: Codable, Sendable, Equatable {
     /// Whether the brand may be used now.
     public var isActive: Bool
 
-    public init(brandName: String, brandFullName: String?, customId: String?, isActive: Bool) {
+    public init(brandName: APMPaymentData.APMBrand, brandFullName: String? = nil, customId: String? = nil, isActive: Bool) {
         self.brandName = brandName
         self.brandFullName = brandFullName
         self.customId = customId
         self.isActive = isActive
-    }
-
-    /// The wire form of a configured brand.
-    public init(_ brand: TerminalProfile.APMBrand) {
-        self.init(brandName: brand.brandName, brandFullName: brand.brandFullName, customId: brand.customId, isActive: brand.isActive)
     }
 
     enum CodingKeys: String, CodingKey {

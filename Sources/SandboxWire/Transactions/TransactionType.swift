@@ -1,7 +1,7 @@
 /// The seed's `TransactionType`: a sale (`AUTH`) or a refund (`REFUND`).
 public enum TransactionType: String, Codable, Sendable, Equatable, CaseIterable {
     /// A sale.
-    case auth = "AUTH"
+    case AUTH
     /// A refund of an earlier sale, a transaction of its own.
-    case refund = "REFUND"
+    case REFUND
 }

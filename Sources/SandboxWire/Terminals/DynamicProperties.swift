@@ -1,9 +1,9 @@
 /// The seed's `DynamicProperties`: links, contacts, tip rates, the reference rule and APM/BLIK
-/// timings of a terminal, as `TerminalInfo.dynamicProperties`.
+/// timings of a terminal (settings that change without an SDK release), as
+/// `TerminalInfo.dynamicProperties`. Times are in seconds.
 ///
-/// The contact and timing fields come from the terminal profile's `dynamicProperties`;
-/// `rates` from its tips (empty when tips are off) and `referenceEnabled`/`referencePattern`
-/// from its reference. Times are in seconds.
+/// Written with every field, `null` included; read leniently (`rates` absent is empty,
+/// `referenceEnabled` absent is false).
 ///
 /// ```json
 /// { "privacyPolicyUrl": "https://brasserie-lumiere.example/privacy", "cookiesPolicyUrl": null,
@@ -11,7 +11,7 @@
 ///   "phone": null, "apmTimeout": 300, "apmPulling": 5, "apmRefundTimeout": 60, "rates": [5, 10, 15],
 ///   "referencePattern": null, "referenceEnabled": false, "blikTimeout": null, "blikPulling": null }
 /// ```
-public struct DynamicProperties: Codable, Sendable, Equatable {
+public struct DynamicProperties: Codable, Sendable, Equatable, Hashable {
     public var privacyPolicyUrl: String?
     public var cookiesPolicyUrl: String?
     public var userAgreementUrl: String?
@@ -40,10 +40,9 @@ public struct DynamicProperties: Codable, Sendable, Equatable {
 
     public init(
         privacyPolicyUrl: String? = nil, cookiesPolicyUrl: String? = nil, userAgreementUrl: String? = nil,
-        email: String? = nil, whatsapp: String? = nil, phone: String? = nil,
-        apmTimeout: Int? = nil, apmPulling: Int? = nil, apmRefundTimeout: Int? = nil,
-        rates: [Int] = [], referencePattern: String? = nil, referenceEnabled: Bool = false,
-        blikTimeout: Int? = nil, blikPulling: Int? = nil
+        email: String? = nil, whatsapp: String? = nil, phone: String? = nil, apmTimeout: Int? = nil,
+        apmPulling: Int? = nil, apmRefundTimeout: Int? = nil, rates: [Int] = [], referencePattern: String? = nil,
+        referenceEnabled: Bool = false, blikTimeout: Int? = nil, blikPulling: Int? = nil
     ) {
         self.privacyPolicyUrl = privacyPolicyUrl
         self.cookiesPolicyUrl = cookiesPolicyUrl
@@ -61,26 +60,28 @@ public struct DynamicProperties: Codable, Sendable, Equatable {
         self.blikPulling = blikPulling
     }
 
-    /// A terminal's dynamic properties: its profile's links and timings, its tip rates
-    /// (none while tips are off, on the terminal or in the region) and its reference rule
-    /// (no pattern while references are off).
-    public init(terminal: TerminalProfile, region: Region) {
-        let profile = terminal.dynamicProperties
-        let tipsEnabled = terminal.tips.enabled && region.features.tips
-        self.init(
-            privacyPolicyUrl: profile.privacyPolicyUrl, cookiesPolicyUrl: profile.cookiesPolicyUrl,
-            userAgreementUrl: profile.userAgreementUrl, email: profile.email, whatsapp: profile.whatsapp,
-            phone: profile.phone, apmTimeout: profile.apmTimeout, apmPulling: profile.apmPulling,
-            apmRefundTimeout: profile.apmRefundTimeout, rates: tipsEnabled ? terminal.tips.rates : [],
-            referencePattern: terminal.reference.enabled ? terminal.reference.pattern : nil,
-            referenceEnabled: terminal.reference.enabled,
-            blikTimeout: profile.blikTimeout, blikPulling: profile.blikPulling)
-    }
-
     enum CodingKeys: String, CodingKey {
         case privacyPolicyUrl, cookiesPolicyUrl, userAgreementUrl, email, whatsapp, phone
         case apmTimeout, apmPulling, apmRefundTimeout, rates, referencePattern, referenceEnabled
         case blikTimeout, blikPulling
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        privacyPolicyUrl = try c.decodeIfPresent(String.self, forKey: .privacyPolicyUrl)
+        cookiesPolicyUrl = try c.decodeIfPresent(String.self, forKey: .cookiesPolicyUrl)
+        userAgreementUrl = try c.decodeIfPresent(String.self, forKey: .userAgreementUrl)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        whatsapp = try c.decodeIfPresent(String.self, forKey: .whatsapp)
+        phone = try c.decodeIfPresent(String.self, forKey: .phone)
+        apmTimeout = try c.decodeIfPresent(Int.self, forKey: .apmTimeout)
+        apmPulling = try c.decodeIfPresent(Int.self, forKey: .apmPulling)
+        apmRefundTimeout = try c.decodeIfPresent(Int.self, forKey: .apmRefundTimeout)
+        rates = try c.decodeIfPresent([Int].self, forKey: .rates) ?? []
+        referencePattern = try c.decodeIfPresent(String.self, forKey: .referencePattern)
+        referenceEnabled = try c.decodeIfPresent(Bool.self, forKey: .referenceEnabled) ?? false
+        blikTimeout = try c.decodeIfPresent(Int.self, forKey: .blikTimeout)
+        blikPulling = try c.decodeIfPresent(Int.self, forKey: .blikPulling)
     }
 
     /// Writes every field, `null` included.

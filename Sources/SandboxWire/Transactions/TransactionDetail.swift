@@ -1,9 +1,29 @@
 import Foundation
 
-/// Everything known about one transaction (seed "Transaction Detail").
+/// The seed's `TransactionDetail`: everything the host knows about one transaction, as sale,
+/// refund, reversal, DCC, PIN, last-transaction and details calls answer it; the host writes it
+/// and the SDK reads it, so a field added here is added on both sides.
 ///
-/// Decoded from the host's JSON with the seed's keys, including `AID` and `CID`. A field is
-/// mandatory when it cannot be `nil`. Amounts are integers in minor units.
+/// Field names are the seed's, `AID`, `CID` and `externalID` included; dates are ISO 8601
+/// strings (see ``WireTime``); the currencies are ``TerminalCurrency`` objects as in
+/// ``TerminalInfo``; and every optional field is written as `null`, never left out, so a
+/// client always sees the seed model's 37 fields (`TransactionDetail+JSON.swift`). Reading
+/// accepts an optional field absent or `null`. Amounts are integers in minor units.
+///
+/// ```json
+/// { "transactionId": "a1f0…", "transactionStatus": "CLEARED", "transactionType": "AUTH",
+///   "transactionAmount": 1250, "tipAmount": 250, "transactionDate": "2026-11-29T12:48:22.555Z",
+///   "merchantId": "EU-M01", "terminalId": "EU-T0101", "cancellable": true,
+///   "applicationLabel": "VISA DEBIT", "cardType": "VISA", "expiryDate": "2028-12-31T00:00:00.000Z",
+///   "authId": "123456", "AID": "A0000000031010", "cardNumber": "476173******0011",
+///   "responseCode": "00", "responseMsg": "Approved", "CID": "40", "applicationCryptogram": "…",
+///   "externalID": "INV-000123", "retrievalRefNum": "633412345678", "refundedTransactionId": null,
+///   "refundedDate": null, "refundedMaskedPan": null, "isReversalAvailable": true,
+///   "paymentMethod": "CARD", "refundable": false, "ref1": null, "ref2": null,
+///   "currency": { "code": "EUR", "name": "Euro", "unitLength": 2, "isoCode": 978, "exponent": 2 },
+///   "dccStatus": null, "dccAmount": null, "dccCurrency": null, "dccExchangeRate": null,
+///   "dccMarkup": null, "dccEcbIndicator": null, "transactionRetry": null }
+/// ```
 ///
 /// ```swift
 /// for await result in sdk.doPayment(currency: "EUR", requestedAmount: 1250, reference: nil) {
@@ -12,16 +32,23 @@ import Foundation
 ///     }
 /// }
 /// ```
+///
+/// The DCC fields follow the host's quote: `dccExchangeRate` is the base rate without the markup
+/// and `dccMarkup` the markup in percent, so `dccAmount` is the transaction amount converted
+/// at `dccExchangeRate × (1 + dccMarkup / 100)`, rounded half up in `dccCurrency`'s exponent.
 public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
     public var transactionId: String
     public var transactionStatus: TransactionStatus
     public var transactionType: TransactionType
+    /// The amount in minor units of ``currency``, tip included.
     public var transactionAmount: Int
+    /// The tip in minor units, part of ``transactionAmount``.
     public var tipAmount: Int?
     public var transactionDate: Date
     public var merchantId: String
     public var terminalId: String
-    /// Whether the sale can still be reversed (``TapOnMobile/doReversal(transactionId:isCancelledByUser:)``).
+    /// Whether the sale can still be reversed (the SDK's `doReversal`): a sale waiting for the DCC
+    /// choice, or the terminal's latest cleared sale within 30 minutes.
     public var cancellable: Bool
     public var applicationLabel: String?
     /// The card brand, `VISA`, `MASTERCARD` …
@@ -42,23 +69,29 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
     public var retrievalRefNum: String?
     /// For a refund, the sale it refunds.
     public var refundedTransactionId: String?
+    /// On a refunded sale: when it was refunded.
     public var refundedDate: Date?
+    /// On a refunded sale: the masked PAN the refund went to.
     public var refundedMaskedPan: String?
     public var isReversalAvailable: Bool?
     public var paymentMethod: PaymentMethod
     public var refundable: Bool?
     public var ref1: String?
     public var ref2: String?
-    public var currency: Currency?
+    public var currency: TerminalCurrency?
     public var dccStatus: DCCStatus?
-    /// The amount in the card's currency, in its minor units.
+    /// The converted amount in minor units of ``dccCurrency``: the offer's, which stays when the
+    /// cardholder declines it (``dccStatus`` says which currency was paid in).
     public var dccAmount: Int?
-    public var dccCurrency: Currency?
+    public var dccCurrency: TerminalCurrency?
+    /// The base exchange rate, without the markup.
     public var dccExchangeRate: Double?
+    /// The markup over ``dccExchangeRate``, in percent.
     public var dccMarkup: Double?
     public var dccEcbIndicator: Bool?
     public var transactionRetry: Int?
 
+    /// A transaction, fields in the seed's order; every optional one defaults to nil.
     public init(
         transactionId: String, transactionStatus: TransactionStatus, transactionType: TransactionType,
         transactionAmount: Int, tipAmount: Int? = nil, transactionDate: Date, merchantId: String, terminalId: String,
@@ -67,8 +100,8 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
         CID: String? = nil, applicationCryptogram: String? = nil, externalID: String? = nil, retrievalRefNum: String? = nil,
         refundedTransactionId: String? = nil, refundedDate: Date? = nil, refundedMaskedPan: String? = nil,
         isReversalAvailable: Bool? = nil, paymentMethod: PaymentMethod, refundable: Bool? = nil, ref1: String? = nil,
-        ref2: String? = nil, currency: Currency? = nil, dccStatus: DCCStatus? = nil, dccAmount: Int? = nil,
-        dccCurrency: Currency? = nil, dccExchangeRate: Double? = nil, dccMarkup: Double? = nil,
+        ref2: String? = nil, currency: TerminalCurrency? = nil, dccStatus: DCCStatus? = nil, dccAmount: Int? = nil,
+        dccCurrency: TerminalCurrency? = nil, dccExchangeRate: Double? = nil, dccMarkup: Double? = nil,
         dccEcbIndicator: Bool? = nil, transactionRetry: Int? = nil
     ) {
         self.transactionId = transactionId
@@ -110,6 +143,7 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
         self.transactionRetry = transactionRetry
     }
 
+    /// The seed's field names, in the seed's order.
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case transactionId, transactionStatus, transactionType, transactionAmount, tipAmount, transactionDate
         case merchantId, terminalId, cancellable, applicationLabel, cardType, expiryDate, authId, AID, cardNumber
@@ -118,6 +152,7 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
         case dccStatus, dccAmount, dccCurrency, dccExchangeRate, dccMarkup, dccEcbIndicator, transactionRetry
     }
 
+    /// Reads a detail; optional fields may be absent or `null`, dates are ISO 8601 strings.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         transactionId = try c.decode(String.self, forKey: .transactionId)
@@ -125,13 +160,13 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
         transactionType = try c.decode(TransactionType.self, forKey: .transactionType)
         transactionAmount = try c.decode(Int.self, forKey: .transactionAmount)
         tipAmount = try c.decodeIfPresent(Int.self, forKey: .tipAmount)
-        transactionDate = try c.decodeDate(forKey: .transactionDate)
+        transactionDate = try c.decodeWireDate(forKey: .transactionDate)
         merchantId = try c.decode(String.self, forKey: .merchantId)
         terminalId = try c.decode(String.self, forKey: .terminalId)
         cancellable = try c.decode(Bool.self, forKey: .cancellable)
         applicationLabel = try c.decodeIfPresent(String.self, forKey: .applicationLabel)
         cardType = try c.decodeIfPresent(String.self, forKey: .cardType)
-        expiryDate = try c.decodeDateIfPresent(forKey: .expiryDate)
+        expiryDate = try c.decodeWireDateIfPresent(forKey: .expiryDate)
         authId = try c.decode(String.self, forKey: .authId)
         AID = try c.decodeIfPresent(String.self, forKey: .AID)
         cardNumber = try c.decode(String.self, forKey: .cardNumber)
@@ -142,61 +177,20 @@ public struct TransactionDetail: Codable, Sendable, Equatable, Hashable {
         externalID = try c.decodeIfPresent(String.self, forKey: .externalID)
         retrievalRefNum = try c.decodeIfPresent(String.self, forKey: .retrievalRefNum)
         refundedTransactionId = try c.decodeIfPresent(String.self, forKey: .refundedTransactionId)
-        refundedDate = try c.decodeDateIfPresent(forKey: .refundedDate)
+        refundedDate = try c.decodeWireDateIfPresent(forKey: .refundedDate)
         refundedMaskedPan = try c.decodeIfPresent(String.self, forKey: .refundedMaskedPan)
         isReversalAvailable = try c.decodeIfPresent(Bool.self, forKey: .isReversalAvailable)
         paymentMethod = try c.decode(PaymentMethod.self, forKey: .paymentMethod)
         refundable = try c.decodeIfPresent(Bool.self, forKey: .refundable)
         ref1 = try c.decodeIfPresent(String.self, forKey: .ref1)
         ref2 = try c.decodeIfPresent(String.self, forKey: .ref2)
-        currency = try c.decodeIfPresent(Currency.self, forKey: .currency)
+        currency = try c.decodeIfPresent(TerminalCurrency.self, forKey: .currency)
         dccStatus = try c.decodeIfPresent(DCCStatus.self, forKey: .dccStatus)
         dccAmount = try c.decodeIfPresent(Int.self, forKey: .dccAmount)
-        dccCurrency = try c.decodeIfPresent(Currency.self, forKey: .dccCurrency)
+        dccCurrency = try c.decodeIfPresent(TerminalCurrency.self, forKey: .dccCurrency)
         dccExchangeRate = try c.decodeIfPresent(Double.self, forKey: .dccExchangeRate)
         dccMarkup = try c.decodeIfPresent(Double.self, forKey: .dccMarkup)
         dccEcbIndicator = try c.decodeIfPresent(Bool.self, forKey: .dccEcbIndicator)
         transactionRetry = try c.decodeIfPresent(Int.self, forKey: .transactionRetry)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(transactionId, forKey: .transactionId)
-        try c.encode(transactionStatus, forKey: .transactionStatus)
-        try c.encode(transactionType, forKey: .transactionType)
-        try c.encode(transactionAmount, forKey: .transactionAmount)
-        try c.encodeIfPresent(tipAmount, forKey: .tipAmount)
-        try c.encodeDate(transactionDate, forKey: .transactionDate)
-        try c.encode(merchantId, forKey: .merchantId)
-        try c.encode(terminalId, forKey: .terminalId)
-        try c.encode(cancellable, forKey: .cancellable)
-        try c.encodeIfPresent(applicationLabel, forKey: .applicationLabel)
-        try c.encodeIfPresent(cardType, forKey: .cardType)
-        try c.encodeDate(expiryDate, forKey: .expiryDate)
-        try c.encode(authId, forKey: .authId)
-        try c.encodeIfPresent(AID, forKey: .AID)
-        try c.encode(cardNumber, forKey: .cardNumber)
-        try c.encodeIfPresent(responseCode, forKey: .responseCode)
-        try c.encodeIfPresent(responseMsg, forKey: .responseMsg)
-        try c.encodeIfPresent(CID, forKey: .CID)
-        try c.encodeIfPresent(applicationCryptogram, forKey: .applicationCryptogram)
-        try c.encodeIfPresent(externalID, forKey: .externalID)
-        try c.encodeIfPresent(retrievalRefNum, forKey: .retrievalRefNum)
-        try c.encodeIfPresent(refundedTransactionId, forKey: .refundedTransactionId)
-        try c.encodeDate(refundedDate, forKey: .refundedDate)
-        try c.encodeIfPresent(refundedMaskedPan, forKey: .refundedMaskedPan)
-        try c.encodeIfPresent(isReversalAvailable, forKey: .isReversalAvailable)
-        try c.encode(paymentMethod, forKey: .paymentMethod)
-        try c.encodeIfPresent(refundable, forKey: .refundable)
-        try c.encodeIfPresent(ref1, forKey: .ref1)
-        try c.encodeIfPresent(ref2, forKey: .ref2)
-        try c.encodeIfPresent(currency, forKey: .currency)
-        try c.encodeIfPresent(dccStatus, forKey: .dccStatus)
-        try c.encodeIfPresent(dccAmount, forKey: .dccAmount)
-        try c.encodeIfPresent(dccCurrency, forKey: .dccCurrency)
-        try c.encodeIfPresent(dccExchangeRate, forKey: .dccExchangeRate)
-        try c.encodeIfPresent(dccMarkup, forKey: .dccMarkup)
-        try c.encodeIfPresent(dccEcbIndicator, forKey: .dccEcbIndicator)
-        try c.encodeIfPresent(transactionRetry, forKey: .transactionRetry)
     }
 }

@@ -1,6 +1,8 @@
 import FastJSON
 
-/// The seed's `TerminalInfo.currency`: a currency as the SDK describes it.
+/// The seed's `Currency` (`TerminalInfo.currency`, `TransactionDetail.currency`): a currency as
+/// the SDK describes it. The SDK names it `Currency` (a type alias); the hosts keep that name
+/// for their ISO 4217 table, so the wire type is `TerminalCurrency`.
 ///
 /// `unitLength` is undocumented beyond "the length of the currency unit"; the sandbox gives
 /// the number of minor-unit digits (the ISO 4217 exponent, 2 for EUR), the only length an
@@ -9,7 +11,7 @@ import FastJSON
 /// ```json
 /// { "code": "EUR", "name": "Euro", "unitLength": 2, "isoCode": 978, "exponent": 2 }
 /// ```
-public struct TerminalCurrency: Codable, Sendable, Equatable {
+public struct TerminalCurrency: Codable, Sendable, Equatable, Hashable {
     /// ISO 4217 alphabetic code, e.g. `EUR`.
     public var code: String
     /// ISO 4217 English name, e.g. `Euro`.
@@ -18,22 +20,15 @@ public struct TerminalCurrency: Codable, Sendable, Equatable {
     public var unitLength: Int?
     /// ISO 4217 numeric code, e.g. 978.
     public var isoCode: Int?
-    /// Minor-unit exponent: amount / 10^exponent is the value in major units.
+    /// Minor-unit exponent: amounts are integers in 10^-exponent units.
     public var exponent: Int?
 
-    public init(code: String, name: String, unitLength: Int?, isoCode: Int?, exponent: Int?) {
+    public init(code: String, name: String, unitLength: Int? = nil, isoCode: Int? = nil, exponent: Int? = nil) {
         self.code = code
         self.name = name
         self.unitLength = unitLength
         self.isoCode = isoCode
         self.exponent = exponent
-    }
-
-    /// The wire form of a known currency.
-    public init(_ currency: Currency) {
-        self.init(
-            code: currency.code, name: currency.name, unitLength: currency.exponent,
-            isoCode: currency.numericCode, exponent: currency.exponent)
     }
 
     public enum CodingKeys: String, CodingKey, CaseIterable {

@@ -75,7 +75,10 @@ struct SignatureTimeTests {
         let wall = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
         let host = try TestHost(wallClock: wall)
         defer { host.stop() }
-        let receiver = try Receiver(answering: 500)
+        // 503 with an hour's Retry-After: the retry is due only when the test moves the sandbox clock
+        // (the schedule's first 5 s could pass in real time on a loaded machine, racing the wall clock).
+        let receiver = try Receiver(answering: 503)
+        receiver.answer(503, retryAfter: "3600")
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
         await host.setWebhook(EU.merchant2, url: receiver.hookURL, scheme: "standard")
         let before = Date()
@@ -85,10 +88,10 @@ struct SignatureTimeTests {
         await host.waitForAttempts(monei, 1, "first MONEI attempt")
         await host.waitForAttempts(standard, 1, "first Standard Webhooks attempt")
 
-        // An hour of real time later, the receiver recovers; 5 s of sandbox time make the retries due.
+        // An hour of real time later, the receiver recovers; an hour of sandbox time makes the retries due.
         wall.advance(by: 3_600)
         receiver.answer(200)
-        await host.advance(5)
+        await host.advance(3_605)
         await host.waitForState(monei, "delivered", "MONEI event delivered on the retry")
         await host.waitForState(standard, "delivered", "Standard Webhooks event delivered on the retry")
 

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxHTTP
 import SandboxHTTPClient
+import SandboxWire
 
 /// The merchant-portal simulator: the pages under `web/portal/` and the JSON API behind them.
 ///
@@ -77,14 +78,14 @@ public final class PortalSimulator: RunningService, Responder {
             // The browser only talks to the portal: a host's own entry is relayed, server to server.
             guard let environment = environments.first(where: { $0.region == request.parameter("region") }) else {
                 throw HTTPError(
-                    status: 404, code: "environment_not_found", message: "The portal drives no host for that region.",
+                    status: 404, code: .environmentNotFound, message: "The portal drives no host for that region.",
                     field: "region")
             }
             guard let response = try? client.send(HTTPClientRequest(url: environment.url + "/v1/environment")),
                 response.status == 200
             else {
                 throw HTTPError(
-                    status: 502, code: "environment_unavailable",
+                    status: 502, code: .environmentUnavailable,
                     message: "The \(environment.region) host at \(environment.url) does not answer.")
             }
             return .json(bytes: response.body)

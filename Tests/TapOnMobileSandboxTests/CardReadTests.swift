@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 @testable import TapOnMobileSandbox
 import TestSupport
 import Testing
@@ -73,7 +74,7 @@ struct CardReadTests {
         ("invalid_card_data", .invalidCardData), ("card_payload_invalid", .payloadRejected),
     ])
     func theHostsCardRefusalsMapToTheirOwnKind(code: String, kind: CardReaderSessionError.Kind) {
-        let error = TapOnMobileError.host(status: 400, code: code, message: "from the host", field: "cardPayload")
+        let error = TapOnMobileError.host(status: 400, code: ErrorCode(rawValue: code), message: "from the host", field: "cardPayload")
         #expect(error == .cardReaderSession(CardReaderSessionError(kind)))
         #expect(error.code == code && error.message == "from the host" && error.field == "cardPayload")
     }

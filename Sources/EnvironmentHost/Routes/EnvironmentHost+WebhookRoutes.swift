@@ -53,8 +53,6 @@ extension EnvironmentHost {
                 deliveredAt: (try row["delivered_at"] as Int64?).map(Wire.time),
                 payload: log == nil ? nil : String(decoding: try row["body"] as [UInt8], as: UTF8.self), log: log)
         }
-        let notFound = HTTPError(status: 404, code: "webhook_event_not_found", message: "No such webhook event.", field: "eventId")
-
         router.group("/backoffice/v1", middleware: backOfficeKey(key)) { backOffice in
             backOffice.get("/webhooks/events") { request, _ in
                 let limit = Int(request.query["limit"] ?? "50") ?? 0
@@ -74,7 +72,7 @@ extension EnvironmentHost {
                 let id = request.parameter("eventId")
                 return .json(
                     try store.read { db in
-                        guard let row = try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first else { throw notFound }
+                        guard let row = try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first else { throw WebhookError.eventNotFound }
                         let log = try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(id)]).map { attempt in
                             WebhookEvent.Attempt(
                                 attempt: try attempt["attempt"], at: Wire.time(try attempt["at"]), status: try attempt["status"],
@@ -90,7 +88,7 @@ extension EnvironmentHost {
                 try store.write { db in
                     try db.run(
                         "UPDATE webhook_events SET state = 'pending', next_attempt_at = ? WHERE id = ?", [.integer(now), .text(id)])
-                    guard db.changes == 1 else { throw notFound }
+                    guard db.changes == 1 else { throw WebhookError.eventNotFound }
                 }
                 return .json(["eventId": id, "state": "pending"], status: 202)
             }
@@ -145,7 +143,7 @@ extension EnvironmentHost {
             let eventID: String = try lifecycle.store.write { db in
                 try outbox.record(db, sample, type: body.event, at: now)
                 guard let row = try db.query("SELECT id FROM webhook_events WHERE transaction_id = ? ORDER BY seq DESC LIMIT 1", [.text(sample.id)]).first
-                else { throw HTTPError(status: 409, code: "no_webhook_endpoint", message: "The merchant has no webhook endpoint.") }
+                else { throw WebhookError.noWebhookEndpoint }
                 return try row["id"]
             }
             return .json(["eventId": eventID], status: 202)

@@ -113,7 +113,7 @@ extension Lifecycle {
         static let valid = Verification(valid: true, reason: nil, message: nil, terminalId: nil, pinRequired: nil)
 
         static func refused(_ error: LifecycleError) -> Verification {
-            Verification(valid: false, reason: error.code, message: error.message, terminalId: nil, pinRequired: nil)
+            Verification(valid: false, reason: error.code.rawValue, message: error.message, terminalId: nil, pinRequired: nil)
         }
     }
 

@@ -45,7 +45,7 @@ extension Payments {
             if let checkout = request.checkoutId {
                 try useCheckout(db, checkout, terminal: terminal.terminalId, request: request, at: now)
             }
-            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
             var record = TransactionRecord(
                 id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .auth, status: .new,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
@@ -55,9 +55,7 @@ extension Payments {
             // the device cannot know whether the card was charged.
             if let callback = request.callbackUrl {
                 if let reason = outbox.refusal(of: callback) {
-                    throw HTTPError(
-                        status: 422, code: "outcome_unknown",
-                        message: "No payment was created: \(reason). Do not retry with a new order.", field: "callbackUrl")
+                    throw PaymentError.outcomeUnknown(reason)
                 }
                 record.callbackURL = callback
             }
@@ -114,7 +112,7 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard record.status == .new else { throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
+            guard record.status == .new else { throw PaymentError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
             if case .nothing = input {
                 throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
@@ -128,7 +126,7 @@ extension Payments {
     /// doRefund: a card-present credit of a cleared sale that can no longer be reversed.
     func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
         let terminal = try terminalInfo(session)
-        guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+        guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
         try PaymentValidation.refund(request, terminal: terminal)
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
@@ -136,7 +134,7 @@ extension Payments {
         transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
             let original = try refundable(
                 db, request.transactionId, amount: request.requestedAmount, currency: request.currency, terminal: terminal, at: now)
-            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
             var record = TransactionRecord(
                 id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .refund, status: .new,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
@@ -159,22 +157,17 @@ extension Payments {
     ) throws -> TransactionRecord {
         let original = try record(db, id: id, terminal: terminal.terminalId)
         guard original.type == .auth else {
-            throw HTTPError(
-                status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
+            throw PaymentError.refundOfRefund
         }
-        if original.status == .refunded { throw HTTPError.alreadyRefunded }
+        if original.status == .refunded { throw PaymentError.alreadyRefunded }
         guard original.status == .cleared else {
-            throw HTTPError(
-                status: 409, code: "transaction_not_refundable",
-                message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
+            throw PaymentError.notRefundable(status: original.status.rawValue)
         }
         if let currency, currency != original.currency {
-            throw HTTPError(
-                status: 400, code: "currency_mismatch", message: "A refund is in the sale's currency, \(original.currency).",
-                field: "currency")
+            throw PaymentError.refundCurrencyMismatch(original.currency)
         }
-        guard amount <= original.amount else { throw HTTPError.refundOverAmount }
-        if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
+        guard amount <= original.amount else { throw PaymentError.refundOverAmount }
+        if try isCancellable(db, original, terminal: terminal, at: now) { throw PaymentError.stillCancellable }
         return original
     }
 
@@ -215,9 +208,9 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+            guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
-            guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
+            guard try isCancellable(db, record, terminal: terminal, at: now) else { throw PaymentError.notCancellable }
             cancel(&record, byUser: byUser)
             try record.save(db, at: now)
             return record
@@ -241,7 +234,7 @@ extension Payments {
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .dccRequired else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
+                throw PaymentError.wrongState("The transaction is \(record.status.rawValue), not DCC_REQUIRED.")
             }
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
             // offered, and `dccStatus` DECLINED says the sale was paid in the terminal's currency.
@@ -269,13 +262,13 @@ extension Payments {
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .pinRequested else {
-                throw HTTPError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
+                throw PaymentError.wrongState("The transaction is \(record.status.rawValue), not PIN_REQUESTED.")
             }
             let payload: PinPayload
             do {
                 payload = try PayloadSealer.open(sealed, as: PinPayload.self, key: data.readerKey, region: region.id, terminalId: record.terminalID)
             } catch {
-                throw HTTPError.pinPayloadInvalid
+                throw PaymentError.pinPayloadInvalid
             }
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             record.retries += 1
@@ -342,14 +335,14 @@ extension Payments {
 
     private func useCheckout(_ db: Connection, _ id: String, terminal: String, request: SaleRequest, at now: Int64) throws {
         guard let row = try db.query("SELECT * FROM checkouts WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.checkoutNotFound }
-        guard (try row["transaction_id"] as String?) == nil else { throw HTTPError.checkoutUsed }
-        guard now < (try row["expires_at"] as Int64) else { throw HTTPError.checkoutExpired }
-        guard (try row["amount"] as Int) == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
-        guard (try row["currency"] as String) == request.currency else { throw HTTPError.checkoutMismatch("currency") }
+        else { throw PaymentError.checkoutNotFound }
+        guard (try row["transaction_id"] as String?) == nil else { throw PaymentError.checkoutUsed }
+        guard now < (try row["expires_at"] as Int64) else { throw PaymentError.checkoutExpired }
+        guard (try row["amount"] as Int) == request.requestedAmount else { throw PaymentError.checkoutMismatch("requestedAmount") }
+        guard (try row["currency"] as String) == request.currency else { throw PaymentError.checkoutMismatch("currency") }
         // A tip of 0 is no tip, on either side.
-        guard ((try row["tip_amount"] as Int?) ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
-        guard (try row["reference"] as String?) == request.reference else { throw HTTPError.checkoutMismatch("reference") }
+        guard ((try row["tip_amount"] as Int?) ?? 0) == (request.tipAmount ?? 0) else { throw PaymentError.checkoutMismatch("tipAmount") }
+        guard (try row["reference"] as String?) == request.reference else { throw PaymentError.checkoutMismatch("reference") }
     }
 
     // MARK: - Validate
@@ -371,13 +364,13 @@ extension Payments {
     func validate(_ session: Lifecycle.CurrentSession, _ request: ValidateRequest) throws {
         let terminal = try terminalInfo(session)
         let now = now()
-        if session.expiresAt - now < 60_000 { throw HTTPError.sessionExpiring }
+        if session.expiresAt - now < 60_000 { throw PaymentError.sessionExpiring }
         if request.transactionServiceType != "REVERSAL" {
             let busy = try store.write { db in
                 try expireStale(db, terminal: terminal.terminalId, at: now)
                 return try inFlight(db, terminal: terminal.terminalId)
             }
-            if busy { throw HTTPError.terminalBusy }
+            if busy { throw PaymentError.terminalBusy }
         }
         try PaymentValidation.country(request.countryCode, terminal: terminal)
         try PaymentValidation.reference(request.reference, terminal: terminal)
@@ -389,7 +382,7 @@ extension Payments {
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
             try PaymentValidation.tip(request.tipAmount, requestedAmount: amount, terminal: terminal)
         case "REFUND":
-            guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+            guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
             guard let amount = request.requestedAmount else {
                 throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
             }
@@ -398,7 +391,7 @@ extension Payments {
                 _ = try store.read { db in try refundable(db, id, amount: amount, currency: nil, terminal: terminal, at: now) }
             }
         case "REVERSAL":
-            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+            guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
         default:
             throw HTTPError.invalidRequest(
                 "transactionServiceType must be PAYMENT, REFUND or REVERSAL.", field: "transactionServiceType")

@@ -65,7 +65,7 @@ extension Payments {
                 SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'REFUND' ORDER BY seq DESC LIMIT 1)
                 ORDER BY seq DESC LIMIT 1
                 """, [.text(terminal.terminalId)]
-            ).first else { throw HTTPError.transactionNotFound }
+            ).first else { throw PaymentError.transactionNotFound }
             return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
         }
     }
@@ -73,7 +73,7 @@ extension Payments {
     /// fetchTransactionDetails: by id or by a reference unique on this terminal.
     func details(_ session: Lifecycle.CurrentSession, id: String?, reference: String?, terminalID: String?) throws -> TransactionDetail {
         try reading(session) { db, terminal, now in
-            if let terminalID, terminalID != terminal.terminalId { throw HTTPError.transactionNotFound }
+            if let terminalID, terminalID != terminal.terminalId { throw PaymentError.transactionNotFound }
             if let id {
                 return try detail(db, try record(db, id: id, terminal: terminal.terminalId), terminal: terminal, at: now)
             }
@@ -82,11 +82,9 @@ extension Payments {
             }
             let rows = try db.query(
                 "SELECT * FROM transactions WHERE reference = ? AND terminal_id = ? LIMIT 2", [.text(reference), .text(terminal.terminalId)])
-            guard let row = rows.first else { throw HTTPError.transactionNotFound }
+            guard let row = rows.first else { throw PaymentError.transactionNotFound }
             guard rows.count == 1 else {
-                throw HTTPError(
-                    status: 409, code: "reference_not_unique", message: "Several transactions carry this reference; use the id.",
-                    field: "reference")
+                throw PaymentError.referenceNotUnique
             }
             return try detail(db, try TransactionRecord(row), terminal: terminal, at: now)
         }
@@ -285,7 +283,7 @@ extension Payments {
         try store.read { db in
             guard let row = try db.query(
                 "SELECT t.* FROM receipts r JOIN transactions t ON t.id = r.transaction_id WHERE r.id = ?", [.text(id)]
-            ).first else { throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.") }
+            ).first else { throw PaymentError.receiptNotFound }
             let record = try TransactionRecord(row)
             return ReceiptPage.html(record, merchant: lifecycle.directory.merchants[record.merchantID], region: region)
         }

@@ -120,7 +120,7 @@ struct Payments: Sendable {
             if let key, let row = try db.query(
                 "SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal.terminalId), .text(key.key)]
             ).first {
-                guard (try row["request_hash"] as String) == key.requestHash else { throw HTTPError.idempotencyKeyReused }
+                guard (try row["request_hash"] as String) == key.requestHash else { throw PaymentError.idempotencyKeyReused }
                 var replay = Response.json(bytes: try row["body"], status: Int(try row["status"] as Int64))
                 replay.headers.append(("Idempotent-Replayed", "true"))
                 return .stored(replay)
@@ -170,7 +170,7 @@ struct Payments: Sendable {
 
     func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {
         guard let row = try db.query("SELECT * FROM transactions WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
-        else { throw HTTPError.transactionNotFound }
+        else { throw PaymentError.transactionNotFound }
         return try TransactionRecord(row)
     }
 
@@ -179,12 +179,12 @@ struct Payments: Sendable {
     /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:readId:readAt:at:)``).
     ///
     /// A payload that does not open is `card_payload_invalid`; one that opens but carries a card
-    /// that breaks a rule of a card read gets that rule's own refusal (``HTTPError/cardRefused(_:)``).
+    /// that breaks a rule of a card read gets that rule's own refusal (``PaymentError/cardRefused(_:)``).
     func openCard(sealed: String, terminal: String) throws -> CardPayload {
         do {
             return try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
         } catch {
-            throw HTTPError.cardRefused(error) ?? HTTPError.cardPayloadInvalid
+            throw PaymentError.cardRefused(error) ?? PaymentError.cardPayloadInvalid
         }
     }
 
@@ -200,7 +200,7 @@ struct Payments: Sendable {
             ON CONFLICT DO NOTHING
             """,
             [.integer(readAt), .text(readId), .integer(now)])
-        guard db.changes == 1 else { throw HTTPError.cardPayloadReplayed }
+        guard db.changes == 1 else { throw PaymentError.cardPayloadReplayed }
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.
@@ -239,9 +239,7 @@ struct Payments: Sendable {
         // ahead of the host's clock as a forged payload.
         let (age, overflow) = now.subtractingReportingOverflow(payload.readAt)
         guard overflow || age >= -Self.clockSkewAllowance else {
-            throw HTTPError(
-                status: 400, code: "card_payload_invalid", message: "The card read is dated in the future of the host's clock.",
-                field: "cardPayload")
+            throw PaymentError.cardReadInTheFuture
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {

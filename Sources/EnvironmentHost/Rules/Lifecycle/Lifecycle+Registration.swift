@@ -70,7 +70,7 @@ extension Lifecycle {
             return terminal
         }
         guard let merchant else {
-            throw HTTPError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
+            throw LifecycleError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
         }
         guard try self.merchant(db, merchant) != nil else { throw LifecycleError.merchantNotFound }
         let candidates = try db.query(

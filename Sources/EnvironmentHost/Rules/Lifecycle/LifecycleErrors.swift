@@ -10,6 +10,10 @@ struct LifecycleError: HTTPResponseError, Equatable {
     let message: String
     var field: String? = nil
 
+    /// A value of a lifecycle request out of its rules (`field` names it): every surface's `invalid_request`.
+    static func invalidRequest(_ message: String, field: String) -> LifecycleError {
+        LifecycleError(status: 400, code: .invalidRequest, message: message, field: field)
+    }
     static let unauthorized = LifecycleError(
         status: 401, code: .unauthorized, message: "Missing or wrong credentials.", field: "header.Authorization")
     /// A device credential (in the body, not a header) that names no device or has the wrong secret.
@@ -95,11 +99,4 @@ struct LifecycleError: HTTPResponseError, Equatable {
     }
     static let secureCodeLocked = LifecycleError(
         status: 423, code: .secureCodeLocked, message: "Too many wrong secure codes; the back office must unlock the device.")
-}
-
-/// A refusal of a request's shape, shared by every surface of the host.
-extension HTTPError {
-    static func invalidRequest(_ message: String, field: String) -> HTTPError {
-        HTTPError(status: 400, code: .invalidRequest, message: message, field: field)
-    }
 }

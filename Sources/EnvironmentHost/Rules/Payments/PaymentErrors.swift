@@ -11,6 +11,10 @@ struct PaymentError: HTTPResponseError, Equatable {
     let message: String
     var field: String? = nil
 
+    /// A value of a payment request out of its rules (`field` names it): every surface's `invalid_request`.
+    static func invalidRequest(_ message: String, field: String) -> PaymentError {
+        PaymentError(status: 400, code: .invalidRequest, message: message, field: field)
+    }
     static let cardPayloadInvalid = PaymentError(
         status: 400, code: .cardPayloadInvalid,
         message: "The card payload does not open with this terminal's reader key (tampered, or made for another terminal).",

@@ -83,7 +83,7 @@ extension Payments {
                 self = .card(payload, panHash: payload.card.map { Issuer.key($0.pan) } ?? "")
             case (nil, let outcome?): self = .outcome(try Payments.status(of: outcome), outcome)
             case (nil, nil): self = .nothing
-            case (_?, _?): throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
+            case (_?, _?): throw PaymentError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
             }
         }
     }
@@ -114,7 +114,7 @@ extension Payments {
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard record.status == .new else { throw PaymentError.wrongState("The transaction is \(record.status.rawValue), not NEW.") }
             if case .nothing = input {
-                throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
+                throw PaymentError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
             try take(db, &record, input, at: now)
             try settle(db, record, at: now)
@@ -377,14 +377,14 @@ extension Payments {
         switch request.transactionServiceType {
         case "PAYMENT":
             guard let amount = request.requestedAmount else {
-                throw HTTPError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
+                throw PaymentError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
             try PaymentValidation.tip(request.tipAmount, requestedAmount: amount, terminal: terminal)
         case "REFUND":
             guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
             guard let amount = request.requestedAmount else {
-                throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
+                throw PaymentError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
             if let id = request.transactionId, !id.isEmpty {
@@ -393,7 +393,7 @@ extension Payments {
         case "REVERSAL":
             guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
         default:
-            throw HTTPError.invalidRequest(
+            throw PaymentError.invalidRequest(
                 "transactionServiceType must be PAYMENT, REFUND or REVERSAL.", field: "transactionServiceType")
         }
     }

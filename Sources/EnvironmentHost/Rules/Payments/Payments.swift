@@ -216,13 +216,13 @@ struct Payments: Sendable {
     }
 
     /// What a reader outcome without a card becomes.
-    static func status(of outcome: String) throws(HTTPError) -> TransactionStatus {
+    static func status(of outcome: String) throws(PaymentError) -> TransactionStatus {
         switch outcome {
         case "cancelled": .userCancelled
         case "timeout": .timeout
         case "background": .rejected
         default:
-            throw HTTPError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
+            throw PaymentError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
         }
     }
 
@@ -232,7 +232,7 @@ struct Payments: Sendable {
     func process(_ db: Connection, _ record: inout TransactionRecord, payload: CardPayload, panHash: String, at now: Int64) throws {
         record.pendingUntil = nil
         guard let card = payload.card else {
-            throw HTTPError.invalidRequest("The card payload holds no card.", field: "cardPayload")
+            throw PaymentError.invalidRequest("The card payload holds no card.", field: "cardPayload")
         }
         attach(card, panHash: panHash, to: &record)
         // readAt comes from the device: compare without overflowing, and refuse a read dated too far

@@ -57,8 +57,8 @@ let package = Package(
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
                 "WebhookSignature", "Clocks", "FastJSON", "SandboxWire",
             ]),
-        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient"]),
-        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks"]),
+        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
+        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks", "SandboxWire"]),
         .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -76,8 +76,8 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WebhookInboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
-        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport"]),
-        .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient"]),
+        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport", "SandboxWire"]),
+        .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
@@ -95,13 +95,13 @@ let package = Package(
         .testTarget(name: "SandboxWireTests", dependencies: ["SandboxWire", "FastJSON"]),
         .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "SandboxWire", "Clocks", "TestSupport"]),
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "TestSupport"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         // Compiles the SDK's Combine publishers (symlinked in) against a stand-in of Combine on Linux.
         .testTarget(
             name: "TapOnMobileSandboxTests",
-            dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "TestSupport", "HostTestSupport", "SandboxHTTPClient"],
+            dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "SandboxWire", "TestSupport", "HostTestSupport", "SandboxHTTPClient"],
             swiftSettings: [.define("COMBINE_STAND_IN")]),
         .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "TestSupport"]),

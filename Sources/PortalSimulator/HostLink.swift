@@ -40,7 +40,7 @@ struct HostLink: Sendable {
     func send(_ method: HTTPClientRequest.Method, _ path: String, body: [UInt8] = []) throws(HTTPError) -> Answer {
         guard let key = environment.backOfficeKey else {
             throw HTTPError(
-                status: 502, code: "environment_unavailable",
+                status: 502, code: .environmentUnavailable,
                 message: "The portal has no back-office key for the \(environment.region) host (no fixtures for it).")
         }
         var headers: HTTPClientHeaders = ["Authorization": "Bearer \(key)"]
@@ -52,6 +52,6 @@ struct HostLink: Sendable {
     }
 
     static func unavailable(_ region: String) -> HTTPError {
-        HTTPError(status: 502, code: "environment_unavailable", message: "The \(region) host does not answer.")
+        HTTPError(status: 502, code: .environmentUnavailable, message: "The \(region) host does not answer.")
     }
 }

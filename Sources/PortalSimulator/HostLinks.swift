@@ -13,7 +13,7 @@ struct HostLinks: Sendable {
     func link(_ region: String) throws(HTTPError) -> HostLink {
         guard let link = links.first(where: { $0.environment.region == region }) else {
             throw HTTPError(
-                status: 404, code: "environment_not_found", message: "The portal drives no host for that region.",
+                status: 404, code: .environmentNotFound, message: "The portal drives no host for that region.",
                 field: "region")
         }
         return link

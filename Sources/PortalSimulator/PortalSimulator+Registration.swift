@@ -17,7 +17,7 @@ extension PortalSimulator {
             let answer = try host.send(.get, "/backoffice/v1/challenges/\(code)")
             if answer.errorCode == "challenge_not_found", let owner = hosts.owner(ofChallenge: code, except: host) {
                 throw HTTPError(
-                    status: 409, code: "challenge_other_region",
+                    status: 409, code: .challengeOtherRegion,
                     message: "This code was made on the \(owner) host, not \(host.environment.region): choose \(owner) in the region picker.",
                     field: "region")
             }
@@ -31,7 +31,7 @@ extension PortalSimulator {
             if let terminal = body.terminalId { forward["terminalId"] = try identifier(terminal, field: "terminalId") }
             if let merchant = body.merchantId { forward["merchantId"] = try identifier(merchant, field: "merchantId") }
             guard forward.count > 1 else {
-                throw HTTPError.badRequest("Choose a terminal or a merchant.", code: "invalid_request", field: "terminalId")
+                throw HTTPError.badRequest("Choose a terminal or a merchant.", code: .invalidRequest, field: "terminalId")
             }
             return try host.send(.post, "/backoffice/v1/challenges/confirm", body: try JSON.encode(forward))
                 .relayed(region: host.environment.region)
@@ -43,7 +43,7 @@ extension PortalSimulator {
         let plain = text.uppercased().filter { $0 != "-" && $0 != " " }
         guard plain.count == 8, plain.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw HTTPError.badRequest(
-                "A challenge code has 8 letters and digits, as the app shows it (ABCD-EF12).", code: "invalid_request",
+                "A challenge code has 8 letters and digits, as the app shows it (ABCD-EF12).", code: .invalidRequest,
                 field: "challengeCode")
         }
         return String(plain.prefix(4)) + "-" + String(plain.suffix(4))
@@ -53,7 +53,7 @@ extension PortalSimulator {
     static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
         guard (1...64).contains(value.utf8.count),
             value.utf8.allSatisfy({ $0.isPlainIdentifierByte })
-        else { throw HTTPError.badRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", code: "invalid_request", field: field) }
+        else { throw HTTPError.badRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", code: .invalidRequest, field: field) }
         return value
     }
 }

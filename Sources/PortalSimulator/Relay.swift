@@ -54,7 +54,7 @@ struct Relay: Sendable {
                 }
                 guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
                     let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                else { throw HTTPError.badRequest("The request body must be a JSON object.", code: "invalid_json") }
+                else { throw HTTPError.badRequest("The request body must be a JSON object.", code: .invalidJson) }
                 body = [UInt8](data)
             }
             return try link.send(.init(rawValue: relay.method), path, body: body).relayed(region: link.environment.region)

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// The HTTP module's own ``HTTPResponseError``: the one envelope every service answers with.
 ///
@@ -7,17 +8,17 @@ import Foundation
 /// part of the request that is wrong (`amount`, `query.page`, `header.Authorization`).
 ///
 /// ```swift
-/// throw HTTPError(status: 404, code: "terminal_not_found", message: "No terminal with that id.")
+/// throw HTTPError(status: 404, code: .terminalNotFound, message: "No terminal with that id.")
 /// ```
 public struct HTTPError: HTTPResponseError, Equatable {
     public var status: Int
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     public var field: String?
     /// Extra headers the answer needs (`Allow` on a 405, `Retry-After` on a 429).
     public var headers: [(String, String)]
 
-    public init(status: Int, code: String, message: String, field: String? = nil, headers: [(String, String)] = []) {
+    public init(status: Int, code: ErrorCode, message: String, field: String? = nil, headers: [(String, String)] = []) {
         self.status = status
         self.code = code
         self.message = message
@@ -31,28 +32,28 @@ public struct HTTPError: HTTPResponseError, Equatable {
 }
 
 extension HTTPError {
-    public static func badRequest(_ message: String, code: String = "bad_request", field: String? = nil) -> HTTPError {
+    public static func badRequest(_ message: String, code: ErrorCode, field: String? = nil) -> HTTPError {
         HTTPError(status: 400, code: code, message: message, field: field)
     }
 
-    public static let notFound = HTTPError(status: 404, code: "not_found", message: "No resource at this path.")
+    public static let notFound = HTTPError(status: 404, code: .notFound, message: "No resource at this path.")
 
     public static func methodNotAllowed(allowed: [String]) -> HTTPError {
         let allow = allowed.joined(separator: ", ")
         return HTTPError(
-            status: 405, code: "method_not_allowed",
+            status: 405, code: .methodNotAllowed,
             message: "This path accepts \(allow) only.", headers: [("Allow", allow)])
     }
 
     public static func payloadTooLarge(limit: Int) -> HTTPError {
-        HTTPError(status: 413, code: "payload_too_large", message: "The request body is larger than \(limit) bytes.")
+        HTTPError(status: 413, code: .payloadTooLarge, message: "The request body is larger than \(limit) bytes.")
     }
 
     public static let unsupportedMediaType = HTTPError(
-        status: 415, code: "unsupported_media_type", message: "The request body must be JSON (Content-Type: application/json).",
+        status: 415, code: .unsupportedMediaType, message: "The request body must be JSON (Content-Type: application/json).",
         field: "header.Content-Type")
 
     /// What any error that is not an ``HTTPResponseError`` becomes: no detail leaks to the client.
     public static let internalError = HTTPError(
-        status: 500, code: "internal_error", message: "The sandbox failed to answer this request; see its log.")
+        status: 500, code: .internalError, message: "The sandbox failed to answer this request; see its log.")
 }

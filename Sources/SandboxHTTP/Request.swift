@@ -1,4 +1,5 @@
 import FastJSON
+import SandboxWire
 import Foundation
 
 /// One HTTP request as a handler sees it: method, decoded path, query, headers and the whole body.
@@ -55,11 +56,11 @@ public struct Request: Sendable {
                 let field = Self.unrepresentableNumber(in: parsed)
             {
                 throw .badRequest(
-                    "The field \(field) must be a whole number within 64 bits.", code: "invalid_json", field: field)
+                    "The field \(field) must be a whole number within 64 bits.", code: .invalidJson, field: field)
             }
             throw HTTPError.invalidJSON(error)
         } catch {
-            throw .badRequest("The request body is not valid JSON.", code: "invalid_json")
+            throw .badRequest("The request body is not valid JSON.", code: .invalidJson)
         }
     }
 }
@@ -104,17 +105,17 @@ extension HTTPError {
         switch error {
         case .keyNotFound(let key, let context):
             let field = path(context.codingPath + [key])
-            return .badRequest("The field \(field ?? key.stringValue) is missing.", code: "invalid_json", field: field)
+            return .badRequest("The field \(field ?? key.stringValue) is missing.", code: .invalidJson, field: field)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             let field = path(context.codingPath)
-            return .badRequest("The field \(field ?? "(body)") has the wrong type.", code: "invalid_json", field: field)
+            return .badRequest("The field \(field ?? "(body)") has the wrong type.", code: .invalidJson, field: field)
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             return .badRequest(
                 field.map { "The field \($0) has an invalid value." } ?? "The request body is not valid JSON.",
-                code: "invalid_json", field: field)
+                code: .invalidJson, field: field)
         @unknown default:
-            return .badRequest("The request body is not valid JSON.", code: "invalid_json")
+            return .badRequest("The request body is not valid JSON.", code: .invalidJson)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 import TapOnMobileSandbox
 
 /// Why a command did not answer: an SDK error (most of them), or something tapsim itself met.
@@ -91,16 +92,16 @@ extension BackOffice.Failure {
         func registration(_ kind: RegistrationError.Kind) -> TapOnMobileError {
             .registration(RegistrationError(kind, code: code, message: message, status: status))
         }
-        switch code {
-        case "challenge_not_found": return registration(.invalidCode)
-        case "challenge_expired": return registration(.codeExpired)
-        case "challenge_used": return registration(.codeUsed)
-        case "terminal_in_use": return registration(.terminalInUse)
-        case "no_free_terminal": return registration(.noFreeTerminal)
-        case "registration_method_not_allowed": return registration(.methodNotAllowed)
-        case "terminal_not_found", "merchant_not_found", "terminal_not_registered": return registration(.terminalNotFound)
-        case "invalid_request": return .validation(ValidationError(.invalidRequest, code: code, message: message, status: status))
-        case "invalid_json": return .validation(ValidationError(.invalidJSON, code: code, message: message, status: status))
+        switch ErrorCode(rawValue: code) {
+        case .challengeNotFound: return registration(.invalidCode)
+        case .challengeExpired: return registration(.codeExpired)
+        case .challengeUsed: return registration(.codeUsed)
+        case .terminalInUse: return registration(.terminalInUse)
+        case .noFreeTerminal: return registration(.noFreeTerminal)
+        case .registrationMethodNotAllowed: return registration(.methodNotAllowed)
+        case .terminalNotFound, .merchantNotFound, .terminalNotRegistered: return registration(.terminalNotFound)
+        case .invalidRequest: return .validation(ValidationError(.invalidRequest, code: code, message: message, status: status))
+        case .invalidJson: return .validation(ValidationError(.invalidJSON, code: code, message: message, status: status))
         default: return .network(NetworkError(.http, code: code, message: message, status: status))
         }
     }

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 import Synchronization
 import WebhookSignature
 
@@ -67,7 +68,7 @@ public final class WebhookInbox: RunningService, Responder {
             let region = request.parameter("region")
             let merchant = request.parameter("merchantId")
             guard let key = keys[region]?[merchant] else {
-                throw HTTPError(status: 404, code: "unknown_merchant", message: "The inbox receives for fixture merchants only.")
+                throw HTTPError(status: 404, code: .unknownMerchant, message: "The inbox receives for fixture merchants only.")
             }
             let signature: String
             if request.header("monei-signature") != nil {

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxHTTP
 import SandboxHTTPClient
+import SandboxWire
 import WebhookSignature
 
 /// What `webhooks listen` does with each request: verify, print, answer, and maybe forward.
@@ -36,7 +37,7 @@ struct WebhookReceiver: Responder {
         } catch {
             report(request, verified: nil, refusal: error, forwarded: nil, status: 400)
             return HTTPError(
-                status: 400, code: error.reason, message: error.message, field: error.header.map { "header.\($0)" }
+                status: 400, code: ErrorCode(rawValue: error.reason), message: error.message, field: error.header.map { "header.\($0)" }
             ).response
         }
         guard let forwardTo else {
@@ -55,7 +56,7 @@ struct WebhookReceiver: Responder {
             return relayed
         } catch {
             report(request, verified: verified, refusal: nil, forwarded: .failure(error), status: 502)
-            return HTTPError(status: 502, code: "forward_failed", message: "The forward target did not answer: \(error.message)")
+            return HTTPError(status: 502, code: .forwardFailed, message: "The forward target did not answer: \(error.message)")
                 .response
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SandboxHTTP
+import SandboxWire
 import Synchronization
 import Testing
 
@@ -21,7 +22,7 @@ import Testing
         let shopOfKey = Middleware<String> { request in
             trace.append("middleware")
             guard let key = request.header("authorization"), key.hasPrefix("key-") else {
-                throw HTTPError(status: 401, code: "unauthorized", message: "Missing or wrong credentials.", field: "header.Authorization")
+                throw HTTPError(status: 401, code: .unauthorized, message: "Missing or wrong credentials.", field: "header.Authorization")
             }
             return String(key.dropFirst(4))
         }
@@ -98,7 +99,7 @@ import Testing
             return request.header("authorization") == "cached" ? "from memory" : nil
         }, orElse: { request in
             steps.withLock { $0.append("database") }
-            guard request.header("authorization") == "stored" else { throw HTTPError(status: 401, code: "unauthorized", message: "No.") }
+            guard request.header("authorization") == "stored" else { throw HTTPError(status: 401, code: .unauthorized, message: "No.") }
             return "from the database"
         })
         var router = Router()

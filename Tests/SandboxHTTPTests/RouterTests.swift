@@ -1,5 +1,6 @@
 import Foundation
 import SandboxHTTP
+import SandboxWire
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         router.get("/v1/terminals/{id}/transactions/{transaction}") { request in
             .json(["terminal": request.parameter("id"), "transaction": request.parameter("transaction")])
         }
-        router.get("/v1/refuse") { _ in throw HTTPError(status: 409, code: "busy", message: "Busy.", field: "terminal") }
+        router.get("/v1/refuse") { _ in throw HTTPError(status: 409, code: .unrecognized("busy"), message: "Busy.", field: "terminal") }
         router.get("/v1/crash") { _ in throw Failure() }
         return router
     }()
@@ -91,7 +92,7 @@ import Testing
     /// A module's own error type, as a rule would throw it.
     struct LedgerError: HTTPResponseError {
         let status: Int
-        let code: String
+        let code: ErrorCode
         let message: String
         let field: String?
         var headers: [(String, String)] { [("Retry-After", "3")] }
@@ -102,7 +103,7 @@ import Testing
         let reported = Mutex<[String]>([])
         var router = router
         router.onUnexpectedError = { request, _ in reported.withLock { $0.append(request.path) } }
-        let closed = LedgerError(status: 423, code: "ledger_closed", message: "The ledger is closed.", field: "ledger")
+        let closed = LedgerError(status: 423, code: .unrecognized("ledger_closed"), message: "The ledger is closed.", field: "ledger")
         router.get("/v1/ledger") { _ in throw closed }
         router.post("/v1/ledger", deferred: { _, reply in reply { .failure(closed) } })
         for method in ["GET", "POST"] {
@@ -129,12 +130,12 @@ import Testing
         router.onUnexpectedError = { request, _ in reported.withLock { $0.append(request.path) } }
         router.post("/v1/later/{outcome}", deferred: { request, reply in
             let outcome = request.parameter("outcome")
-            if outcome == "thrown" { throw HTTPError(status: 422, code: "refused", message: "Refused.") }
+            if outcome == "thrown" { throw HTTPError(status: 422, code: .unrecognized("refused"), message: "Refused.") }
             // Answered from another thread, after the handler returned.
             Thread.detachNewThread {
                 switch outcome {
                 case "ok": reply { .success(.json(["outcome": "ok"], status: 201)) }
-                case "busy": reply { .failure(HTTPError(status: 409, code: "busy", message: "Busy.")) }
+                case "busy": reply { .failure(HTTPError(status: 409, code: .unrecognized("busy"), message: "Busy.")) }
                 default: reply { .failure(Failure()) }
                 }
             }
@@ -159,12 +160,12 @@ import Testing
         router.get("/v1/session/{token}", .nonBlocking, { request in
             switch request.parameter("token") {
             case "cached": return .json(["from": "memory"])
-            case "expired": throw HTTPError(status: 401, code: "session_expired", message: "Expired.")
+            case "expired": throw HTTPError(status: 401, code: .sessionExpired, message: "Expired.")
             case "broken": throw Failure()
             default: return nil
             }
         }, orElse: { request in
-            guard request.parameter("token") == "stored" else { throw HTTPError(status: 401, code: "unauthorized", message: "No.") }
+            guard request.parameter("token") == "stored" else { throw HTTPError(status: 401, code: .unauthorized, message: "No.") }
             return .json(["from": "database"])
         })
         #expect(try json(router.respond(to: Request(method: "GET", path: "/v1/catalogue")))["catalogue"] as? String == "EU")
@@ -206,7 +207,7 @@ import Testing
             _ = try request.decode(Sale.self)
         } catch {
             #expect(error.status == 400)
-            #expect(error.code == "invalid_json")
+            #expect(error.code.rawValue == "invalid_json")
             #expect(error.field == field)
         }
     }
@@ -236,7 +237,7 @@ import Testing
             _ = try request.decode(Sale.self)
             Issue.record("\(number) decoded")
         } catch {
-            #expect(error.code == "invalid_json")
+            #expect(error.code.rawValue == "invalid_json")
             #expect(error.field == "amount")
         }
     }

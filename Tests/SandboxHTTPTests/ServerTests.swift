@@ -1,5 +1,6 @@
 import Foundation
 import SandboxCore
+import SandboxWire
 @testable import SandboxHTTP
 import Synchronization
 import Testing
@@ -154,7 +155,7 @@ import TestSupport
     func deferredRouter(_ pending: Pending) -> Router {
         var router = Self.router()
         router.post("/later", deferred: { request, reply in
-            if request.query["refuse"] != nil { throw HTTPError(status: 400, code: "refused", message: "Refused before the work started.") }
+            if request.query["refuse"] != nil { throw HTTPError(status: 400, code: .unrecognized("refused"), message: "Refused before the work started.") }
             if request.query["now"] != nil { return reply { .success(.text("at once")) } }
             pending.add(reply)
         })
@@ -185,7 +186,7 @@ import TestSupport
         // given at once, is sent without suspending.
         try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         let refusal = try #require(pending.next())
-        refusal { .failure(HTTPError(status: 409, code: "busy", message: "Busy.")) }
+        refusal { .failure(HTTPError(status: 409, code: .unrecognized("busy"), message: "Busy.")) }
         let busy = try connection.readResponse()
         #expect(busy.status == 409)
         #expect(busy.text.contains("\"busy\""))

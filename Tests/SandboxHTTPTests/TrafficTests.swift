@@ -33,7 +33,7 @@ import TestSupport
                 response.journalSubject = "T-1"
                 return response
             }
-            router.get("/a/refuse") { _ in throw HTTPError(status: 409, code: "terminal_busy", message: "Busy.") }
+            router.get("/a/refuse") { _ in throw HTTPError(status: 409, code: .terminalBusy, message: "Busy.") }
             router.get("/b/read") { _ in .json(["ok": true]) }
             router.get("/control/faults") { _ in .json(["ok": true]) }
             let traffic = TrafficResponder(

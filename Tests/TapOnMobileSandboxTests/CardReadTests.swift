@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 @testable import TapOnMobileSandbox
 import TestSupport
 import Testing
@@ -73,8 +74,17 @@ struct CardReadTests {
         ("invalid_card_data", .invalidCardData), ("card_payload_invalid", .payloadRejected),
     ])
     func theHostsCardRefusalsMapToTheirOwnKind(code: String, kind: CardReaderSessionError.Kind) {
-        let error = TapOnMobileError.host(status: 400, code: code, message: "from the host", field: "cardPayload")
+        let error = TapOnMobileError.host(status: 400, code: ErrorCode(rawValue: code), message: "from the host", field: "cardPayload")
         #expect(error == .cardReaderSession(CardReaderSessionError(kind)))
         #expect(error.code == code && error.message == "from the host" && error.field == "cardPayload")
+    }
+
+    @Test("a code from a newer host, and one no category claims, become network.http keeping what the host said")
+    func unknownCodesBecomeTheGenericHTTPError() {
+        for code in ["teapot_mode", "outcome_unknown"] {
+            let error = TapOnMobileError.host(status: 422, code: ErrorCode(rawValue: code), message: "from the host", field: "callbackUrl")
+            #expect(error == .network(.http(status: 422, code: code)), "\(error)")
+            #expect(error.code == code && error.status == 422 && error.message == "from the host" && error.field == "callbackUrl")
+        }
     }
 }

@@ -7,7 +7,7 @@ extension EnvironmentHost {
         router.get("/receipts/{receiptId}") { request in
             let receipt = request.parameter("receiptId")
             guard receipt.count == 32, receipt.allSatisfy(\.isHexDigit) else {
-                throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.")
+                throw HTTPError(status: 404, code: .receiptNotFound, message: "No such receipt.")
             }
             return .text(try payments.receiptPage(receipt), contentType: "text/html; charset=utf-8")
         }

@@ -33,7 +33,7 @@ extension EnvironmentHost {
             }
             backOffice.get("/requests/{requestId}") { request, _ in
                 guard let entry = journal.entry(id: request.parameter("requestId")) else {
-                    throw HTTPError(status: 404, code: "request_not_found", message: "The journal keeps no request with that id.", field: "requestId")
+                    throw HTTPError(status: 404, code: .requestNotFound, message: "The journal keeps no request with that id.", field: "requestId")
                 }
                 return .json(entry)
             }
@@ -55,7 +55,7 @@ extension EnvironmentHost {
         }
         router.delete("/_sandbox/faults/{faultId}") { request in
             guard faults.remove(id: request.parameter("faultId")) else {
-                throw HTTPError(status: 404, code: "fault_not_found", message: "No fault with that id is set.", field: "faultId")
+                throw HTTPError(status: 404, code: .faultNotFound, message: "No fault with that id is set.", field: "faultId")
             }
             return Response(status: 204)
         }

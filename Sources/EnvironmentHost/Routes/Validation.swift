@@ -46,3 +46,11 @@ enum Validate {
             || byte == 0x2E || byte == 0x5F
     }
 }
+
+/// A refusal of a request's shape, shared by every surface of the host: the routes' checks (the
+/// rules throw their own type's, ``LifecycleError/invalidRequest(_:field:)`` and ``PaymentError/invalidRequest(_:field:)``).
+extension HTTPError {
+    static func invalidRequest(_ message: String, field: String) -> HTTPError {
+        HTTPError(status: 400, code: .invalidRequest, message: message, field: field)
+    }
+}

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let key = Middleware<Void> { request in
-///     guard request.header("authorization") == "Bearer secret" else { throw HTTPError(status: 401, code: "unauthorized", message: "Wrong key.") }
+///     guard request.header("authorization") == "Bearer secret" else { throw HTTPError(status: 401, code: .unauthorized, message: "Wrong key.") }
 /// }
 /// let session = Middleware<Session>(nonBlocking: { request in try sessions.cached(request) },  // nil: not in memory
 ///                                   orElse: { request in try sessions.lookUp(request) })        // may read the database

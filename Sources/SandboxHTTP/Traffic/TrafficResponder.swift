@@ -1,4 +1,5 @@
 import Dispatch
+import SandboxWire
 
 /// A responder in front of a service's routes that keeps the request journal and applies the
 /// faults a tester set: every request is answered by `inner` unless a fault takes it.
@@ -62,7 +63,7 @@ public struct TrafficResponder: Responder {
         switch fault.action {
         case .status:
             let refusal = HTTPError(
-                status: fault.status ?? 503, code: fault.code ?? "injected_fault",
+                status: fault.status ?? 503, code: fault.code.map { ErrorCode(rawValue: $0) } ?? .injectedFault,
                 message: "Fault \(fault.id), set through the sandbox control API, answered this request.")
             reply { answered(refusal.response) }
         case .delay:

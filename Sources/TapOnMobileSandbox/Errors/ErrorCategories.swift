@@ -4,6 +4,7 @@
 // `case .session(.sessionExpired):` match whatever message the host sent.
 
 import Foundation
+import SandboxWire
 
 /// The cases of one error category, with the code and message an SDK-made error of each carries.
 public protocol ErrorKind: RawRepresentable<String>, CaseIterable, Hashable, Sendable {
@@ -135,13 +136,13 @@ public enum CardReaderSessionErrorKind: String, ErrorKind {
         case .tokenCancelled: "token_cancelled"
         case .accountLinkingCancelled: "account_linking_cancelled"
         case .readerNotice: "reader_notice"
-        case .payloadRejected: "card_payload_invalid"
-        case .invalidPan: "invalid_pan"
-        case .invalidCardCountry: "invalid_card_country"
-        case .brandMismatch: "brand_mismatch"
-        case .unknownBrand: "unknown_brand"
-        case .unknownCvm: "unknown_cvm"
-        case .invalidCardData: "invalid_card_data"
+        case .payloadRejected: ErrorCode.cardPayloadInvalid.rawValue
+        case .invalidPan: ErrorCode.invalidPan.rawValue
+        case .invalidCardCountry: ErrorCode.invalidCardCountry.rawValue
+        case .brandMismatch: ErrorCode.brandMismatch.rawValue
+        case .unknownBrand: ErrorCode.unknownBrand.rawValue
+        case .unknownCvm: ErrorCode.unknownCvm.rawValue
+        case .invalidCardData: ErrorCode.invalidCardData.rawValue
         case .unreadableCard: "card_unreadable"
         case .readerFailure: "reader_failure"
         }
@@ -216,18 +217,18 @@ public enum RegistrationErrorKind: String, ErrorKind {
     /// The code an SDK-made error of this kind carries.
     public var defaultCode: String {
         switch self {
-        case .invalidCode: "backoffice_code_invalid"
-        case .codeExpired: "backoffice_code_expired"
-        case .codeUsed: "backoffice_code_used"
-        case .wrongEnvironment: "backoffice_code_wrong_environment"
-        case .wrongDevice: "registration_wrong_device"
-        case .outOfOrder: "registration_out_of_order"
-        case .terminalInUse: "terminal_in_use"
-        case .noFreeTerminal: "no_free_terminal"
-        case .methodNotAllowed: "registration_method_not_allowed"
-        case .alreadyRegistered: "device_already_registered"
-        case .terminalNotFound: "terminal_not_found"
-        case .pinRequired: "pin_required"
+        case .invalidCode: ErrorCode.backofficeCodeInvalid.rawValue
+        case .codeExpired: ErrorCode.backofficeCodeExpired.rawValue
+        case .codeUsed: ErrorCode.backofficeCodeUsed.rawValue
+        case .wrongEnvironment: ErrorCode.backofficeCodeWrongEnvironment.rawValue
+        case .wrongDevice: ErrorCode.registrationWrongDevice.rawValue
+        case .outOfOrder: ErrorCode.registrationOutOfOrder.rawValue
+        case .terminalInUse: ErrorCode.terminalInUse.rawValue
+        case .noFreeTerminal: ErrorCode.noFreeTerminal.rawValue
+        case .methodNotAllowed: ErrorCode.registrationMethodNotAllowed.rawValue
+        case .alreadyRegistered: ErrorCode.deviceAlreadyRegistered.rawValue
+        case .terminalNotFound: ErrorCode.terminalNotFound.rawValue
+        case .pinRequired: ErrorCode.pinRequired.rawValue
         }
     }
 
@@ -288,13 +289,13 @@ public enum SessionErrorKind: String, ErrorKind {
     public var defaultCode: String {
         switch self {
         case .sessionError: "not_logged_in"
-        case .sessionExpired: "session_expired"
-        case .sessionExpiring: "session_expiring"
-        case .terminalUnregistered: "terminal_unregistered"
-        case .certificatesExpired: "certificates_expired"
-        case .invalidPin: "invalid_pin"
-        case .locked: "secure_code_locked"
-        case .pinRequired: "pin_required"
+        case .sessionExpired: ErrorCode.sessionExpired.rawValue
+        case .sessionExpiring: ErrorCode.sessionExpiring.rawValue
+        case .terminalUnregistered: ErrorCode.terminalUnregistered.rawValue
+        case .certificatesExpired: ErrorCode.certificatesExpired.rawValue
+        case .invalidPin: ErrorCode.invalidPin.rawValue
+        case .locked: ErrorCode.secureCodeLocked.rawValue
+        case .pinRequired: ErrorCode.pinRequired.rawValue
         }
     }
 
@@ -359,20 +360,20 @@ public enum TransactionErrorKind: String, ErrorKind {
     /// The code an SDK-made error of this kind carries.
     public var defaultCode: String {
         switch self {
-        case .busy: "terminal_busy"
-        case .notFound: "transaction_not_found"
+        case .busy: ErrorCode.terminalBusy.rawValue
+        case .notFound: ErrorCode.transactionNotFound.rawValue
         case .notAllowed: "not_allowed"
-        case .invalidAmount: "invalid_amount"
-        case .invalidCurrency: "invalid_currency"
-        case .invalidTip: "tip_over_limit"
-        case .invalidReference: "invalid_reference"
-        case .notCancellable: "transaction_not_cancellable"
-        case .stillCancellable: "transaction_still_cancellable"
-        case .alreadyRefunded: "already_refunded"
-        case .notRefundable: "transaction_not_refundable"
-        case .wrongState: "transaction_wrong_state"
-        case .checkoutRejected: "checkout_mismatch"
-        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .invalidAmount: ErrorCode.invalidAmount.rawValue
+        case .invalidCurrency: ErrorCode.invalidCurrency.rawValue
+        case .invalidTip: ErrorCode.tipOverLimit.rawValue
+        case .invalidReference: ErrorCode.invalidReference.rawValue
+        case .notCancellable: ErrorCode.transactionNotCancellable.rawValue
+        case .stillCancellable: ErrorCode.transactionStillCancellable.rawValue
+        case .alreadyRefunded: ErrorCode.alreadyRefunded.rawValue
+        case .notRefundable: ErrorCode.transactionNotRefundable.rawValue
+        case .wrongState: ErrorCode.transactionWrongState.rawValue
+        case .checkoutRejected: ErrorCode.checkoutMismatch.rawValue
+        case .idempotencyKeyReused: ErrorCode.idempotencyKeyReused.rawValue
         case .declined: "DECLINED"
         case .terminalDeclined: "TERMINAL_DECLINED"
         case .timedOut: "TIMEOUT"
@@ -454,7 +455,7 @@ public enum LocationErrorKind: String, ErrorKind {
         switch self {
         case .denied: "location_denied"
         case .timeout: "location_timeout"
-        case .countryNotPermitted: "country_not_permitted"
+        case .countryNotPermitted: ErrorCode.countryNotPermitted.rawValue
         }
     }
 
@@ -534,9 +535,9 @@ public enum ValidationErrorKind: String, ErrorKind {
     /// The code an SDK-made error of this kind carries.
     public var defaultCode: String {
         switch self {
-        case .invalidRequest: "invalid_request"
-        case .invalidJSON: "invalid_json"
-        case .unsupportedRequest: "unsupported_media_type"
+        case .invalidRequest: ErrorCode.invalidRequest.rawValue
+        case .invalidJSON: ErrorCode.invalidJson.rawValue
+        case .unsupportedRequest: ErrorCode.unsupportedMediaType.rawValue
         }
     }
 

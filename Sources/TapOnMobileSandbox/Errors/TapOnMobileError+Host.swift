@@ -1,3 +1,4 @@
+import SandboxWire
 import SimulatedReader
 
 /// How the host's error codes (docs/terminal-lifecycle.md, docs/card-payments.md) and the
@@ -5,9 +6,12 @@ import SimulatedReader
 extension TapOnMobileError {
     /// The SDK error for the host's envelope `{"error": {"code", "message", "field"}}`.
     ///
-    /// A code the table does not know becomes ``NetworkError/http(status:code:message:)``. `status`
-    /// is nil for a refusal the host reported inside a 200 answer (a verify call's `reason`).
-    static func host(status: Int?, code: String, message: String, field: String?) -> TapOnMobileError {
+    /// The switch names every ``ErrorCode``, so a code added to the wire contract needs its SDK
+    /// error here before the SDK builds. A code no category claims, and one this build does not
+    /// know (a newer host's), becomes ``NetworkError/http(status:code:message:)``. `status` is nil
+    /// for a refusal the host reported inside a 200 answer (a verify call's `reason`).
+    static func host(status: Int?, code errorCode: ErrorCode, message: String, field: String?) -> TapOnMobileError {
+        let code = errorCode.rawValue
         func registration(_ kind: RegistrationError.Kind) -> TapOnMobileError {
             .registration(RegistrationError(kind, code: code, message: message, status: status, field: field))
         }
@@ -23,58 +27,64 @@ extension TapOnMobileError {
         func validation(_ kind: ValidationError.Kind) -> TapOnMobileError {
             .validation(ValidationError(kind, code: code, message: message, status: status, field: field))
         }
-        switch code {
-        case "challenge_not_found", "backoffice_code_invalid", "registration_token_invalid": return registration(.invalidCode)
-        case "challenge_expired", "backoffice_code_expired", "registration_token_expired": return registration(.codeExpired)
-        case "challenge_used", "backoffice_code_used", "registration_token_used": return registration(.codeUsed)
-        case "backoffice_code_wrong_environment", "registration_token_wrong_environment": return registration(.wrongEnvironment)
-        case "backoffice_code_wrong_device", "registration_wrong_device": return registration(.wrongDevice)
-        case "registration_out_of_order": return registration(.outOfOrder)
-        case "terminal_in_use": return registration(.terminalInUse)
-        case "no_free_terminal": return registration(.noFreeTerminal)
-        case "registration_method_not_allowed": return registration(.methodNotAllowed)
-        case "device_already_registered": return registration(.alreadyRegistered)
-        case "terminal_not_found", "merchant_not_found", "terminal_not_registered": return registration(.terminalNotFound)
+        switch errorCode {
+        case .challengeNotFound, .backofficeCodeInvalid, .registrationTokenInvalid: return registration(.invalidCode)
+        case .challengeExpired, .backofficeCodeExpired, .registrationTokenExpired: return registration(.codeExpired)
+        case .challengeUsed, .backofficeCodeUsed, .registrationTokenUsed: return registration(.codeUsed)
+        case .backofficeCodeWrongEnvironment, .registrationTokenWrongEnvironment: return registration(.wrongEnvironment)
+        case .backofficeCodeWrongDevice, .registrationWrongDevice: return registration(.wrongDevice)
+        case .registrationOutOfOrder: return registration(.outOfOrder)
+        case .terminalInUse: return registration(.terminalInUse)
+        case .noFreeTerminal: return registration(.noFreeTerminal)
+        case .registrationMethodNotAllowed: return registration(.methodNotAllowed)
+        case .deviceAlreadyRegistered: return registration(.alreadyRegistered)
+        case .terminalNotFound, .merchantNotFound, .terminalNotRegistered: return registration(.terminalNotFound)
 
-        case "unauthorized": return session(.sessionError)
-        case "session_expired": return session(.sessionExpired)
-        case "session_expiring": return session(.sessionExpiring)
-        case "terminal_unregistered": return session(.terminalUnregistered)
-        case "certificates_expired": return session(.certificatesExpired)
-        case "invalid_pin": return session(.invalidPin)
-        case "secure_code_locked": return session(.locked)
-        case "pin_required": return session(.pinRequired)
+        case .unauthorized: return session(.sessionError)
+        case .sessionExpired: return session(.sessionExpired)
+        case .sessionExpiring: return session(.sessionExpiring)
+        case .terminalUnregistered: return session(.terminalUnregistered)
+        case .certificatesExpired: return session(.certificatesExpired)
+        case .invalidPin: return session(.invalidPin)
+        case .secureCodeLocked: return session(.locked)
+        case .pinRequired: return session(.pinRequired)
 
-        case "terminal_busy": return transaction(.busy)
-        case "transaction_not_found", "receipt_not_found": return transaction(.notFound)
-        case "refund_not_allowed", "reversal_not_allowed": return transaction(.notAllowed)
-        case "invalid_amount", "amount_over_limit", "refund_over_amount": return transaction(.invalidAmount)
-        case "invalid_currency", "currency_mismatch": return transaction(.invalidCurrency)
-        case "tips_not_allowed", "tip_over_limit": return transaction(.invalidTip)
-        case "invalid_reference", "reference_not_unique": return transaction(.invalidReference)
-        case "transaction_not_cancellable": return transaction(.notCancellable)
-        case "transaction_still_cancellable": return transaction(.stillCancellable)
-        case "already_refunded": return transaction(.alreadyRefunded)
-        case "transaction_not_refundable": return transaction(.notRefundable)
-        case "transaction_wrong_state": return transaction(.wrongState)
-        case "checkout_not_found", "checkout_used", "checkout_expired", "checkout_mismatch": return transaction(.checkoutRejected)
-        case "idempotency_key_reused": return transaction(.idempotencyKeyReused)
+        case .terminalBusy: return transaction(.busy)
+        case .transactionNotFound, .receiptNotFound: return transaction(.notFound)
+        case .refundNotAllowed, .reversalNotAllowed: return transaction(.notAllowed)
+        case .invalidAmount, .amountOverLimit, .refundOverAmount: return transaction(.invalidAmount)
+        case .invalidCurrency, .currencyMismatch: return transaction(.invalidCurrency)
+        case .tipsNotAllowed, .tipOverLimit: return transaction(.invalidTip)
+        case .invalidReference, .referenceNotUnique: return transaction(.invalidReference)
+        case .transactionNotCancellable: return transaction(.notCancellable)
+        case .transactionStillCancellable: return transaction(.stillCancellable)
+        case .alreadyRefunded: return transaction(.alreadyRefunded)
+        case .transactionNotRefundable: return transaction(.notRefundable)
+        case .transactionWrongState: return transaction(.wrongState)
+        case .checkoutNotFound, .checkoutUsed, .checkoutExpired, .checkoutMismatch: return transaction(.checkoutRejected)
+        case .idempotencyKeyReused: return transaction(.idempotencyKeyReused)
 
-        case "card_payload_invalid", "card_payload_replayed": return card(.payloadRejected)
-        case "invalid_pan": return card(.invalidPan)
-        case "invalid_card_country": return card(.invalidCardCountry)
-        case "brand_mismatch": return card(.brandMismatch)
-        case "unknown_brand": return card(.unknownBrand)
-        case "unknown_cvm": return card(.unknownCvm)
-        case "invalid_card_data": return card(.invalidCardData)
-        case "country_not_permitted":
+        case .cardPayloadInvalid, .cardPayloadReplayed: return card(.payloadRejected)
+        case .invalidPan: return card(.invalidPan)
+        case .invalidCardCountry: return card(.invalidCardCountry)
+        case .brandMismatch: return card(.brandMismatch)
+        case .unknownBrand: return card(.unknownBrand)
+        case .unknownCvm: return card(.unknownCvm)
+        case .invalidCardData: return card(.invalidCardData)
+        case .countryNotPermitted:
             return .location(LocationError(.countryNotPermitted, code: code, message: message, status: status, field: field))
 
-        case "invalid_request": return validation(.invalidRequest)
-        case "invalid_json": return validation(.invalidJSON)
-        case "unsupported_media_type", "payload_too_large": return validation(.unsupportedRequest)
+        case .invalidRequest: return validation(.invalidRequest)
+        case .invalidJson: return validation(.invalidJSON)
+        case .unsupportedMediaType, .payloadTooLarge: return validation(.unsupportedRequest)
 
-        default:
+        // Codes of other surfaces (routing, the server's own failure, webhook tools, the portal), a
+        // payment whose outcome is unknown, and codes from a newer host: the generic HTTP error.
+        case .notFound, .methodNotAllowed, .internalError, .outcomeUnknown,
+            .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
+            .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
+            .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .requestNotFound, .faultNotFound, .injectedFault,
+            .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }
     }

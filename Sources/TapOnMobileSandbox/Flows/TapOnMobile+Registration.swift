@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// Both registrations: the merchant-portal challenge code and the backend-to-backend token.
 /// The device id is the installation id; the device secret is kept once a registration completes.
@@ -131,7 +132,7 @@ extension TapOnMobile {
                     refusal: answer.valid
                         ? nil
                         : .host(
-                            status: nil, code: answer.reason ?? "registration_token_invalid",
+                            status: nil, code: answer.reason.map { ErrorCode(rawValue: $0) } ?? .registrationTokenInvalid,
                             message: answer.message ?? "The host does not accept this registration token.", field: "registrationToken"))
             }
         }

@@ -1,14 +1,9 @@
 import Foundation
+import SandboxWire
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// The host's error envelope, `{"error": {"code", "message", "field"}}`.
-private struct Envelope: Decodable {
-    struct Body: Decodable { let code: String; let message: String?; let field: String? }
-    let error: Body
-}
 
 /// A 204 answer, or one whose body the SDK does not need.
 struct NoContent: Decodable, Sendable {}
@@ -104,11 +99,11 @@ struct TerminalClient: Sendable {
                                           status: status)))
             }
         case .answer(let status, let data):
-            guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
+            guard let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data) else {
                 return .failure(.network(.http(status: status, code: "http_\(status)")))
             }
             return .failure(
-                .host(status: status, code: envelope.error.code, message: envelope.error.message ?? envelope.error.code,
+                .host(status: status, code: envelope.error.code, message: envelope.error.message ?? envelope.error.code.rawValue,
                       field: envelope.error.field))
         }
     }

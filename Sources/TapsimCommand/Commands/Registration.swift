@@ -166,7 +166,7 @@ enum Registration {
             let name = method == "portal" ? "portal registration" : "registration codes"
             throw TapOnMobileError.registration(
                 RegistrationError(
-                    .noFreeTerminal, code: "no_free_terminal",
+                    .noFreeTerminal,
                     message: "Every terminal of the region that allows \(name) has a device; unregister one or pass --terminal."))
         }
         return chosen.id

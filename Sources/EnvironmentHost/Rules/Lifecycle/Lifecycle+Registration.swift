@@ -88,7 +88,7 @@ extension Lifecycle {
             return terminal
         }
         guard let merchant else {
-            throw HTTPError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
+            throw LifecycleError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
         }
         guard try self.merchant(db, merchant) != nil else { throw LifecycleError.merchantNotFound }
         let candidates = try db.terminals.freeTerminals(merchant: merchant)
@@ -138,7 +138,7 @@ extension Lifecycle {
         static let valid = Verification(valid: true, reason: nil, message: nil, terminalId: nil, pinRequired: nil)
 
         static func refused(_ error: LifecycleError) -> Verification {
-            Verification(valid: false, reason: error.code, message: error.message, terminalId: nil, pinRequired: nil)
+            Verification(valid: false, reason: error.code.rawValue, message: error.message, terminalId: nil, pinRequired: nil)
         }
     }
 

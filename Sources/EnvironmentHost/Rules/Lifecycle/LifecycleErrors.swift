@@ -1,111 +1,102 @@
 import SandboxHTTP
+import SandboxWire
 
 /// The refusals of the terminal lifecycle's rules, with their stable codes
 /// (docs/terminal-lifecycle.md, "Error codes"): the rules throw them and the router answers with
 /// their envelope, so no rule builds a response.
 struct LifecycleError: HTTPResponseError, Equatable {
     let status: Int
-    let code: String
+    let code: ErrorCode
     let message: String
-    let field: String?
+    var field: String? = nil
 
-    init(status: Int, code: String, message: String, field: String? = nil) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
+    /// A value of a lifecycle request out of its rules (`field` names it): every surface's `invalid_request`.
+    static func invalidRequest(_ message: String, field: String) -> LifecycleError {
+        LifecycleError(status: 400, code: .invalidRequest, message: message, field: field)
     }
-
     static let unauthorized = LifecycleError(
-        status: 401, code: "unauthorized", message: "Missing or wrong credentials.", field: "header.Authorization")
+        status: 401, code: .unauthorized, message: "Missing or wrong credentials.", field: "header.Authorization")
     /// A device credential (in the body, not a header) that names no device or has the wrong secret.
     static let wrongDeviceCredential = LifecycleError(
-        status: 401, code: "unauthorized", message: "Unknown device or wrong device secret.", field: "deviceSecret")
+        status: 401, code: .unauthorized, message: "Unknown device or wrong device secret.", field: "deviceSecret")
     static let sessionExpired = LifecycleError(
-        status: 401, code: "session_expired", message: "The session has ended; log in again with the secure code.")
+        status: 401, code: .sessionExpired, message: "The session has ended; log in again with the secure code.")
     static let terminalUnregistered = LifecycleError(
-        status: 401, code: "terminal_unregistered", message: "This device is not registered; register it again.")
+        status: 401, code: .terminalUnregistered, message: "This device is not registered; register it again.")
     static let certificatesExpired = LifecycleError(
-        status: 401, code: "certificates_expired",
+        status: 401, code: .certificatesExpired,
         message: "The device did not log in for more than three months: its certificates expired and it was unregistered.")
 
     static let challengeNotFound = LifecycleError(
-        status: 404, code: "challenge_not_found", message: "No such challenge code on this host.", field: "challengeCode")
+        status: 404, code: .challengeNotFound, message: "No such challenge code on this host.", field: "challengeCode")
     static let challengeExpired = LifecycleError(
-        status: 410, code: "challenge_expired", message: "The challenge code expired; begin the registration again.",
+        status: 410, code: .challengeExpired, message: "The challenge code expired; begin the registration again.",
         field: "challengeCode")
     static let challengeUsed = LifecycleError(
-        status: 409, code: "challenge_used", message: "The challenge code was already confirmed.", field: "challengeCode")
+        status: 409, code: .challengeUsed, message: "The challenge code was already confirmed.", field: "challengeCode")
 
     static let backOfficeCodeInvalid = LifecycleError(
-        status: 404, code: "backoffice_code_invalid", message: "No such back-office code on this host.", field: "backofficeCode")
+        status: 404, code: .backofficeCodeInvalid, message: "No such back-office code on this host.", field: "backofficeCode")
     static let backOfficeCodeExpired = LifecycleError(
-        status: 410, code: "backoffice_code_expired", message: "The back-office code expired; confirm the challenge again.",
+        status: 410, code: .backofficeCodeExpired, message: "The back-office code expired; confirm the challenge again.",
         field: "backofficeCode")
     static let backOfficeCodeUsed = LifecycleError(
-        status: 409, code: "backoffice_code_used", message: "The back-office code was already used.", field: "backofficeCode")
+        status: 409, code: .backofficeCodeUsed, message: "The back-office code was already used.", field: "backofficeCode")
     static let backOfficeCodeWrongEnvironment = LifecycleError(
-        status: 400, code: "backoffice_code_wrong_environment",
+        status: 400, code: .backofficeCodeWrongEnvironment,
         message: "The back-office code was issued by another environment.", field: "backofficeCode")
     static let backOfficeCodeWrongDevice = LifecycleError(
-        status: 403, code: "backoffice_code_wrong_device",
+        status: 403, code: .backofficeCodeWrongDevice,
         message: "The back-office code belongs to another device's challenge.", field: "backofficeCode")
 
     static let tokenInvalid = LifecycleError(
-        status: 404, code: "registration_token_invalid", message: "No such registration token on this host.",
+        status: 404, code: .registrationTokenInvalid, message: "No such registration token on this host.",
         field: "registrationToken")
     static let tokenExpired = LifecycleError(
-        status: 410, code: "registration_token_expired", message: "The registration token expired; ask for a new one.",
+        status: 410, code: .registrationTokenExpired, message: "The registration token expired; ask for a new one.",
         field: "registrationToken")
     static let tokenUsed = LifecycleError(
-        status: 409, code: "registration_token_used", message: "The registration token was already used.",
+        status: 409, code: .registrationTokenUsed, message: "The registration token was already used.",
         field: "registrationToken")
     static let tokenWrongEnvironment = LifecycleError(
-        status: 400, code: "registration_token_wrong_environment",
+        status: 400, code: .registrationTokenWrongEnvironment,
         message: "The registration token was issued by another environment.", field: "registrationToken")
     static func outOfOrder(_ expected: String) -> LifecycleError {
         LifecycleError(
-            status: 409, code: "registration_out_of_order", message: "Token registration runs verify, begin, end: \(expected).",
+            status: 409, code: .registrationOutOfOrder, message: "Token registration runs verify, begin, end: \(expected).",
             field: "registrationToken")
     }
     static let registrationWrongDevice = LifecycleError(
-        status: 403, code: "registration_wrong_device", message: "Another device began this registration.",
+        status: 403, code: .registrationWrongDevice, message: "Another device began this registration.",
         field: "deviceId")
 
     static let terminalInUse = LifecycleError(
-        status: 409, code: "terminal_in_use", message: "The terminal already has a registered device.", field: "terminalId")
+        status: 409, code: .terminalInUse, message: "The terminal already has a registered device.", field: "terminalId")
     static let noFreeTerminal = LifecycleError(
-        status: 409, code: "no_free_terminal", message: "The merchant has no terminal without a device.", field: "merchantId")
+        status: 409, code: .noFreeTerminal, message: "The merchant has no terminal without a device.", field: "merchantId")
     static let terminalNotFound = LifecycleError(
-        status: 404, code: "terminal_not_found", message: "No such terminal.", field: "terminalId")
+        status: 404, code: .terminalNotFound, message: "No such terminal.", field: "terminalId")
     static let merchantNotFound = LifecycleError(
-        status: 404, code: "merchant_not_found", message: "No such merchant.", field: "merchantId")
+        status: 404, code: .merchantNotFound, message: "No such merchant.", field: "merchantId")
     static let terminalNotRegistered = LifecycleError(
-        status: 409, code: "terminal_not_registered", message: "The terminal has no registered device.")
+        status: 409, code: .terminalNotRegistered, message: "The terminal has no registered device.")
     static func registrationMethodNotAllowed(_ method: String) -> LifecycleError {
         LifecycleError(
-            status: 409, code: "registration_method_not_allowed",
+            status: 409, code: .registrationMethodNotAllowed,
             message: "The terminal does not allow registration by \(method).", field: "terminalId")
     }
     static let deviceAlreadyRegistered = LifecycleError(
-        status: 409, code: "device_already_registered", message: "This device is registered already; unregister it first.",
+        status: 409, code: .deviceAlreadyRegistered, message: "This device is registered already; unregister it first.",
         field: "deviceId")
 
     static let pinRequired = LifecycleError(
-        status: 400, code: "pin_required", message: "This terminal has no auto-login: the secure code is required.", field: "pin")
+        status: 400, code: .pinRequired, message: "This terminal has no auto-login: the secure code is required.", field: "pin")
     static func invalidPin(remaining: Int) -> LifecycleError {
         LifecycleError(
-            status: 401, code: "invalid_pin",
+            status: 401, code: .invalidPin,
             message: "Wrong secure code; \(remaining) attempt\(remaining == 1 ? "" : "s") left before the device is locked.",
             field: "pin")
     }
     static let secureCodeLocked = LifecycleError(
-        status: 423, code: "secure_code_locked", message: "Too many wrong secure codes; the back office must unlock the device.")
-}
-
-/// A refusal of a request's shape, shared by every surface of the host.
-extension HTTPError {
-    static func invalidRequest(_ message: String, field: String) -> HTTPError {
-        HTTPError(status: 400, code: "invalid_request", message: message, field: field)
-    }
+        status: 423, code: .secureCodeLocked, message: "Too many wrong secure codes; the back office must unlock the device.")
 }

@@ -1,11 +1,27 @@
 import CardPayload
+import SandboxCore
 import SandboxHTTP
+import SandboxWire
 
-/// The stable error codes of card payments (docs/card-payments.md).
-extension HTTPError {
-    static let cardPayloadInvalid = HTTPError(
-        status: 400, code: "card_payload_invalid",
+/// The refusals of card payments, with their stable codes (docs/card-payments.md, "Error codes"):
+/// the rules throw them and the router answers with their envelope, so no rule builds a response.
+struct PaymentError: HTTPResponseError, Equatable {
+    let status: Int
+    let code: ErrorCode
+    let message: String
+    var field: String? = nil
+
+    /// A value of a payment request out of its rules (`field` names it): every surface's `invalid_request`.
+    static func invalidRequest(_ message: String, field: String) -> PaymentError {
+        PaymentError(status: 400, code: .invalidRequest, message: message, field: field)
+    }
+    static let cardPayloadInvalid = PaymentError(
+        status: 400, code: .cardPayloadInvalid,
         message: "The card payload does not open with this terminal's reader key (tampered, or made for another terminal).",
+        field: "cardPayload")
+    /// A read dated too far ahead of the host's clock: a forged payload.
+    static let cardReadInTheFuture = PaymentError(
+        status: 400, code: .cardPayloadInvalid, message: "The card read is dated in the future of the host's clock.",
         field: "cardPayload")
     /// The refusal of a card that opened but breaks a rule of a card read, or `nil` when `error`
     /// is about the payload itself (then it is ``cardPayloadInvalid``).
@@ -14,59 +30,93 @@ extension HTTPError {
     /// ISO 3166-1 country), `brand_mismatch` (the PAN's IIN range or length, or the AID, is not
     /// the brand's), `unknown_brand`, `unknown_cvm`, `invalid_card_data` (expiry, AID, label or
     /// PAN sequence out of shape). The message names the field and the rule.
-    static func cardRefused(_ error: PayloadError) -> HTTPError? {
-        let code: String
+    static func cardRefused(_ error: PayloadError) -> PaymentError? {
+        let code: ErrorCode
         switch error {
-        case .invalidPAN: code = "invalid_pan"
-        case .invalidCountry: code = "invalid_card_country"
-        case .brandMismatch: code = "brand_mismatch"
-        case .unknownBrand: code = "unknown_brand"
-        case .unknownCVM: code = "unknown_cvm"
-        case .invalidCardData: code = "invalid_card_data"
+        case .invalidPAN: code = .invalidPan
+        case .invalidCountry: code = .invalidCardCountry
+        case .brandMismatch: code = .brandMismatch
+        case .unknownBrand: code = .unknownBrand
+        case .unknownCVM: code = .unknownCvm
+        case .invalidCardData: code = .invalidCardData
         default: return nil
         }
-        return HTTPError(status: 400, code: code, message: error.message, field: "cardPayload")
+        return PaymentError(status: 400, code: code, message: error.message, field: "cardPayload")
     }
-    static let cardPayloadReplayed = HTTPError(
-        status: 409, code: "card_payload_replayed", message: "This card read was already used for a transaction.",
+    static let cardPayloadReplayed = PaymentError(
+        status: 409, code: .cardPayloadReplayed, message: "This card read was already used for a transaction.",
         field: "cardPayload")
-    static let pinPayloadInvalid = HTTPError(
-        status: 400, code: "card_payload_invalid", message: "The PIN payload does not open with this terminal's reader key.",
+    static let pinPayloadInvalid = PaymentError(
+        status: 400, code: .cardPayloadInvalid, message: "The PIN payload does not open with this terminal's reader key.",
         field: "pinPayload")
-    static let terminalBusy = HTTPError(
-        status: 409, code: "terminal_busy", message: "Another transaction is in progress on this terminal; finish it first.")
-    static let transactionNotFound = HTTPError(
-        status: 404, code: "transaction_not_found", message: "No such transaction on this terminal.", field: "transactionId")
-    static func wrongState(_ message: String) -> HTTPError {
-        HTTPError(status: 409, code: "transaction_wrong_state", message: message, field: "transactionId")
+    static let terminalBusy = PaymentError(
+        status: 409, code: .terminalBusy, message: "Another transaction is in progress on this terminal; finish it first.")
+    static let transactionNotFound = PaymentError(
+        status: 404, code: .transactionNotFound, message: "No such transaction on this terminal.", field: "transactionId")
+    static func wrongState(_ message: String) -> PaymentError {
+        PaymentError(status: 409, code: .transactionWrongState, message: message, field: "transactionId")
     }
-    static let reversalNotAllowed = HTTPError(
-        status: 403, code: "reversal_not_allowed", message: "This terminal does not allow reversals.")
-    static let refundNotAllowed = HTTPError(
-        status: 403, code: "refund_not_allowed", message: "This terminal does not allow refunds.")
-    static let notCancellable = HTTPError(
-        status: 409, code: "transaction_not_cancellable",
+    static let reversalNotAllowed = PaymentError(
+        status: 403, code: .reversalNotAllowed, message: "This terminal does not allow reversals.")
+    static let refundNotAllowed = PaymentError(
+        status: 403, code: .refundNotAllowed, message: "This terminal does not allow refunds.")
+    static let notCancellable = PaymentError(
+        status: 409, code: .transactionNotCancellable,
         message: "Only the terminal's latest cleared sale can be reversed, within 30 minutes.", field: "transactionId")
-    static let stillCancellable = HTTPError(
-        status: 409, code: "transaction_still_cancellable",
+    static let stillCancellable = PaymentError(
+        status: 409, code: .transactionStillCancellable,
         message: "The sale can still be reversed: reverse it instead of refunding it.", field: "transactionId")
-    static let alreadyRefunded = HTTPError(
-        status: 409, code: "already_refunded", message: "The sale was refunded already.", field: "transactionId")
-    static let refundOverAmount = HTTPError(
-        status: 400, code: "refund_over_amount", message: "A refund cannot exceed the original amount.", field: "requestedAmount")
-    static let checkoutNotFound = HTTPError(
-        status: 404, code: "checkout_not_found", message: "No such checkout for this terminal.", field: "checkoutId")
-    static let checkoutUsed = HTTPError(
-        status: 409, code: "checkout_used", message: "The checkout was used by another transaction.", field: "checkoutId")
-    static let checkoutExpired = HTTPError(
-        status: 410, code: "checkout_expired", message: "The checkout expired.", field: "checkoutId")
-    static func checkoutMismatch(_ field: String) -> HTTPError {
-        HTTPError(
-            status: 409, code: "checkout_mismatch", message: "The \(field) differs from the pre-registered checkout.", field: field)
+    static let alreadyRefunded = PaymentError(
+        status: 409, code: .alreadyRefunded, message: "The sale was refunded already.", field: "transactionId")
+    static let refundOverAmount = PaymentError(
+        status: 400, code: .refundOverAmount, message: "A refund cannot exceed the original amount.", field: "requestedAmount")
+    /// A refund of a refund.
+    static let refundOfRefund = PaymentError(
+        status: 409, code: .transactionNotRefundable, message: "Only a sale can be refunded.", field: "transactionId")
+    /// A refund of a sale that is not `CLEARED` (declined, cancelled, refunded).
+    static func notRefundable(status: String) -> PaymentError {
+        PaymentError(
+            status: 409, code: .transactionNotRefundable,
+            message: "Only a CLEARED sale can be refunded; this one is \(status).", field: "transactionId")
     }
-    static let idempotencyKeyReused = HTTPError(
-        status: 409, code: "idempotency_key_reused",
+    /// A refund in another currency than its sale's.
+    static func refundCurrencyMismatch(_ saleCurrency: String) -> PaymentError {
+        PaymentError(
+            status: 400, code: .currencyMismatch, message: "A refund is in the sale's currency, \(saleCurrency).", field: "currency")
+    }
+    static let checkoutNotFound = PaymentError(
+        status: 404, code: .checkoutNotFound, message: "No such checkout for this terminal.", field: "checkoutId")
+    static let checkoutUsed = PaymentError(
+        status: 409, code: .checkoutUsed, message: "The checkout was used by another transaction.", field: "checkoutId")
+    static let checkoutExpired = PaymentError(
+        status: 410, code: .checkoutExpired, message: "The checkout expired.", field: "checkoutId")
+    static func checkoutMismatch(_ field: String) -> PaymentError {
+        PaymentError(
+            status: 409, code: .checkoutMismatch, message: "The \(field) differs from the pre-registered checkout.", field: field)
+    }
+    static let idempotencyKeyReused = PaymentError(
+        status: 409, code: .idempotencyKeyReused,
         message: "This Idempotency-Key was used with another request body.", field: "header.Idempotency-Key")
-    static let sessionExpiring = HTTPError(
-        status: 409, code: "session_expiring", message: "The session ends in less than a minute: log in again first.")
+    static let sessionExpiring = PaymentError(
+        status: 409, code: .sessionExpiring, message: "The session ends in less than a minute: log in again first.")
+    /// Details by a reference that several transactions carry.
+    static let referenceNotUnique = PaymentError(
+        status: 409, code: .referenceNotUnique, message: "Several transactions carry this reference; use the id.",
+        field: "reference")
+    static let receiptNotFound = PaymentError(status: 404, code: .receiptNotFound, message: "No such receipt.")
+    /// A refused `callbackUrl` (`reason` says why): no payment was created, and the device cannot
+    /// know whether the card was charged.
+    static func outcomeUnknown(_ reason: String) -> PaymentError {
+        PaymentError(
+            status: 422, code: .outcomeUnknown,
+            message: "No payment was created: \(reason). Do not retry with a new order.", field: "callbackUrl")
+    }
+}
+
+extension PaymentError {
+    /// A refusal of SandboxCore's pure payment rules, with its status; `field`, when given, names
+    /// the request's field instead of the rule's (a validate call's amount).
+    init(_ error: PaymentRuleError, field: String? = nil) {
+        self.init(status: error.code.httpStatus, code: error.code.errorCode, message: error.message, field: field ?? error.field)
+    }
 }

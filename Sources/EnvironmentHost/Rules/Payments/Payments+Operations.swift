@@ -28,7 +28,7 @@ extension Payments {
             if let checkout = request.checkoutId {
                 try useCheckout(db, checkout, terminal: terminal.terminalId, request: request, at: now)
             }
-            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
             var record = TransactionRecord(
                 id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH, status: .NEW,
                 amount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
@@ -38,9 +38,7 @@ extension Payments {
             // the device cannot know whether the card was charged.
             if let callback = request.callbackUrl {
                 if let reason = outbox.refusal(of: callback) {
-                    throw HTTPError(
-                        status: 422, code: "outcome_unknown",
-                        message: "No payment was created: \(reason). Do not retry with a new order.", field: "callbackUrl")
+                    throw PaymentError.outcomeUnknown(reason)
                 }
                 record.callbackURL = callback
             }
@@ -68,7 +66,7 @@ extension Payments {
                 self = .card(payload, panHash: payload.card.map { Issuer.key($0.pan) } ?? "")
             case (nil, let outcome?): self = .outcome(try Payments.status(of: outcome), outcome)
             case (nil, nil): self = .nothing
-            case (_?, _?): throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
+            case (_?, _?): throw PaymentError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
             }
         }
     }
@@ -100,7 +98,7 @@ extension Payments {
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard TransactionStateMachine.accepts(event, record.status) else {
-                throw HTTPError.wrongState(TransactionStateMachine.refusal(event, record.status))
+                throw PaymentError.wrongState(TransactionStateMachine.refusal(event, record.status))
             }
             try body(db, &record, now)
             try settle(db, record, at: now)
@@ -117,7 +115,7 @@ extension Payments {
         let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: session.terminal.id)
         try step(session, transaction: id, .card, key: key, reply: reply) { db, record, now in
             if case .nothing = input {
-                throw HTTPError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
+                throw PaymentError.invalidRequest("Send a cardPayload or a readerOutcome.", field: "cardPayload")
             }
             try take(db, &record, input, at: now)
         }
@@ -126,7 +124,7 @@ extension Payments {
     /// doRefund: a card-present credit of a cleared sale that can no longer be reversed.
     func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
         let terminal = try terminalInfo(session)
-        guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+        guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
         try PaymentValidation.refund(request, terminal: terminal)
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
@@ -134,7 +132,7 @@ extension Payments {
         transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
             let original = try refundable(
                 db, request.transactionId, amount: request.requestedAmount, currency: request.currency, terminal: terminal, at: now)
-            guard try !inFlight(db, terminal: terminal.terminalId) else { throw HTTPError.terminalBusy }
+            guard try !inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
             var record = TransactionRecord(
                 id: transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .REFUND, status: .NEW,
                 amount: request.requestedAmount, tipAmount: nil, currency: request.currency, reference: request.reference, at: now)
@@ -157,22 +155,17 @@ extension Payments {
     ) throws -> TransactionRecord {
         let original = try record(db, id: id, terminal: terminal.terminalId)
         guard original.type == .AUTH else {
-            throw HTTPError(
-                status: 409, code: "transaction_not_refundable", message: "Only a sale can be refunded.", field: "transactionId")
+            throw PaymentError.refundOfRefund
         }
-        if original.status == .REFUNDED { throw HTTPError.alreadyRefunded }
+        if original.status == .REFUNDED { throw PaymentError.alreadyRefunded }
         guard TransactionStateMachine.isRefundable(original.type, original.status) else {
-            throw HTTPError(
-                status: 409, code: "transaction_not_refundable",
-                message: "Only a CLEARED sale can be refunded; this one is \(original.status.rawValue).", field: "transactionId")
+            throw PaymentError.notRefundable(status: original.status.rawValue)
         }
         if let currency, currency != original.currency {
-            throw HTTPError(
-                status: 400, code: "currency_mismatch", message: "A refund is in the sale's currency, \(original.currency).",
-                field: "currency")
+            throw PaymentError.refundCurrencyMismatch(original.currency)
         }
-        guard amount <= original.amount else { throw HTTPError.refundOverAmount }
-        if try isCancellable(db, original, terminal: terminal, at: now) { throw HTTPError.stillCancellable }
+        guard amount <= original.amount else { throw PaymentError.refundOverAmount }
+        if try isCancellable(db, original, terminal: terminal, at: now) { throw PaymentError.stillCancellable }
         return original
     }
 
@@ -212,9 +205,9 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
-            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+            guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
-            guard try isCancellable(db, record, terminal: terminal, at: now) else { throw HTTPError.notCancellable }
+            guard try isCancellable(db, record, terminal: terminal, at: now) else { throw PaymentError.notCancellable }
             cancel(&record, byUser: byUser, at: now)
             try record.save(db, at: now)
             return record
@@ -256,7 +249,7 @@ extension Payments {
             do {
                 payload = try PayloadSealer.open(sealed, as: PinPayload.self, key: data.readerKey, region: region.id, terminalId: record.terminalID)
             } catch {
-                throw HTTPError.pinPayloadInvalid
+                throw PaymentError.pinPayloadInvalid
             }
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
             record.retries += 1
@@ -314,14 +307,14 @@ extension Payments {
     }
 
     private func useCheckout(_ db: Connection, _ id: String, terminal: String, request: SaleRequest, at now: Int64) throws {
-        guard let checkout = try db.transactions.checkout(id, terminal: terminal) else { throw HTTPError.checkoutNotFound }
-        guard checkout.transactionID == nil else { throw HTTPError.checkoutUsed }
-        guard now < checkout.expiresAt else { throw HTTPError.checkoutExpired }
-        guard checkout.amount == request.requestedAmount else { throw HTTPError.checkoutMismatch("requestedAmount") }
-        guard checkout.currency == request.currency else { throw HTTPError.checkoutMismatch("currency") }
+        guard let checkout = try db.transactions.checkout(id, terminal: terminal) else { throw PaymentError.checkoutNotFound }
+        guard checkout.transactionID == nil else { throw PaymentError.checkoutUsed }
+        guard now < checkout.expiresAt else { throw PaymentError.checkoutExpired }
+        guard checkout.amount == request.requestedAmount else { throw PaymentError.checkoutMismatch("requestedAmount") }
+        guard checkout.currency == request.currency else { throw PaymentError.checkoutMismatch("currency") }
         // A tip of 0 is no tip, on either side.
-        guard (checkout.tipAmount ?? 0) == (request.tipAmount ?? 0) else { throw HTTPError.checkoutMismatch("tipAmount") }
-        guard checkout.reference == request.reference else { throw HTTPError.checkoutMismatch("reference") }
+        guard (checkout.tipAmount ?? 0) == (request.tipAmount ?? 0) else { throw PaymentError.checkoutMismatch("tipAmount") }
+        guard checkout.reference == request.reference else { throw PaymentError.checkoutMismatch("reference") }
     }
 
     // MARK: - Validate
@@ -343,36 +336,36 @@ extension Payments {
     func validate(_ session: Lifecycle.CurrentSession, _ request: ValidateRequest) throws {
         let terminal = try terminalInfo(session)
         let now = now()
-        if session.expiresAt - now < 60_000 { throw HTTPError.sessionExpiring }
+        if session.expiresAt - now < 60_000 { throw PaymentError.sessionExpiring }
         if request.transactionServiceType != "REVERSAL" {
             let busy = try store.write { db in
                 try expireStale(db, terminal: terminal.terminalId, at: now)
                 return try inFlight(db, terminal: terminal.terminalId)
             }
-            if busy { throw HTTPError.terminalBusy }
+            if busy { throw PaymentError.terminalBusy }
         }
         try PaymentValidation.country(request.countryCode, terminal: terminal)
         try PaymentValidation.reference(request.reference, terminal: terminal)
         switch request.transactionServiceType {
         case "PAYMENT":
             guard let amount = request.requestedAmount else {
-                throw HTTPError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
+                throw PaymentError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
             try PaymentValidation.tip(request.tipAmount, requestedAmount: amount, terminal: terminal)
         case "REFUND":
-            guard terminal.isRefundAvailable else { throw HTTPError.refundNotAllowed }
+            guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
             guard let amount = request.requestedAmount else {
-                throw HTTPError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
+                throw PaymentError.invalidRequest("requestedAmount is required for a refund.", field: "requestedAmount")
             }
             try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
             if let id = request.transactionId, !id.isEmpty {
                 _ = try store.read { db in try refundable(db, id, amount: amount, currency: nil, terminal: terminal, at: now) }
             }
         case "REVERSAL":
-            guard terminal.isReversalAvailable else { throw HTTPError.reversalNotAllowed }
+            guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
         default:
-            throw HTTPError.invalidRequest(
+            throw PaymentError.invalidRequest(
                 "transactionServiceType must be PAYMENT, REFUND or REVERSAL.", field: "transactionServiceType")
         }
     }

@@ -59,7 +59,7 @@ extension Payments {
 
     func last(_ session: Lifecycle.CurrentSession) throws -> TransactionDetail {
         try reading(session) { db, terminal, now in
-            guard let record = try db.transactions.last(terminal: terminal.terminalId) else { throw HTTPError.transactionNotFound }
+            guard let record = try db.transactions.last(terminal: terminal.terminalId) else { throw PaymentError.transactionNotFound }
             return try detail(db, record, terminal: terminal, at: now)
         }
     }
@@ -67,19 +67,17 @@ extension Payments {
     /// fetchTransactionDetails: by id or by a reference unique on this terminal.
     func details(_ session: Lifecycle.CurrentSession, id: String?, reference: String?, terminalID: String?) throws -> TransactionDetail {
         try reading(session) { db, terminal, now in
-            if let terminalID, terminalID != terminal.terminalId { throw HTTPError.transactionNotFound }
+            if let terminalID, terminalID != terminal.terminalId { throw PaymentError.transactionNotFound }
             if let id {
                 return try detail(db, try record(db, id: id, terminal: terminal.terminalId), terminal: terminal, at: now)
             }
             guard let reference else {
-                throw HTTPError.invalidRequest("Give a transactionId or a reference.", field: "transactionId")
+                throw PaymentError.invalidRequest("Give a transactionId or a reference.", field: "transactionId")
             }
             let records = try db.transactions.records(reference: reference, terminal: terminal.terminalId)
-            guard let record = records.first else { throw HTTPError.transactionNotFound }
+            guard let record = records.first else { throw PaymentError.transactionNotFound }
             guard records.count == 1 else {
-                throw HTTPError(
-                    status: 409, code: "reference_not_unique", message: "Several transactions carry this reference; use the id.",
-                    field: "reference")
+                throw PaymentError.referenceNotUnique
             }
             return try detail(db, record, terminal: terminal, at: now)
         }
@@ -98,22 +96,22 @@ extension Payments {
 
         /// Reads `page`, `itemsPerPage`, `dateFrom`, `dateTo`, `status`, `type`, `paymentMethod`
         /// (lists comma-separated; an empty list is no filter).
-        init(query: [String: String]) throws(HTTPError) {
-            func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws(HTTPError) -> Int {
+        init(query: [String: String]) throws(PaymentError) {
+            func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws(PaymentError) -> Int {
                 guard let text = query[name] else { return value }
                 guard let number = Int(text), range.contains(number) else {
                     throw .invalidRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).", field: "query.\(name)")
                 }
                 return number
             }
-            func date(_ name: String) throws(HTTPError) -> Int64? {
+            func date(_ name: String) throws(PaymentError) -> Int64? {
                 guard let text = query[name], !text.isEmpty else { return nil }
                 guard let date = Wire.parse(text) else {
                     throw .invalidRequest("\(name) must be an ISO 8601 date and time, e.g. 2026-11-29T10:00:00.0%2B01:00 (encode the + in a URL).", field: "query.\(name)")
                 }
                 return date.millisecondsSince1970
             }
-            func list<T: RawRepresentable>(_ name: String, _ type: T.Type) throws(HTTPError) -> [String] where T.RawValue == String {
+            func list<T: RawRepresentable>(_ name: String, _ type: T.Type) throws(PaymentError) -> [String] where T.RawValue == String {
                 let values = (query[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 for value in values where T(rawValue: value) == nil {
                     throw .invalidRequest("\(name) has an unknown value \(value).", field: "query.\(name)")
@@ -194,14 +192,14 @@ extension Payments {
             case "QR":
                 return ReceiptConfirmation(status: .GENERATED, url: url)
             case "EMAIL":
-                guard let email else { throw HTTPError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
+                guard let email else { throw PaymentError.invalidRequest("An e-mail receipt needs an email.", field: "email") }
                 let merchant = lifecycle.directory.merchants[record.merchantID]
                 try lifecycle.mail(
                     db, to: email, subject: "Your receipt from \(merchant?.name ?? record.merchantID): \(record.id)",
                     body: ReceiptPage.text(record, merchant: merchant, region: region) + "\nView it online: \(url)\n", at: now)
                 return ReceiptConfirmation(status: .SENT, url: nil)
             default:
-                throw HTTPError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
+                throw PaymentError.invalidRequest("receiptType must be QR or EMAIL.", field: "receiptType")
             }
         }
     }
@@ -210,7 +208,7 @@ extension Payments {
     func receiptPage(_ id: String) throws -> String {
         try store.read { db in
             guard let record = try db.transactions.record(receipt: id) else {
-                throw HTTPError(status: 404, code: "receipt_not_found", message: "No such receipt.")
+                throw PaymentError.receiptNotFound
             }
             return ReceiptPage.html(record, merchant: lifecycle.directory.merchants[record.merchantID], region: region)
         }

@@ -21,11 +21,7 @@ extension Payments {
         let refund = event.hasPrefix("refund.")
         let declined = event.hasSuffix(".failed")
         guard let card = data.issuer.sampleCard(declining: declined) else {
-            throw HTTPError(
-                status: 409, code: "no_sample_card",
-                message: declined
-                    ? "cards.json has no card flagged decline (without a PIN) to make a failed sample with."
-                    : "cards.json has no card without flags and PIN to make a sample with.")
+            throw WebhookError.noSampleCard(declined: declined)
         }
         var record = TransactionRecord(
             id: transactionID(at: now), terminalID: terminal, merchantID: merchant, type: refund ? .REFUND : .AUTH, status: .NEW,

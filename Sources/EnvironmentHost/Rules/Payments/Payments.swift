@@ -114,7 +114,7 @@ struct Payments: Sendable {
         store.write({ db -> Answer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
             if let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) {
-                guard kept.requestHash == key.requestHash else { throw HTTPError.idempotencyKeyReused }
+                guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
                 var replay = Response.json(bytes: kept.body, status: kept.status)
                 replay.headers.append(("Idempotent-Replayed", "true"))
                 return .stored(replay)
@@ -154,7 +154,7 @@ struct Payments: Sendable {
     }
 
     func record(_ db: Connection, id: String, terminal: String) throws -> TransactionRecord {
-        guard let record = try db.transactions.record(id: id, terminal: terminal) else { throw HTTPError.transactionNotFound }
+        guard let record = try db.transactions.record(id: id, terminal: terminal) else { throw PaymentError.transactionNotFound }
         return record
     }
 
@@ -163,18 +163,18 @@ struct Payments: Sendable {
     /// Opens a sealed card payload for this terminal (its read id is spent by ``spendRead(_:readId:readAt:at:)``).
     ///
     /// A payload that does not open is `card_payload_invalid`; one that opens but carries a card
-    /// that breaks a rule of a card read gets that rule's own refusal (``HTTPError/cardRefused(_:)``).
+    /// that breaks a rule of a card read gets that rule's own refusal (``PaymentError/cardRefused(_:)``).
     func openCard(sealed: String, terminal: String) throws -> CardPayload {
         do {
             return try PayloadSealer.open(sealed, as: CardPayload.self, key: data.readerKey, region: region.id, terminalId: terminal)
         } catch {
-            throw HTTPError.cardRefused(error) ?? HTTPError.cardPayloadInvalid
+            throw PaymentError.cardRefused(error) ?? PaymentError.cardPayloadInvalid
         }
     }
 
     /// Spends the read id of an opened card or PIN payload: a second use is a replay.
     func spendRead(_ db: Connection, readId: String, readAt: Int64, at now: Int64) throws {
-        guard try db.transactions.spendRead(readId: readId, readAt: readAt, at: now) else { throw HTTPError.cardPayloadReplayed }
+        guard try db.transactions.spendRead(readId: readId, readAt: readAt, at: now) else { throw PaymentError.cardPayloadReplayed }
     }
 
     /// Copies what the acquirer keeps of a card onto the transaction.
@@ -190,13 +190,13 @@ struct Payments: Sendable {
     }
 
     /// What a reader outcome without a card becomes.
-    static func status(of outcome: String) throws(HTTPError) -> TransactionStatus {
+    static func status(of outcome: String) throws(PaymentError) -> TransactionStatus {
         switch outcome {
         case "cancelled": .USER_CANCELLED
         case "timeout": .TIMEOUT
         case "background": .REJECTED
         default:
-            throw HTTPError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
+            throw PaymentError.invalidRequest("readerOutcome must be cancelled, timeout or background.", field: "readerOutcome")
         }
     }
 
@@ -206,16 +206,14 @@ struct Payments: Sendable {
     func process(_ db: Connection, _ record: inout TransactionRecord, payload: CardPayload, panHash: String, at now: Int64) throws {
         record.pendingUntil = nil
         guard let card = payload.card else {
-            throw HTTPError.invalidRequest("The card payload holds no card.", field: "cardPayload")
+            throw PaymentError.invalidRequest("The card payload holds no card.", field: "cardPayload")
         }
         attach(card, panHash: panHash, to: &record)
         // readAt comes from the device: compare without overflowing, and refuse a read dated too far
         // ahead of the host's clock as a forged payload.
         let (age, overflow) = now.subtractingReportingOverflow(payload.readAt)
         guard overflow || age >= -Self.clockSkewAllowance else {
-            throw HTTPError(
-                status: 400, code: "card_payload_invalid", message: "The card read is dated in the future of the host's clock.",
-                field: "cardPayload")
+            throw PaymentError.cardReadInTheFuture
         }
         // A read older than the payload's 120 s reached the host too late.
         guard !overflow, age <= Self.payloadLifetime else {

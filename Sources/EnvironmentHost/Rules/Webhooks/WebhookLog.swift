@@ -55,7 +55,6 @@ struct WebhookLog: Sendable {
         }
     }
 
-    private static let notFound = HTTPError(status: 404, code: "webhook_event_not_found", message: "No such webhook event.", field: "eventId")
 
     /// The latest events (without payloads), of one merchant or of all.
     func events(merchant: String?, limit: Int) throws -> [Event] {
@@ -65,7 +64,7 @@ struct WebhookLog: Sendable {
     /// One event with its payload and delivery log.
     func event(_ id: String) throws -> Event {
         try store.read { db in
-            guard let event = try db.webhooks.event(id) else { throw Self.notFound }
+            guard let event = try db.webhooks.event(id) else { throw WebhookError.eventNotFound }
             return event
         }
     }
@@ -74,7 +73,7 @@ struct WebhookLog: Sendable {
     func replay(_ id: String) throws {
         let now = lifecycle.now()
         try store.write { db in
-            guard try db.webhooks.replay(id, at: now) else { throw Self.notFound }
+            guard try db.webhooks.replay(id, at: now) else { throw WebhookError.eventNotFound }
         }
     }
 
@@ -119,7 +118,7 @@ struct WebhookLog: Sendable {
         return try store.write { db in
             try outbox.record(db, sample, type: event, at: now)
             guard let id = try db.webhooks.latestEvent(transaction: sample.id) else {
-                throw HTTPError(status: 409, code: "no_webhook_endpoint", message: "The merchant has no webhook endpoint.")
+                throw WebhookError.noWebhookEndpoint
             }
             return id
         }

@@ -202,6 +202,8 @@ public enum ErrorCode: Sendable {
     case environmentUnavailable
     /// 409: The challenge code was made by another region's host; the message names it.
     case challengeOtherRegion
+    /// 409: A valid registration token locks the terminal against registration by challenge code.
+    case terminalLockedByToken
 
     // MARK: The request journal and faults
 
@@ -233,7 +235,7 @@ public enum ErrorCode: Sendable {
         .referenceNotUnique, .receiptNotFound, .outcomeUnknown, .webhookEventNotFound, .noWebhookEndpoint,
         .noSampleCard, .unknownMerchant, .forwardFailed, .missingHeader, .malformedHeader, .downgrade,
         .noMatchingSignature, .timestampOutsideTolerance, .environmentNotFound, .environmentUnavailable,
-        .challengeOtherRegion, .requestNotFound, .faultNotFound, .injectedFault,
+        .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
     ]
 
     private static let byRawValue: [String: ErrorCode] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
@@ -331,6 +333,7 @@ extension ErrorCode: RawRepresentable {
         case .environmentNotFound: "environment_not_found"
         case .environmentUnavailable: "environment_unavailable"
         case .challengeOtherRegion: "challenge_other_region"
+        case .terminalLockedByToken: "terminal_locked_by_token"
         case .requestNotFound: "request_not_found"
         case .faultNotFound: "fault_not_found"
         case .injectedFault: "injected_fault"

@@ -23,10 +23,19 @@ final class PortalBench {
 
     /// `tapsim --json ARGUMENTS…` against this sandbox; its one JSON object.
     func tapsim(_ arguments: String...) throws -> [String: Any] {
-        let output = try SpawnedProcess.run(
+        let output = try tapsimOutput(arguments)
+        return try #require(output.json, "tapsim \(arguments.joined(separator: " ")): \(output)")
+    }
+
+    /// The run itself, for a command that is meant to fail.
+    func tapsimOutput(_ arguments: String...) throws -> ProcessOutput {
+        try tapsimOutput(arguments)
+    }
+
+    func tapsimOutput(_ arguments: [String]) throws -> ProcessOutput {
+        try SpawnedProcess.run(
             try builtExecutable("tapsim"),
             ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path, "--json"] + arguments, in: work,
             timeout: 60)
-        return try #require(output.json, "tapsim \(arguments.joined(separator: " ")): \(output)")
     }
 }

@@ -86,3 +86,58 @@ import TestSupport
         }
     }
 }
+
+/// Registration tokens through the portal: refreshed with the same value, e-mailed, and the lock
+/// a valid one puts on its terminal against challenge codes.
+@Suite struct PortalTokenAPITests {
+    let folder = TemporaryDirectory()
+
+    @Test func aRefreshedTokenKeepsItsValueAndLocksTheTerminalUntilItExpires() throws {
+        let sandbox = try Sandbox.start(configuration: try sandboxConfiguration(basePort: 0, dataDirectory: folder.url))
+        defer { sandbox.stop() }
+        let portal = Service(name: "portal", baseURL: sandbox.portal.url)
+        let eu = Service(name: "EU", baseURL: try #require(sandbox.hosts.first { $0.name == "EU" }).url)
+        let fixtures = try MerchantsFile.load().region("EU")
+        let terminal = try #require(fixtures.terminals.first { $0.allows("registrationCode") && $0.allows("portal") }).id
+
+        let issued = portal.call("POST", "/api/regions/EU/registration-tokens", body: ["terminalId": terminal])
+        #expect(issued.status == 201, "\(issued)")
+        let token = try #require(issued.string("registrationToken"))
+        let firstExpiry = try #require(parseTime(issued.string("expiresAt")))
+
+        // While it is valid, a challenge code cannot take the terminal.
+        let begun = eu.call("POST", "/terminal/v1/registrations", body: ["deviceId": "token-lock-1", "deviceModel": "iPhone16,1"])
+        let code = try #require(begun.string("challengeCode"))
+        let locked = portal.call("POST", "/api/regions/EU/registrations/\(code)/confirm", body: ["terminalId": terminal])
+        #expect(locked.status == 409 && locked.errorCode == "terminal_locked_by_token", "\(locked)")
+        let state = portal.call("GET", "/api/regions/EU/merchants")
+        let row = state.objects("merchants").flatMap { $0["terminals"] as? [[String: Any]] ?? [] }.first { $0["terminalId"] as? String == terminal }
+        #expect(parseTime(row?["tokenLockedUntil"]) == firstExpiry, "\(row ?? [:])")
+
+        // A minute later, refreshed: the same token, a minute more.
+        #expect(eu.call("POST", "/_sandbox/clock", body: ["advanceSeconds": 60]).status == 200)
+        let refreshed = portal.call("POST", "/api/regions/EU/registration-tokens/\(token)/refresh")
+        #expect(refreshed.status == 200 && refreshed.string("registrationToken") == token, "\(refreshed)")
+        let secondExpiry = try #require(parseTime(refreshed.string("expiresAt")))
+        #expect(secondExpiry.timeIntervalSince(firstExpiry) >= 60)
+
+        let mailed = portal.call("POST", "/api/regions/EU/registration-tokens/\(token)/email", body: ["email": "owner@example.org"])
+        #expect(mailed.status == 200 && mailed.string("emailedTo") == "owner@example.org", "\(mailed)")
+        let notMail = portal.call("POST", "/api/regions/EU/registration-tokens/\(token)/email", body: ["email": "nobody"])
+        #expect(notMail.status == 400 && notMail.errorField == "email", "\(notMail)")
+        let mailbox = portal.call("GET", "/api/regions/EU/mailbox")
+        #expect(mailbox.objects("messages").first?["body"].map { "\($0)" }?.contains(token) == true)
+
+        // Past its expiry the lock is gone and the challenge takes the terminal.
+        let lifetime = secondExpiry.timeIntervalSince(try #require(parseTime(eu.call("GET", "/_sandbox/clock").string("now"))))
+        #expect(eu.call("POST", "/_sandbox/clock", body: ["advanceSeconds": lifetime + 1]).status == 200)
+        let again = eu.call("POST", "/terminal/v1/registrations", body: ["deviceId": "token-lock-2", "deviceModel": "iPhone16,1"])
+        let fresh = try #require(again.string("challengeCode"), "\(again)")
+        let confirmed = portal.call("POST", "/api/regions/EU/registrations/\(fresh)/confirm", body: ["terminalId": terminal])
+        #expect(confirmed.status == 200, "\(confirmed)")
+
+        // An unknown or foreign token cannot be refreshed.
+        #expect(portal.call("POST", "/api/regions/EU/registration-tokens/rt_eu_00/refresh").errorCode == "registration_token_invalid")
+        #expect(portal.call("POST", "/api/regions/EU/registration-tokens/rt_anz_0123456789abcdef0123456789abcdef/refresh").errorCode == "registration_token_wrong_environment")
+    }
+}

@@ -28,11 +28,13 @@ function showTerminals() {
   page.terminal.replaceChildren(...terminals.map((terminal) => {
     const option = document.createElement("option");
     option.value = terminal.terminalId;
-    option.textContent = terminal.terminalId + (terminal.registered ? ` (registered to ${terminal.deviceId})` : " (free)");
-    option.disabled = terminal.registered;
+    const locked = !terminal.registered && terminal.tokenLockedUntil;
+    option.textContent = terminal.terminalId
+      + (terminal.registered ? ` (registered to ${terminal.deviceId})` : locked ? " (locked by a registration token)" : " (free)");
+    option.disabled = terminal.registered || Boolean(locked) || !terminal.registerOptions.includes("portal");
     return option;
   }));
-  const free = terminals.find((terminal) => !terminal.registered);
+  const free = terminals.find((terminal) => !terminal.registered && !terminal.tokenLockedUntil && terminal.registerOptions.includes("portal"));
   if (free) page.terminal.value = free.terminalId;
 }
 
@@ -58,7 +60,7 @@ async function find(event) {
       option.textContent = `${merchant.merchantId} · ${merchant.name}`;
       return option;
     }));
-    const withFree = merchants.find((merchant) => merchant.terminals.some((terminal) => !terminal.registered));
+    const withFree = merchants.find((merchant) => merchant.terminals.some((terminal) => !terminal.registered && !terminal.tokenLockedUntil));
     if (withFree) page.merchant.value = withFree.merchantId;
     showTerminals();
     page.waiting.hidden = false;

@@ -5,8 +5,11 @@
 const message = document.getElementById("message");
 
 function stateOf(terminal) {
-  if (!terminal.registered) return "free";
-  return `registered to ${terminal.deviceId} (${terminal.deviceModel ?? "unknown model"})` + (terminal.locked ? ", secure code locked" : "");
+  if (!terminal.registered) {
+    return terminal.tokenLockedUntil ? `free, locked by a registration token until ${Portal.time(terminal.tokenLockedUntil)}` : "free";
+  }
+  return `registered to ${terminal.deviceId} (${terminal.deviceModel ?? "unknown model"}) since ${Portal.time(terminal.registeredAt)}`
+    + (terminal.locked ? ", secure code locked" : "");
 }
 
 function actionButton(label, terminal, action, enabled) {
@@ -86,7 +89,8 @@ async function load() {
       const title = document.createElement("h2");
       title.textContent = `${merchant.merchantId} · ${merchant.name}`;
       const table = document.createElement("table");
-      table.createTHead().innerHTML = "<tr><th>Terminal</th><th>State</th><th>Wrong secure codes</th><th>Last login</th><th>Actions</th></tr>";
+      table.createTHead().innerHTML = "<tr><th>Terminal</th><th>State</th><th>Wrong secure codes</th><th>Last login</th>"
+        + "<th>Session ends</th><th>Certificates expire</th><th>Actions</th></tr>";
       const body = table.createTBody();
       for (const terminal of merchant.terminals) {
         const row = body.insertRow();
@@ -95,6 +99,8 @@ async function load() {
         Portal.cell(row, stateOf(terminal), "state");
         Portal.cell(row, String(terminal.failedAttempts ?? 0));
         Portal.cell(row, Portal.time(terminal.lastLoginAt));
+        Portal.cell(row, terminal.sessionEndsAt ? Portal.time(terminal.sessionEndsAt) : "no session", "session");
+        Portal.cell(row, Portal.time(terminal.certificatesExpireAt), "certificates");
         const actions = row.insertCell();
         actions.append(
           actionButton("Unregister", terminal, "unregister", terminal.registered),

@@ -32,6 +32,14 @@ extension EnvironmentHost {
                         email: try body.email.map { try Validate.email($0) }),
                     status: 201)
             }
+            backOffice.post("/registration-tokens/{token}/refresh") { request, _ in
+                .json(try lifecycle.refreshToken(try Validate.identifier(request.parameter("token"), field: "token")))
+            }
+            backOffice.post("/registration-tokens/{token}/email") { request, _ in
+                struct Body: Decodable { let email: String }
+                let token = try Validate.identifier(request.parameter("token"), field: "token")
+                return .json(try lifecycle.emailToken(token, to: try Validate.email(try request.decode(Body.self).email)))
+            }
             backOffice.post("/terminals/{terminalId}/unlock") { request, _ in
                 try lifecycle.unlock(terminal: try Validate.identifier(request.parameter("terminalId"), field: "terminalId"))
                 return Response(status: 204)

@@ -104,6 +104,27 @@ struct RegistrationRepository {
             [.text(device), .text(model), .text(token)])
     }
 
+    /// The unused registration token of a terminal that is still valid at `now` (the newest),
+    /// which locks the terminal against registration by challenge code.
+    func liveToken(terminal: String, at now: Int64) throws -> (token: String, expiresAt: Int64)? {
+        try db.query(
+            """
+            SELECT token, expires_at FROM registration_tokens
+            WHERE terminal_id = ? AND state <> 'used' AND expires_at > ? ORDER BY expires_at DESC LIMIT 1
+            """, [.text(terminal), .integer(now)]
+        ).first.map { (try $0["token"], try $0["expires_at"]) }
+    }
+
+    /// Gives a token a new expiry; the value stays.
+    func refresh(token: String, expiresAt: Int64) throws {
+        try db.run("UPDATE registration_tokens SET expires_at = ? WHERE token = ?", [.integer(expiresAt), .text(token)])
+    }
+
+    /// Where the token was last e-mailed.
+    func setEmail(token: String, email: String) throws {
+        try db.run("UPDATE registration_tokens SET email = ? WHERE token = ?", [.text(email), .text(token)])
+    }
+
     func markUsed(token: String) throws {
         try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(token)])
     }

@@ -61,25 +61,31 @@ struct TerminalRepository {
         ).map(Lifecycle.Terminal.init)
     }
 
+    /// Each terminal with its registered device, the end of that device's latest session and
+    /// the expiry of the terminal's newest unused registration token (`?` is now).
     private static let stateQuery = """
-        SELECT t.id, t.merchant_id, t.profile, d.id AS device_id, d.model, d.failed_attempts, d.locked, d.last_login_at
+        SELECT t.id, t.merchant_id, t.profile, d.id AS device_id, d.model, d.failed_attempts, d.locked, d.last_login_at,
+            d.registered_at,
+            (SELECT MAX(s.expires_at) FROM sessions s WHERE s.device_id = d.id AND s.ended_at IS NULL) AS session_expires_at,
+            (SELECT MAX(r.expires_at) FROM registration_tokens r
+             WHERE r.terminal_id = t.id AND r.state <> 'used' AND r.expires_at > ?) AS token_expires_at
         FROM terminals t LEFT JOIN devices d ON d.terminal_id = t.id AND d.state = 'registered'
         """
 
     /// Terminals of one merchant, or of every merchant, with their registered devices, in fixture order.
-    func states(merchant: String?) throws -> [Lifecycle.TerminalState] {
+    func states(merchant: String?, at now: Int64) throws -> [Lifecycle.TerminalState] {
         let rows =
             if let merchant {
-                try db.query(Self.stateQuery + " WHERE t.merchant_id = ? ORDER BY t.position", [.text(merchant)])
+                try db.query(Self.stateQuery + " WHERE t.merchant_id = ? ORDER BY t.position", [.integer(now), .text(merchant)])
             } else {
-                try db.query(Self.stateQuery + " ORDER BY t.position")
+                try db.query(Self.stateQuery + " ORDER BY t.position", [.integer(now)])
             }
-        return try rows.map(Lifecycle.TerminalState.init)
+        return try rows.map { try Lifecycle.TerminalState($0, at: now) }
     }
 
     /// One terminal with its registered device.
-    func state(terminal id: String) throws -> Lifecycle.TerminalState? {
-        try db.query(Self.stateQuery + " WHERE t.id = ?", [.text(id)]).first.map(Lifecycle.TerminalState.init)
+    func state(terminal id: String, at now: Int64) throws -> Lifecycle.TerminalState? {
+        try db.query(Self.stateQuery + " WHERE t.id = ?", [.integer(now), .text(id)]).first.map { try Lifecycle.TerminalState($0, at: now) }
     }
 
     // MARK: - Devices
@@ -191,14 +197,21 @@ extension Lifecycle.Terminal {
 
 extension Lifecycle.TerminalState {
     /// A row of ``TerminalRepository``'s terminal-and-device join.
-    init(_ row: Row) throws {
+    init(_ row: Row, at now: Int64) throws {
         let terminal = try Lifecycle.Terminal(row)
         let device: String? = try row["device_id"]
         let lastLogin: Int64? = try row["last_login_at"]
+        let registeredAt: Int64? = try row["registered_at"]
+        let sessionEnd: Int64? = try row["session_expires_at"]
+        // Certificates last three months from the last login (or the registration).
+        let certificates = (lastLogin ?? registeredAt).map { $0 + Lifecycle.certificateLifetime }
         self.init(
             terminalId: terminal.id, merchantId: terminal.merchantID, registered: device != nil,
             locked: (try row["locked"] as Int64?) == 1, deviceId: device, deviceModel: try row["model"],
             failedAttempts: Int(try row["failed_attempts"] as Int64? ?? 0), lastLoginAt: lastLogin.map(Wire.time),
-            registerOptions: terminal.profile.registerOptions.map(\.rawValue), autoLogin: terminal.profile.autoLogin)
+            registerOptions: terminal.profile.registerOptions.map(\.rawValue), autoLogin: terminal.profile.autoLogin,
+            registeredAt: registeredAt.map(Wire.time), sessionEndsAt: sessionEnd.flatMap { $0 > now ? Wire.time($0) : nil },
+            certificatesExpireAt: certificates.map(Wire.time),
+            tokenLockedUntil: (try row["token_expires_at"] as Int64?).map(Wire.time))
     }
 }

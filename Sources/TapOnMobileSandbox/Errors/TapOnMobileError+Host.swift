@@ -83,7 +83,7 @@ extension TapOnMobileError {
         case .notFound, .methodNotAllowed, .internalError, .outcomeUnknown,
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
-            .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .requestNotFound, .faultNotFound, .injectedFault,
+            .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }

@@ -8,6 +8,7 @@ its name. Each step is an object with one verb:
   {"fill": LABEL, "text": TEXT}       type into the field labelled LABEL (replacing what is there)
   {"select": LABEL, "value": VALUE}   choose an option of the list labelled LABEL
   {"click": NAME}                     press the button called NAME (waits until it can be pressed)
+  {"clickLink": NAME}                 follow the link whose text is NAME
   {"read": CSS}                       the text of the first element CSS matches (waits until it shows some)
   {"readAll": CSS}                    the texts of every element CSS matches, as they are now
   {"waitText": CSS, "contains": TEXT} wait until that element's text contains TEXT
@@ -44,6 +45,8 @@ def main():
                     page.get_by_label(step["select"], exact=True).select_option(step["value"])
                 elif "click" in step:
                     page.get_by_role("button", name=step["click"], exact=True).click()
+                elif "clickLink" in step:
+                    page.get_by_role("link", name=step["clickLink"], exact=True).click()
                 elif "clickIn" in step:
                     page.locator(step["clickIn"]).get_by_role("button", name=step["name"], exact=True).click()
                 elif "read" in step:

@@ -16,16 +16,25 @@ extension Lifecycle {
         let lastLoginAt: String?
         let registerOptions: [String]
         let autoLogin: Bool
+        /// Since when the device is registered.
+        let registeredAt: String?
+        /// When the device's current session ends, while one runs.
+        let sessionEndsAt: String?
+        /// Three months after the last login (or the registration): the device is unregistered then.
+        let certificatesExpireAt: String?
+        /// Until when an unused registration token locks the terminal against registration by challenge code.
+        let tokenLockedUntil: String?
     }
 
     /// Terminals of one merchant (merchant API) or of every merchant, in fixture order.
     func terminals(merchant: String?) throws -> [TerminalState] {
-        try store.read { db in try db.terminals.states(merchant: merchant) }
+        let now = now()
+        return try store.read { db in try db.terminals.states(merchant: merchant, at: now) }
     }
 
     func terminalState(_ id: String) throws -> TerminalState {
         try store.read { db in
-            guard let state = try db.terminals.state(terminal: id) else { throw LifecycleError.terminalNotFound }
+            guard let state = try db.terminals.state(terminal: id, at: now()) else { throw LifecycleError.terminalNotFound }
             return state
         }
     }

@@ -85,14 +85,20 @@ extension Lifecycle {
                 throw LifecycleError.registrationMethodNotAllowed(method.rawValue)
             }
             guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
+            if method == .portal, let token = try db.registrations.liveToken(terminal: terminal, at: now()) {
+                throw LifecycleError.terminalLockedByToken(until: Wire.time(token.expiresAt))
+            }
             return terminal
         }
         guard let merchant else {
             throw LifecycleError.invalidRequest("Name a terminalId or a merchantId.", field: "terminalId")
         }
         guard try self.merchant(db, merchant) != nil else { throw LifecycleError.merchantNotFound }
-        let candidates = try db.terminals.freeTerminals(merchant: merchant)
-        guard let free = candidates.first(where: { $0.profile.registerOptions.contains(method) }) else {
+        let now = now()
+        let candidates = try db.terminals.freeTerminals(merchant: merchant).filter { $0.profile.registerOptions.contains(method) }
+        // A terminal a valid registration token waits for is not free for a challenge code.
+        let unlocked = try candidates.filter { try method != .portal || db.registrations.liveToken(terminal: $0.id, at: now) == nil }
+        guard let free = unlocked.first else {
             throw LifecycleError.noFreeTerminal
         }
         return free.id
@@ -194,23 +200,68 @@ extension Lifecycle {
             let token = credentials.registrationToken()
             let expires = now + Self.tokenLifetime
             try db.registrations.addToken(token, terminal: terminal, email: email, at: now, expiresAt: expires)
-            let payload = "taponmobile://register?environment=\(region.id)&token=\(token)"
-            if let email {
-                try mail(
-                    db, to: email, subject: "Activate terminal \(terminal)",
-                    body: """
-                        Your Tap to Pay terminal \(terminal) is ready to be activated in \(region.name).
-
-                        Registration token: \(token)
-                        Link for the app: \(payload)
-
-                        The token can be used once and expires at \(Wire.time(expires)).
-                        """, at: now)
-            }
-            return IssuedToken(
-                registrationToken: token, terminalId: terminal, expiresAt: Wire.time(expires), qrPayload: payload,
-                qrSvg: (try? QRImage.svg(payload)) ?? "", emailedTo: email)
+            if let email { try mailToken(db, token, terminal: terminal, expiresAt: expires, to: email, at: now) }
+            return issued(token, terminal: terminal, expiresAt: expires, emailedTo: email)
         }
+    }
+
+    /// The same token, valid for another ``tokenLifetime`` from now (the portal's "Refresh token").
+    /// A used token cannot be refreshed; an expired one can, while nobody used it.
+    func refreshToken(_ text: String) throws -> IssuedToken {
+        let now = now()
+        return try write { db in
+            let stored = try storedToken(db, text)
+            let expires = now + Self.tokenLifetime
+            try db.registrations.refresh(token: text, expiresAt: expires)
+            return issued(text, terminal: stored.terminalID, expiresAt: expires, emailedTo: nil)
+        }
+    }
+
+    /// The token e-mailed (into the mailbox) to `email`.
+    func emailToken(_ text: String, to email: String) throws -> IssuedToken {
+        let now = now()
+        return try write { db in
+            let stored = try storedToken(db, text)
+            guard now < stored.expiresAt else { throw LifecycleError.tokenExpired }
+            try db.registrations.setEmail(token: text, email: email)
+            try mailToken(db, text, terminal: stored.terminalID, expiresAt: stored.expiresAt, to: email, at: now)
+            return issued(text, terminal: stored.terminalID, expiresAt: stored.expiresAt, emailedTo: email)
+        }
+    }
+
+    /// A token of this host that was not used yet (it may have expired).
+    private func storedToken(_ db: Connection, _ text: String) throws -> RegistrationRepository.Token {
+        guard Credentials.tokenRegion(text) == region.id.uppercased() else {
+            throw Credentials.tokenRegion(text) == nil ? LifecycleError.tokenInvalid : LifecycleError.tokenWrongEnvironment
+        }
+        guard let stored = try db.registrations.token(text) else { throw LifecycleError.tokenInvalid }
+        guard stored.state != "used" else { throw LifecycleError.tokenUsed }
+        return stored
+    }
+
+    /// The link an app opens (or a camera scans) to register with the token.
+    private func link(_ token: String) -> String {
+        "taponmobile://register?environment=\(region.id)&token=\(token)"
+    }
+
+    private func issued(_ token: String, terminal: String, expiresAt: Int64, emailedTo: String?) -> IssuedToken {
+        let payload = link(token)
+        return IssuedToken(
+            registrationToken: token, terminalId: terminal, expiresAt: Wire.time(expiresAt), qrPayload: payload,
+            qrSvg: (try? QRImage.svg(payload)) ?? "", emailedTo: emailedTo)
+    }
+
+    private func mailToken(_ db: Connection, _ token: String, terminal: String, expiresAt: Int64, to email: String, at now: Int64) throws {
+        try mail(
+            db, to: email, subject: "Activate terminal \(terminal)",
+            body: """
+                Your Tap to Pay terminal \(terminal) is ready to be activated in \(region.name).
+
+                Registration token: \(token)
+                Link for the app: \(link(token))
+
+                The token can be used once and expires at \(Wire.time(expiresAt)).
+                """, at: now)
     }
 
     func mail(_ db: Connection, to recipient: String, subject: String, body: String, at now: Int64) throws {

@@ -97,6 +97,12 @@ struct LifecycleError: HTTPResponseError, Equatable {
             message: "Wrong secure code; \(remaining) attempt\(remaining == 1 ? "" : "s") left before the device is locked.",
             field: "pin")
     }
+    /// A registration token waits for the terminal: nobody registers it by challenge code meanwhile.
+    static func terminalLockedByToken(until: String) -> LifecycleError {
+        LifecycleError(
+            status: 409, code: .terminalLockedByToken,
+            message: "A registration token for this terminal is valid until \(until): register with it, or wait.", field: "terminalId")
+    }
     static let secureCodeLocked = LifecycleError(
         status: 423, code: .secureCodeLocked, message: "Too many wrong secure codes; the back office must unlock the device.")
 }

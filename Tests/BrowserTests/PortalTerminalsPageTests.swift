@@ -1,0 +1,59 @@
+import Foundation
+import HostTestSupport
+import Launcher
+import Testing
+import TestSupport
+
+/// The portal's "Terminals" page beyond registration: registration tokens refreshed and e-mailed,
+/// the lock a token puts on a terminal, and a locked secure code unlocked, as a tester does it.
+@Suite(.serialized) struct PortalTerminalsPageTests {
+    static let available = BrowserPerson.isAvailable
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func aTokenRefreshedKeepsItsValueAndAnEmailedOneIsInTheMailbox() throws {
+        let bench = try PortalBench()
+        let terminal = try #require(try bench.running.fixtures.region("EU").terminals.first { $0.allows("registrationCode") && $0.allows("portal") })
+        let row = "tr[data-terminal=\"\(terminal.id)\"]"
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .clickIn(row, name: "Create registration token"),
+            .read("#token-text"), .read("#token-expires"),
+            .click("Refresh token"), .waitText("#token-message", contains: "Refreshed"), .read("#token-text"),
+            .fill("E-mail", "owner@example.org"), .click("Send by e-mail"), .read("#token-message"),
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .read("\(row) td.state"),
+            .goto(bench.portal + "/mailbox.html"), .select("Region", "EU"), .readAll("#mails tbody tr td:nth-child(2)"),
+            .clickLink("Activate terminal \(terminal.id)"), .read("#mail-body"),
+        ])
+        let token = try #require(seen[0] as? String)
+        #expect(seen[2] as? String == token, "a refreshed token keeps its value")
+        #expect(seen[3] as? String == "Sent to owner@example.org: see the Mailbox.", "\(seen)")
+        #expect((seen[4] as? String)?.contains("locked by a registration token until") == true, "\(seen[4])")
+        #expect((seen[5] as? [String])?.first == "owner@example.org", "\(seen[5])")
+        #expect((seen[6] as? String)?.contains("Registration token: \(token)") == true, "\(seen[6])")
+
+        // Meanwhile the terminal takes no challenge code.
+        _ = try bench.tapsim("register begin")
+        let refused = try bench.tapsimOutput("register confirm", "--terminal", terminal.id)
+        #expect(refused.status != 0 && refused.stderr.contains("registration token"), "\(refused)")
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func aLockedSecureCodeIsUnlockedFromThePage() throws {
+        let bench = try PortalBench()
+        let registered = try bench.tapsim("register quick", "--pin", "1234")
+        let terminal = try #require(registered["terminalId"] as? String, "\(registered)")
+        _ = try bench.tapsim("logout")
+        for _ in 0..<5 { _ = try bench.tapsimOutput("login", "--pin", "9999") }
+        let locked = try bench.tapsimOutput("login", "--pin", "1234")
+        #expect(locked.status != 0, "five wrong codes lock the terminal: \(locked)")
+
+        let row = "tr[data-terminal=\"\(terminal)\"]"
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .read("\(row) td.state"),
+            .clickIn(row, name: "Unlock secure code"), .read("#message"), .read("\(row) td.state"),
+        ])
+        #expect((seen[0] as? String)?.hasSuffix("secure code locked") == true, "\(seen)")
+        #expect(seen[1] as? String == "Unlock secure code: done for \(terminal).", "\(seen)")
+        #expect((seen[2] as? String)?.contains("locked") == false, "\(seen)")
+        #expect(try bench.tapsimOutput("login", "--pin", "1234").status == 0)
+    }
+}

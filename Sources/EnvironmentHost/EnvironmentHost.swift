@@ -111,6 +111,7 @@ public final class EnvironmentHost: RunningService, Responder {
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addReceiptRoutes(to: &router, payments)
         Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
+        Self.addBackOfficeTransactionRoutes(to: &router, payments, key: key)
         journal = RequestJournal(clock: configuration.clock)
         faults = FaultPlan(clock: configuration.clock)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)

@@ -13,12 +13,16 @@ extension PortalSimulator {
         // Transactions and statistics.
         .get(
             "/api/regions/{region}/transactions", "/backoffice/v1/transactions",
-            query: ["merchantId", "terminalId", "status", "type", "paymentMethod", "from", "to", "page", "size"]),
+            query: ["merchantId", "terminalId", "status", "type", "paymentMethod", "dateFrom", "dateTo", "page", "itemsPerPage"]),
         .get(
             "/api/regions/{region}/transactions.csv", "/backoffice/v1/transactions.csv",
-            query: ["merchantId", "terminalId", "status", "type", "paymentMethod", "from", "to"]),
+            query: ["merchantId", "terminalId", "status", "type", "paymentMethod", "dateFrom", "dateTo"]),
         .get("/api/regions/{region}/transactions/{transactionId}", "/backoffice/v1/transactions/{transactionId}"),
-        .get("/api/regions/{region}/statistics", "/backoffice/v1/statistics", query: ["merchantId", "terminalId", "from", "to", "type"]),
+        .get(
+            "/api/regions/{region}/statistics", "/backoffice/v1/statistics",
+            query: ["merchantId", "terminalId", "fromDate", "toDate", "statisticsType"]),
+        // The receipt page a customer opens, relayed so the browser only talks to the portal.
+        .get("/api/regions/{region}/receipts/{receiptId}", "/receipts/{receiptId}"),
         // Webhooks.
         .get("/api/regions/{region}/merchants/{merchantId}/webhook", "/backoffice/v1/merchants/{merchantId}/webhook"),
         .put("/api/regions/{region}/merchants/{merchantId}/webhook", "/backoffice/v1/merchants/{merchantId}/webhook"),

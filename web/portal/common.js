@@ -27,6 +27,18 @@ const Portal = {
 
   /// Calls the portal's JSON API; a refusal throws an Error carrying the envelope's code and field.
   async api(method, path, body) {
+    // The page says it is busy while a call is out (screen readers, and the browser tests, wait for it).
+    Portal.busy = (Portal.busy ?? 0) + 1;
+    document.body.setAttribute("aria-busy", "true");
+    try {
+      return await Portal.call(method, path, body);
+    } finally {
+      Portal.busy -= 1;
+      if (Portal.busy === 0) document.body.removeAttribute("aria-busy");
+    }
+  },
+
+  async call(method, path, body) {
     const init = { method, headers: {} };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";

@@ -51,14 +51,14 @@ function table(rows, body) {
 async function show() {
   Portal.say(message, "");
   const form = new FormData(document.getElementById("filter"));
-  const params = new URLSearchParams({ from: `${form.get("from")}T00:00:00Z`, to: `${form.get("to")}T23:59:59.999Z` });
+  const params = new URLSearchParams({ fromDate: `${form.get("from")}T00:00:00Z`, toDate: `${form.get("to")}T23:59:59.999Z` });
   for (const name of ["merchantId", "terminalId"]) {
     const value = String(form.get(name) ?? "").trim();
     if (value) params.set(name, value);
   }
   try {
     for (const type of ["daily", "brand"]) {
-      params.set("type", type);
+      params.set("statisticsType", type);
       const { statistics } = await Portal.api("GET", Portal.regionPath(`/statistics?${params}`));
       const rows = groups(statistics);
       chart(rows, document.getElementById(`${type}-chart`));

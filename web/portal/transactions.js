@@ -21,11 +21,11 @@ function query(withPage) {
     const value = String(form.get(name) ?? "").trim();
     if (value) params.set(name, value);
   }
-  if (form.get("from")) params.set("from", `${form.get("from")}T00:00:00Z`);
-  if (form.get("to")) params.set("to", `${form.get("to")}T23:59:59.999Z`);
+  if (form.get("from")) params.set("dateFrom", `${form.get("from")}T00:00:00Z`);
+  if (form.get("to")) params.set("dateTo", `${form.get("to")}T23:59:59.999Z`);
   if (withPage) {
     params.set("page", String(state.page));
-    params.set("size", String(state.size));
+    params.set("itemsPerPage", String(state.size));
   }
   return params.toString();
 }
@@ -56,7 +56,7 @@ function showDetail(transaction, receiptUrl) {
 async function open(transactionId) {
   try {
     const found = await Portal.api("GET", Portal.regionPath(`/transactions/${encodeURIComponent(transactionId)}`));
-    showDetail(found.transaction, found.receiptUrl);
+    showDetail(found.transaction, Portal.regionPath(`/receipts/${encodeURIComponent(found.receiptId)}`));
   } catch (failure) {
     Portal.say(message, failure.message, "error");
   }

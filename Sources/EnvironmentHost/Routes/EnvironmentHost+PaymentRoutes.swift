@@ -105,18 +105,7 @@ extension EnvironmentHost {
                 .json(try payments.history(session, try Payments.HistoryFilter(query: request.query)))
             }
             terminal.get("/statistics") { request, session in
-                func date(_ name: String) throws -> Int64 {
-                    guard let text = request.query[name], let date = Wire.parse(text) else {
-                        throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
-                    }
-                    return date.millisecondsSince1970
-                }
-                guard let type = TransactionsStatisticsType(rawValue: request.query["statisticsType"] ?? "daily") else {
-                    throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
-                }
-                let from = try date("fromDate")
-                let to = try date("toDate")
-                guard from <= to else { throw HTTPError.invalidRequest("fromDate must not be after toDate.", field: "query.fromDate") }
+                let (from, to, type) = try statisticsQuery(request.query)
                 return .json(["statistics": try payments.statistics(session, from: from, to: to, type: type)])
             }
             terminal.post("/transactions/{transactionId}/receipt") { request, session in
@@ -129,5 +118,23 @@ extension EnvironmentHost {
                         baseURL: baseURL()))
             }
         }
+    }
+
+    /// `fromDate`, `toDate` (ISO 8601) and `statisticsType` (`daily`, the default, or `brand`) of a
+    /// statistics call, the terminal's or the back office's.
+    static func statisticsQuery(_ query: [String: String]) throws(HTTPError) -> (from: Int64, to: Int64, type: TransactionsStatisticsType) {
+        func date(_ name: String) throws(HTTPError) -> Int64 {
+            guard let text = query[name], let date = Wire.parse(text) else {
+                throw HTTPError.invalidRequest("\(name) must be an ISO 8601 date and time.", field: "query.\(name)")
+            }
+            return date.millisecondsSince1970
+        }
+        guard let type = TransactionsStatisticsType(rawValue: query["statisticsType"] ?? "daily") else {
+            throw HTTPError.invalidRequest("statisticsType must be daily or brand.", field: "query.statisticsType")
+        }
+        let from = try date("fromDate")
+        let to = try date("toDate")
+        guard from <= to else { throw HTTPError.invalidRequest("fromDate must not be after toDate.", field: "query.fromDate") }
+        return (from, to, type)
     }
 }

@@ -322,6 +322,13 @@ extension EnvironmentHost {
                 DROP TABLE card_reads;
                 ALTER TABLE spent_reads RENAME TO card_reads;
                 """),
+        Migration(
+            version: 8, name: "the back office's transactions by time",
+            sql: """
+                -- The portal lists every terminal's transactions, the latest first: without this the
+                -- newest page of a million rows sorts them all.
+                CREATE INDEX transactions_by_time ON transactions(created_at);
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

@@ -95,6 +95,48 @@ struct TransactionRepository {
         return try db.query(sql, cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
     }
 
+    // MARK: - Back office
+
+    /// The back office's view over every terminal of the host (the portal's Transactions page).
+    struct BackOfficeFilter: Sendable {
+        var merchant: String?
+        var terminal: String?
+        var history: Payments.HistoryFilter
+    }
+
+    /// A page of the transactions that match, the latest first, and one more when there is a next page.
+    func backOffice(_ filter: BackOfficeFilter, limit: Int, offset: Int) throws -> [TransactionRecord] {
+        let (filters, values) = Self.filterClause(filter.history)
+        var scope = ""
+        var scopeValues: [DatabaseValue] = []
+        if let terminal = filter.terminal {
+            scope += " AND terminal_id = ?"
+            scopeValues.append(.text(terminal))
+        }
+        if let merchant = filter.merchant {
+            scope += " AND merchant_id = ?"
+            scopeValues.append(.text(merchant))
+        }
+        return try db.query(
+            "SELECT * FROM transactions WHERE created_at >= ? AND created_at <= ?" + scope + filters
+                + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
+            [.integer(filter.history.from), .integer(filter.history.to)] + scopeValues + values
+                + [.integer(Int64(limit)), .integer(Int64(offset))]
+        ).map(TransactionRecord.init)
+    }
+
+    /// A transaction of any terminal.
+    func record(id: String) throws -> TransactionRecord? {
+        try db.query("SELECT * FROM transactions WHERE id = ?", [.text(id)]).first.map(TransactionRecord.init)
+    }
+
+    /// The newest receipt link of a transaction, if one was made.
+    func latestReceipt(transaction: String) throws -> String? {
+        try db.query(
+            "SELECT id FROM receipts WHERE transaction_id = ? ORDER BY created_at DESC LIMIT 1", [.text(transaction)]
+        ).first.map { try $0["id"] }
+    }
+
     /// ` AND status IN (…) …` for the lists given; the rollup tables name these columns alike.
     private static func filterClause(_ filter: Payments.HistoryFilter) -> (String, [DatabaseValue]) {
         var clause = ""

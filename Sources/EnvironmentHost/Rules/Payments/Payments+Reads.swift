@@ -149,29 +149,40 @@ extension Payments {
 
     /// getTransactionsStatistics: approved sales (cleared, or refunded later) summed per UTC day or per brand.
     func statistics(_ session: Lifecycle.CurrentSession, from: Int64, to: Int64, type: TransactionsStatisticsType) throws -> [TransactionsStatistics] {
-        try reading(session) { db, terminal, _ in
-            switch type {
-            case .daily:
-                return try db.transactions.dailyTotals(terminal: terminal.terminalId, from: from, to: to).map { total in
-                    let start = total.key * Rollup.day
-                    return TransactionsStatistics(
-                        description: String(Wire.time(start).prefix(10)),
-                        items: [
-                            TransactionsStatisticsItem(
-                                fromDate: Wire.time(start), toDate: Wire.time(start + Rollup.day - 1), amount: total.amount,
-                                count: total.count)
-                        ])
+        try reading(session) { db, terminal, _ in try statistics(db, terminals: [terminal.terminalId], from: from, to: to, type: type) }
+    }
+
+    /// The statistics of several terminals together (one for the SDK, a merchant's or the region's
+    /// for the back office): each group's totals summed over the terminals.
+    func statistics(_ db: Connection, terminals: [String], from: Int64, to: Int64, type: TransactionsStatisticsType) throws
+        -> [TransactionsStatistics]
+    {
+        func merged<Key: Comparable & Hashable>(_ totals: (String) throws -> [TransactionRepository.Total<Key>]) rethrows -> [(Key, Int, Int)] {
+            var sums: [Key: (amount: Int, count: Int)] = [:]
+            for terminal in terminals {
+                for total in try totals(terminal) {
+                    sums[total.key, default: (0, 0)].amount += total.amount
+                    sums[total.key, default: (0, 0)].count += total.count
                 }
-            case .brand:
-                return try db.transactions.brandTotals(terminal: terminal.terminalId, from: from, to: to).map { total in
-                    TransactionsStatistics(
-                        description: total.key,
-                        items: [
-                            TransactionsStatisticsItem(
-                                fromDate: Wire.time(from), toDate: Wire.time(min(to, 253_402_300_799_000)), amount: total.amount,
-                                count: total.count)
-                        ])
-                }
+            }
+            return sums.keys.sorted().map { ($0, sums[$0]!.amount, sums[$0]!.count) }
+        }
+        switch type {
+        case .daily:
+            return try merged { try db.transactions.dailyTotals(terminal: $0, from: from, to: to) }.map { day, amount, count in
+                let start = day * Rollup.day
+                return TransactionsStatistics(
+                    description: String(Wire.time(start).prefix(10)),
+                    items: [TransactionsStatisticsItem(fromDate: Wire.time(start), toDate: Wire.time(start + Rollup.day - 1), amount: amount, count: count)])
+            }
+        case .brand:
+            return try merged { try db.transactions.brandTotals(terminal: $0, from: from, to: to) }.map { brand, amount, count in
+                TransactionsStatistics(
+                    description: brand,
+                    items: [
+                        TransactionsStatisticsItem(
+                            fromDate: Wire.time(from), toDate: Wire.time(min(to, 253_402_300_799_000)), amount: amount, count: count)
+                    ])
             }
         }
     }

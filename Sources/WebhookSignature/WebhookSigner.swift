@@ -30,14 +30,29 @@ public enum WebhookSigner {
                  value: MoneiScheme.headerValue(timestamp: timestamp, body: body, key: Array(secret.utf8)))
             ]
         case .standard:
-            guard let key = StandardScheme.key(secret: secret) else { throw .invalidSecret }
-            return [
-                (name: StandardScheme.idHeader, value: id),
-                (name: StandardScheme.timestampHeader, value: String(timestamp)),
-                (name: StandardScheme.signatureHeader,
-                 value: StandardScheme.signatureValue(id: id, timestamp: timestamp, body: body, key: key)),
-            ]
+            return try headers(standardSecrets: [secret], id: id, timestamp: timestamp, body: body)
         }
+    }
+
+    /// The Standard Webhooks headers signed with each of `standardSecrets`: one `v1,…` signature per
+    /// secret in `webhook-signature`, space-separated, so that a receiver holding either secret
+    /// verifies (the overlap of a secret rotation).
+    ///
+    /// - Throws: ``WebhookSignatureError/invalidSecret`` when a secret is not `whsec_` + base64, or none is given.
+    public static func headers(
+        standardSecrets: [String], id: String, timestamp: Int, body: [UInt8]
+    ) throws(WebhookSignatureError) -> [(name: String, value: String)] {
+        guard !standardSecrets.isEmpty else { throw .invalidSecret }
+        var signatures: [String] = []
+        for secret in standardSecrets {
+            guard let key = StandardScheme.key(secret: secret) else { throw .invalidSecret }
+            signatures.append(StandardScheme.signatureValue(id: id, timestamp: timestamp, body: body, key: key))
+        }
+        return [
+            (name: StandardScheme.idHeader, value: id),
+            (name: StandardScheme.timestampHeader, value: String(timestamp)),
+            (name: StandardScheme.signatureHeader, value: signatures.joined(separator: " ")),
+        ]
     }
 
     /// A fresh Standard Webhooks message id, `msg_` and 24 random hexadecimal digits.

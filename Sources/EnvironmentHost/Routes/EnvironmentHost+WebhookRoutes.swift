@@ -26,6 +26,16 @@ extension EnvironmentHost {
             backOffice.get("/merchants/{merchantId}/webhook") { request, _ in
                 .json(try webhooks.settings(merchant: try Validate.identifier(request.parameter("merchantId"), field: "merchantId")))
             }
+            backOffice.post("/merchants/{merchantId}/webhook/rotate-secret") { request, _ in
+                struct Body: Decodable { let overlapSeconds: Int? }
+                let merchant = try Validate.identifier(request.parameter("merchantId"), field: "merchantId")
+                try webhooks.checkMerchant(merchant)
+                let overlap = try request.decode(Body.self).overlapSeconds ?? 86_400
+                guard (0...2_592_000).contains(overlap) else {
+                    throw HTTPError.invalidRequest("overlapSeconds must be from 0 to 2592000 (30 days).", field: "overlapSeconds")
+                }
+                return .json(try webhooks.rotateSecret(merchant: merchant, overlapSeconds: overlap))
+            }
             backOffice.put("/merchants/{merchantId}/webhook") { request, _ in
                 struct Body: Decodable { let url: String?; let scheme: String }
                 let merchant = try Validate.identifier(request.parameter("merchantId"), field: "merchantId")

@@ -323,11 +323,14 @@ extension EnvironmentHost {
                 ALTER TABLE spent_reads RENAME TO card_reads;
                 """),
         Migration(
-            version: 8, name: "the back office's transactions by time",
+            version: 8, name: "the merchant portal's back office",
             sql: """
                 -- The portal lists every terminal's transactions, the latest first: without this the
                 -- newest page of a million rows sorts them all.
                 CREATE INDEX transactions_by_time ON transactions(created_at);
+                -- A rotated Standard Webhooks secret keeps signing, beside the new one, until it expires.
+                ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT;
+                ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at INTEGER;
                 """),
     ]
 

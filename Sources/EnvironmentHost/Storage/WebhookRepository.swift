@@ -11,7 +11,8 @@ struct WebhookRepository {
     func endpoint(merchant: String) throws -> Outbox.Endpoint? {
         try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first.map { row in
             Outbox.Endpoint(
-                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabled: (try row["disabled_at"] as Int64?) != nil)
+                url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabled: (try row["disabled_at"] as Int64?) != nil,
+                previousSecret: try row["previous_secret"], previousSecretExpiresAt: try row["previous_secret_expires_at"])
         }
     }
 
@@ -27,6 +28,15 @@ struct WebhookRepository {
         try db.run(
             "UPDATE webhook_endpoints SET url = ?, scheme = ?, disabled_at = NULL, updated_at = ? WHERE merchant_id = ?",
             [url.map(DatabaseValue.text) ?? .null, .text(scheme), .integer(now), .text(merchant)])
+    }
+
+    /// A new Standard Webhooks secret; the one it replaces signs too until `previousExpiresAt`.
+    func rotateSecret(merchant: String, to secret: String, previousExpiresAt: Int64, at now: Int64) throws {
+        try db.run(
+            """
+            UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
+            WHERE merchant_id = ?
+            """, [.integer(previousExpiresAt), .text(secret), .integer(now), .text(merchant)])
     }
 
     /// The merchant's endpoint answered 410: it is disabled, with the events still pending for its URL.
@@ -98,18 +108,20 @@ struct WebhookRepository {
     func due(at now: Int64, limit: Int) throws -> [Dispatcher.Due] {
         try db.query(
             """
-            SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret
+            SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret,
+                CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret
             FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
             WHERE e.state = 'pending' AND e.next_attempt_at <= ?
               AND NOT EXISTS (
                   SELECT 1 FROM webhook_events p
                   WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
             ORDER BY e.next_attempt_at, e.seq LIMIT ?
-            """, [.integer(now), .integer(Int64(limit))]
+            """, [.integer(now), .integer(now), .integer(Int64(limit))]
         ).map { row in
             Dispatcher.Due(
                 id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
-                body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "")
+                body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "",
+                previousSecret: try row["previous_secret"])
         }
     }
 

@@ -88,6 +88,8 @@ final class Dispatcher: Sendable {
         let body: [UInt8]
         let attempts: Int
         let secret: String
+        /// A rotated secret still in its overlap: Standard Webhooks deliveries carry its signature too.
+        let previousSecret: String?
     }
 
     /// Starts the deliveries due now, as many as free slots allow; each records its own answer.
@@ -131,7 +133,13 @@ final class Dispatcher: Sendable {
         var headers: HTTPClientHeaders = ["Content-Type": "application/json"]
         do {
             let signedAt = Int(wallClock.now().timeIntervalSince1970.rounded(.down))
-            for header in try WebhookSigner.headers(scheme: scheme, id: event.id, timestamp: signedAt, body: event.body, secret: secret) {
+            let signed =
+                if scheme == .standard, let previous = event.previousSecret {
+                    try WebhookSigner.headers(standardSecrets: [secret, previous], id: event.id, timestamp: signedAt, body: event.body)
+                } else {
+                    try WebhookSigner.headers(scheme: scheme, id: event.id, timestamp: signedAt, body: event.body, secret: secret)
+                }
+            for header in signed {
                 headers.add(name: header.name, value: header.value)
             }
         } catch {

@@ -127,12 +127,20 @@ struct Outbox: Sendable {
         /// The Standard Webhooks secret (`whsec_…`); MONEI signs with the merchant's apiKey instead.
         let secret: String
         let disabled: Bool
+        /// The secret before the last rotation, and until when it signs too.
+        var previousSecret: String? = nil
+        var previousSecretExpiresAt: Int64? = nil
+    }
+
+    /// A fresh Standard Webhooks secret, `whsec_` and 24 random bytes in base64.
+    func newSecret() -> String {
+        "whsec_" + Base64.encode(random.bytes(count: 24))
     }
 
     /// A merchant's webhook settings, created (MONEI, a fresh `whsec_` secret) on first use.
     func endpoint(_ db: Connection, merchant: String, at now: Int64) throws -> Endpoint {
         if let stored = try db.webhooks.endpoint(merchant: merchant) { return stored }
-        let secret = "whsec_" + Base64.encode(random.bytes(count: 24))
+        let secret = newSecret()
         try db.webhooks.addEndpoint(merchant: merchant, secret: secret, at: now)
         return Endpoint(url: nil, scheme: "monei", secret: secret, disabled: false)
     }

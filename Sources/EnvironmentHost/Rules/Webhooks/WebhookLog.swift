@@ -45,13 +45,19 @@ struct WebhookLog: Sendable {
         /// The Standard Webhooks secret; MONEI signatures use the merchant's API key.
         let secret: String
         let disabled: Bool
+        /// After a rotation: the secret before it, which signs too until `previousSecretExpiresAt`.
+        let previousSecret: String?
+        let previousSecretExpiresAt: String?
 
-        init(merchant: String, _ endpoint: Outbox.Endpoint) {
+        init(merchant: String, _ endpoint: Outbox.Endpoint, at now: Int64) {
             merchantId = merchant
             url = endpoint.url
             scheme = endpoint.scheme
             secret = endpoint.secret
             disabled = endpoint.disabled
+            let overlapping = (endpoint.previousSecretExpiresAt ?? 0) > now
+            previousSecret = overlapping ? endpoint.previousSecret : nil
+            previousSecretExpiresAt = overlapping ? endpoint.previousSecretExpiresAt.map(Wire.time) : nil
         }
     }
 
@@ -80,8 +86,9 @@ struct WebhookLog: Sendable {
     /// A merchant's settings, created (MONEI, to the default receiver) on first use.
     func settings(merchant: String) throws -> Settings {
         try checkMerchant(merchant)
-        let endpoint = try store.write { db in try outbox.endpoint(db, merchant: merchant, at: lifecycle.now()) }
-        return Settings(merchant: merchant, endpoint)
+        let now = lifecycle.now()
+        let endpoint = try store.write { db in try outbox.endpoint(db, merchant: merchant, at: now) }
+        return Settings(merchant: merchant, endpoint, at: now)
     }
 
     /// Refuses a merchant the fixtures do not have (`merchant_not_found`).
@@ -101,7 +108,21 @@ struct WebhookLog: Sendable {
             try db.webhooks.updateEndpoint(merchant: merchant, url: url, scheme: scheme, at: now)
             return try outbox.endpoint(db, merchant: merchant, at: now)
         }
-        return Settings(merchant: merchant, endpoint)
+        return Settings(merchant: merchant, endpoint, at: now)
+    }
+
+    /// A new Standard Webhooks secret for `merchant`; the old one keeps signing beside it for
+    /// `overlapSeconds` (0 to 30 days) on the host clock, so receivers can switch without losing a delivery.
+    func rotateSecret(merchant: String, overlapSeconds: Int) throws -> Settings {
+        try checkMerchant(merchant)
+        let now = lifecycle.now()
+        let endpoint = try store.write { db in
+            _ = try outbox.endpoint(db, merchant: merchant, at: now)
+            try db.webhooks.rotateSecret(
+                merchant: merchant, to: outbox.newSecret(), previousExpiresAt: now + Int64(overlapSeconds) * 1000, at: now)
+            return try outbox.endpoint(db, merchant: merchant, at: now)
+        }
+        return Settings(merchant: merchant, endpoint, at: now)
     }
 
     /// Emits a sample event (``Payments/sample(_:merchant:terminal:at:)``) of `merchant`, or of the

@@ -35,6 +35,10 @@ import TestSupport
             }
             router.get("/a/refuse") { _ in throw HTTPError(status: 409, code: .terminalBusy, message: "Busy.") }
             router.get("/b/read") { _ in .json(["ok": true]) }
+            // Answered later from another thread, as a sale is once its commit is durable.
+            router.post("/a/later", deferred: { _, reply in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { reply { .success(.json(["done": true], status: 201)) } }
+            })
             router.get("/control/faults") { _ in .json(["ok": true]) }
             let traffic = TrafficResponder(
                 inner: router, journal: journal, faults: faults, exempt: { $0.hasPrefix("/control/") },
@@ -131,6 +135,18 @@ import TestSupport
         let entry = try #require(service.journal.entries().first)
         #expect(entry.dropped && entry.fault == fault.id && entry.status == 201)
         #expect(try service.send(.post, "/a/work").status == 201, "one request only")
+    }
+
+    @Test func aDropFaultClosesAConnectionWhoseAnswerCameLater() throws {
+        let service = try Traffic()
+        _ = service.faults.add(Fault(match: .init(path: "/a/later"), count: 1, action: .drop))
+        let started = Date()
+        #expect(throws: (any Error).self) {
+            try HTTPClient(configuration: .init(totalTimeout: .seconds(10))).send(
+                HTTPClientRequest(method: .post, url: "http://127.0.0.1:\(service.server.port)/a/later", body: Array("{}".utf8)))
+        }
+        // Closed at once, not left for the client's timeout (an upper bound far from any machine's speed).
+        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test func aDelayFaultAnswersAfterTheDelay() throws {

@@ -234,8 +234,16 @@ public final class Server: Sendable {
     ) -> MHD_Result {
         var response = response
         response.headers.append(("X-Request-Id", requestID))
-        // Refusing the request closes the connection with nothing sent.
-        let result = response.dropsConnection ? .NO : Self.queue(response, on: connection)
+        let result: MHD_Result
+        if response.dropsConnection {
+            // Nothing is sent: the socket is shut down at once (a resumed connection would otherwise
+            // linger until a timeout) and libmicrohttpd closes the connection on the refusal.
+            let socket = cmhd_connection_socket(connection)
+            if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
+            result = .NO
+        } else {
+            result = Self.queue(response, on: connection)
+        }
         if let accessLog {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
             accessLog.record(

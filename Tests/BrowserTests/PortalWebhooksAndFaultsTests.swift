@@ -1,0 +1,63 @@
+import Foundation
+import HostTestSupport
+import Launcher
+import Testing
+import TestSupport
+
+/// The portal's "Webhooks" page and the "Sandbox" page's faults and request journal, used by a
+/// tester against `tapsim`.
+@Suite(.serialized) struct PortalWebhooksAndFaultsTests {
+    static let available = BrowserPerson.isAvailable
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func aTestEventIsSentReplayedAndItsAttemptsShown() throws {
+        let bench = try PortalBench()
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/webhooks.html"), .select("Region", "EU"), .select("Merchant", "EU-M01"),
+            .select("Event type", "payment.failed"), .click("Send test event"), .read("#message"),
+            .readAll("#events tbody tr td:nth-child(2)"), .click("Reload"),
+            .clickIn("#events tbody tr", name: "Replay"), .read("#message"),
+            .clickLink("payment.failed"), .read("#event-id"), .readAll("#attempts tbody tr"),
+            .read("#secret"), .click("Show secret"), .read("#secret"),
+        ])
+        #expect((seen[0] as? String)?.hasPrefix("Test event ") == true, "\(seen)")
+        #expect((seen[1] as? [String])?.first == "payment.failed", "\(seen)")
+        #expect((seen[2] as? String)?.hasPrefix("Replaying ") == true, "\(seen)")
+        #expect((seen[3] as? String)?.hasSuffix("payment.failed") == true, "\(seen)")
+        #expect(seen[5] as? String == "••••••••")
+        #expect((seen[6] as? String)?.hasPrefix("whsec_") == true, "the secret shows on demand: \(seen)")
+    }
+
+    @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func aDropFaultSetOnThePageLosesTapsimsAnswerAndTheJournalShowsIt() throws {
+        let bench = try PortalBench()
+        _ = try bench.tapsim("register quick", "--pin", "1234")
+        _ = try bench.tapsim("login", "--pin", "1234")
+        _ = try bench.tapsim("prepare")
+        let set = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"),
+            .select("Method", "POST"), .fill("Path", "/terminal/v1/transactions/sale"), .fill("N", "1"),
+            .select("Does", "drop"), .click("Add fault"), .read("#message"), .read("#faults tbody tr td:nth-child(2)"),
+        ])
+        #expect((set[0] as? String)?.hasPrefix("Fault fault_") == true, "\(set)")
+        #expect(set[1] as? String == "POST /terminal/v1/transactions/sale", "\(set)")
+
+        // The sale is made, but its answer never reaches the device.
+        let lost = try bench.tapsimOutput("pay", "--amount", "1250")
+        #expect(lost.status != 0, "\(lost)")
+        let paid = try bench.tapsim("pay", "--amount", "1250")
+        #expect((paid["transaction"] as? [String: Any])?["transactionStatus"] as? String == "CLEARED", "one request only: \(paid)")
+
+        let journal = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .select("Journal surface", "terminal"),
+            .waitText("#journal tbody", contains: "dropped"), .readAll("#journal tbody td.status"), .readAll("#journal tbody td.fault"),
+            .readAll("#faults tbody tr"),
+        ])
+        let statuses = try #require(journal[0] as? [String])
+        #expect(statuses.contains("201 (dropped)"), "\(statuses)")
+        #expect((journal[1] as? [String])?.contains { $0.hasPrefix("fault_") } == true, "\(journal)")
+        #expect((journal[2] as? [String])?.isEmpty == true, "a spent fault is gone: \(journal)")
+        let stored = Service(name: "portal", baseURL: bench.portal).call("GET", "/api/regions/EU/transactions?status=CLEARED")
+        #expect(stored.array("transactions")?.count == 2, "the dropped sale was stored: \(stored)")
+    }
+}

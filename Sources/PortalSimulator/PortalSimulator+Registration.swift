@@ -1,5 +1,6 @@
 import Foundation
 import SandboxHTTP
+import SandboxWire
 
 // The "Register a device" page: find the registration a device began by the challenge code it
 // shows, then confirm it for a terminal, which gives the back-office code to type into the app.
@@ -27,10 +28,10 @@ extension PortalSimulator {
             let host = try hosts.link(request.parameter("region"))
             let code = try challengeCode(request.parameter("challengeCode"))
             let body = try request.decode(ConfirmBody.self)
-            var forward: [String: String] = ["challengeCode": code]
-            if let terminal = body.terminalId { forward["terminalId"] = try identifier(terminal, field: "terminalId") }
-            if let merchant = body.merchantId { forward["merchantId"] = try identifier(merchant, field: "merchantId") }
-            guard forward.count > 1 else {
+            let forward = BackOfficeBodies.Confirm(
+                challengeCode: code, terminalId: try body.terminalId.map { try identifier($0, field: "terminalId") },
+                merchantId: try body.merchantId.map { try identifier($0, field: "merchantId") })
+            guard forward.terminalId != nil || forward.merchantId != nil else {
                 throw HTTPError.badRequest("Choose a terminal or a merchant.", code: .invalidRequest, field: "terminalId")
             }
             return try host.send(.post, "/backoffice/v1/challenges/confirm", body: try JSON.encode(forward))

@@ -177,10 +177,9 @@ final class Context: @unchecked Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         guard let (data, response) = try? await URLSession.shared.data(for: request),
             (response as? HTTPURLResponse)?.statusCode == 200,
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let now = object["now"] as? String
+            let clock = try? JSONDecoder().decode(SandboxClockState.self, from: data)
         else { return nil }
-        return Format.parseTime(now)
+        return Format.parseTime(clock.now)
     }
 
     /// The terminal's currency, for commands given no `--currency`.

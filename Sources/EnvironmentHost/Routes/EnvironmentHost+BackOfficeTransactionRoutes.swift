@@ -1,4 +1,5 @@
 import SandboxHTTP
+import SandboxWire
 
 /// The back office's view of every terminal's transactions (the portal's Transactions and
 /// Statistics pages): `GET /backoffice/v1/transactions`, `…/transactions.csv`,
@@ -25,10 +26,10 @@ extension EnvironmentHost {
             backOffice.get("/statistics") { request, _ in
                 let (from, to, type) = try statisticsQuery(request.query)
                 let scope = try filter(request.query.filter { $0.key == "merchantId" || $0.key == "terminalId" })
-                return .json([
-                    "statistics": try payments.backOfficeStatistics(
-                        merchant: scope.merchant, terminal: scope.terminal, from: from, to: to, type: type)
-                ])
+                return .json(
+                    TransactionsStatisticsList(
+                        statistics: try payments.backOfficeStatistics(
+                            merchant: scope.merchant, terminal: scope.terminal, from: from, to: to, type: type)))
             }
         }
     }

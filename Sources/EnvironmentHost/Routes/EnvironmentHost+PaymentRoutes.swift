@@ -10,21 +10,12 @@ import SandboxWire
 /// statistics, receipts).
 extension EnvironmentHost {
     struct PaymentBodies {
-        struct Reversal: Decodable { let isCancelledByUser: Bool? }
-        struct DCC: Decodable { let dccOfferAccepted: Bool }
-        struct Pin: Decodable { let pinPayload: String }
+        // The bodies the SDK sends are the wire's, one type each with the SDK's.
+        typealias Reversal = SandboxWire.PaymentBodies.Reversal
+        typealias DCC = SandboxWire.PaymentBodies.DCC
+        typealias Pin = SandboxWire.PaymentBodies.Pin
+        typealias Receipt = SandboxWire.PaymentBodies.Receipt
         struct Card: Decodable { let cardPayload: String?; let readerOutcome: String? }
-        struct Receipt: Decodable { let receiptType: String; let email: String? }
-    }
-
-    struct ReaderConfiguration: Codable, Sendable {
-        let readerKey: String
-        let keyId: String
-        let serverTime: String
-        let serverTimeUnix: Double
-        let cardScreenTimeoutSeconds: Int
-        let payloadLifetimeSeconds: Int
-        let pinTimeoutSeconds: Int
     }
 
     /// The `Idempotency-Key` of a request with the hash of what it asks.
@@ -106,7 +97,7 @@ extension EnvironmentHost {
             }
             terminal.get("/statistics") { request, session in
                 let (from, to, type) = try statisticsQuery(request.query)
-                return .json(["statistics": try payments.statistics(session, from: from, to: to, type: type)])
+                return .json(TransactionsStatisticsList(statistics: try payments.statistics(session, from: from, to: to, type: type)))
             }
             terminal.post("/transactions/{transactionId}/receipt") { request, session in
                 let body = try request.decode(PaymentBodies.Receipt.self)

@@ -21,8 +21,9 @@ extension EnvironmentHost {
         typealias SecretCode = TerminalBodies.SecretCode
         typealias Device = TerminalBodies.Device
         typealias Support = TerminalBodies.Support
-        struct IssueToken: Decodable { let terminalId: String; let email: String? }
-        struct Confirm: Decodable { let challengeCode: String; let terminalId: String?; let merchantId: String? }
+        // The back office's bodies that tapsim sends too.
+        typealias IssueToken = BackOfficeBodies.IssueToken
+        typealias Confirm = BackOfficeBodies.Confirm
         struct Clock: Decodable { let advanceSeconds: Double?; let set: String? }
     }
 }

@@ -1,19 +1,15 @@
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 
 /// Sandbox control (`/_sandbox/*`): the clock, reset, and sample webhooks.
 extension EnvironmentHost {
-    struct ClockState: Codable, Sendable {
-        let now: String
-        let skewSeconds: Double
-    }
-
     static func addSandboxRoutes(
         to router: inout Router, _ lifecycle: Lifecycle, _ webhooks: WebhookLog, fixtures: RegionFixtures, clock: SandboxClock
     ) {
         @Sendable func state() -> Response {
-            .json(ClockState(now: Wire.time(lifecycle.now()), skewSeconds: clock.skew))
+            .json(SandboxClockState(now: Wire.time(lifecycle.now()), skewSeconds: clock.skew))
         }
         router.get("/_sandbox/clock") { _ in state() }
         router.post("/_sandbox/clock") { request in

@@ -1,6 +1,7 @@
 import SandboxCore
 import SandboxHTTP
 import SandboxStore
+import SandboxWire
 
 /// Health, the environment's catalogue entry and the OpenAPI document.
 extension EnvironmentHost {
@@ -12,10 +13,9 @@ extension EnvironmentHost {
         router.get("/healthz", .nonBlocking) { _ in
             // A read proves the database is open and readable, not only that a thread answers.
             let database = (try? store.read { db in try db.host.isReadable() }) == true
-            let status: [String: String] = [
-                "status": database ? "ok" : "degraded", "region": region, "flavour": flavour,
-                "database": database ? "ok" : "unavailable", "time": Wire.time(clock.nowMilliseconds()),
-            ]
+            let status = HostHealth(
+                status: database ? "ok" : "degraded", region: region, flavour: flavour, database: database ? "ok" : "unavailable",
+                time: Wire.time(clock.nowMilliseconds()))
             return .json(status, status: database ? 200 : 503)
         }
         // The catalogue entry never changes while the host runs: encode it once.

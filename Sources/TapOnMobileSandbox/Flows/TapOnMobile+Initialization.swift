@@ -51,9 +51,8 @@ extension TapOnMobile {
 
         // The host must be up and be the environment's region.
         let client = TerminalClient(baseURL: url, timeout: configuration.requestTimeout)
-        struct Health: Decodable { let region: String?; let flavour: String? }
         let hostFlavour: String?
-        switch await client.send("GET", "/healthz", as: Health.self) {
+        switch await client.send("GET", "/healthz", as: HostHealth.self) {
         case .failure(let error):
             return .failure(error)
         case .success(let health) where health.region != nil && health.region != environment.region:

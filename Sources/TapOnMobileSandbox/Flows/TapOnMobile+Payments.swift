@@ -178,10 +178,9 @@ extension TapOnMobile {
     /// - Returns: `Success` whose ``Success/transactionStatus`` is the sale's new status.
     public func doReversal(transactionId: String, isCancelledByUser: Bool = false) async -> Result<Success, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Body: Encodable { let isCancelledByUser: Bool }
             return await send(
                 loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(transactionId))/reversal",
-                body: Body(isCancelledByUser: isCancelledByUser), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self
+                body: PaymentBodies.Reversal(isCancelledByUser: isCancelledByUser), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self
             ).map { detail in
                 remember(detail)
                 return Success(transactionStatus: detail.transactionStatus)
@@ -204,10 +203,9 @@ extension TapOnMobile {
                 return .failure(
                     .transaction(TransactionError(.notFound, message: "No transaction waits for a DCC choice on this device.")))
             }
-            struct Body: Encodable { let dccOfferAccepted: Bool }
             var result = await send(
                 loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(id))/dcc",
-                body: Body(dccOfferAccepted: dccOfferAccepted), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
+                body: PaymentBodies.DCC(dccOfferAccepted: dccOfferAccepted), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
             if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED {
                 guard let readerSession = runtime.withLock({ $0.readerSession }) else {
                     return .failure(.cardReaderSession(.notPrepared))
@@ -285,10 +283,9 @@ extension TapOnMobile {
         // No PIN in time, or the screen was closed: the transaction stays PIN_REQUESTED until the
         // host times it out (the seed: "this status stays … no transaction was done").
         guard let sealed = read.sealedPayload else { return .success(detail) }
-        struct Body: Encodable { let pinPayload: String }
         return await send(
             loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(detail.transactionId))/pin",
-            body: Body(pinPayload: sealed), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
+            body: PaymentBodies.Pin(pinPayload: sealed), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
     }
 
     /// Keeps what the device must remember of a transaction: the last cleared one, and one that

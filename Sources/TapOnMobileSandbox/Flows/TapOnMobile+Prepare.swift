@@ -81,15 +81,9 @@ extension TapOnMobile {
 
     private func prepare() async -> Result<Success, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Answer: Decodable {
-                let readerKey: String
-                let keyId: String
-                let serverTime: String
-                let serverTimeUnix: Double?
-            }
             let reader = loggedIn.registered.context.reader
             guard reader.isTapToPaySupported else { return .failure(.reader(.unsupported(unsupportedReason(reader)))) }
-            let result = await send(loggedIn.client, "POST", "/terminal/v1/reader/prepare", bearer: loggedIn.token, as: Answer.self)
+            let result = await send(loggedIn.client, "POST", "/terminal/v1/reader/prepare", bearer: loggedIn.token, as: ReaderConfiguration.self)
             guard case .success(let answer) = result else { return result.map { _ in Success() } }
             guard let key = Data(base64Encoded: answer.readerKey).map(Array.init), key.count == 32,
                 let serverTime = answer.serverTimeUnix ?? WireTime.date(from: answer.serverTime)?.timeIntervalSince1970

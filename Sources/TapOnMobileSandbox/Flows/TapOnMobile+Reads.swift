@@ -80,7 +80,6 @@ extension TapOnMobile {
         fromDate: Date, toDate: Date, statisticsType: TransactionsStatisticsType
     ) async -> Result<[TransactionsStatistics], TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Answer: Decodable { let statistics: [TransactionsStatistics] }
             return await send(
                 loggedIn.client, "GET", "/terminal/v1/statistics",
                 query: [
@@ -88,7 +87,7 @@ extension TapOnMobile {
                     ("fromDate", WireTime.string(from: fromDate)), ("toDate", WireTime.string(from: toDate)),
                     ("statisticsType", statisticsType.rawValue),
                 ],
-                bearer: loggedIn.token, as: Answer.self
+                bearer: loggedIn.token, as: TransactionsStatisticsList.self
             ).map(\.statistics)
         }
     }
@@ -127,10 +126,9 @@ extension TapOnMobile {
         from transactionId: String, receiptType: ReceiptType, email: String?
     ) async -> Result<ReceiptConfirmation, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Body: Encodable { let receiptType: String; let email: String? }
             return await send(
                 loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(transactionId))/receipt",
-                body: Body(receiptType: receiptType.rawValue, email: email), bearer: loggedIn.token, as: ReceiptConfirmation.self)
+                body: PaymentBodies.Receipt(receiptType: receiptType.rawValue, email: email), bearer: loggedIn.token, as: ReceiptConfirmation.self)
         }
     }
 

@@ -4,25 +4,6 @@ import SandboxWire
 /// Both registrations: the merchant-portal challenge code and the backend-to-backend token.
 /// The device id is the installation id; the device secret is kept once a registration completes.
 extension TapOnMobile {
-    private struct Completed: Decodable {
-        let terminalId: String
-        let deviceSecret: String
-        let registeredAt: String?
-    }
-
-    private struct Valid: Decodable {
-        let valid: Bool
-    }
-
-    /// The token verify answer: `reason`/`message` when refused, `terminalId`/`pinRequired` when valid.
-    private struct TokenVerification: Decodable {
-        let valid: Bool
-        let reason: String?
-        let message: String?
-        let terminalId: String?
-        let pinRequired: Bool?
-    }
-
     /// `pin_required` at the end of a registration is a registration error: no session exists yet.
     private static func registrationStep<T>(_ result: Result<T, TapOnMobileError>) -> Result<T, TapOnMobileError> {
         result.mapError { error in
@@ -33,7 +14,7 @@ extension TapOnMobile {
     }
 
     /// Keeps a completed registration; any older session ends.
-    private func keep(_ completed: Completed, context: Context) -> Result<Success, TapOnMobileError> {
+    private func keep(_ completed: RegistrationResult, context: Context) -> Result<Success, TapOnMobileError> {
         do throws(TapOnMobileError) {
             try context.store.update {
                 $0.registration = DeviceState.Registration(
@@ -56,14 +37,13 @@ extension TapOnMobile {
     /// - Returns: The challenge code, or `registration(.alreadyRegistered)` and the other registration errors.
     public func beginRegistration() async -> Result<String, TapOnMobileError> {
         await with(context) { context in
-            struct Answer: Decodable { let challengeCode: String }
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             let device = context.reader.device
             return await send(
                 context.client, "POST", "/terminal/v1/registrations",
                 body: TerminalBodies.Begin(deviceId: state.installationId, deviceModel: device.model, osVersion: device.osVersion),
-                as: Answer.self
+                as: RegistrationChallenge.self
             ).map(\.challengeCode)
         }
     }
@@ -75,7 +55,8 @@ extension TapOnMobile {
     public func verifyChallengeCode(challengeCode: String) async -> Result<Bool, TapOnMobileError> {
         await with(context) { context in
             return await send(
-                context.client, "POST", "/terminal/v1/registrations/verify-code", body: TerminalBodies.Code(code: challengeCode), as: Valid.self
+                context.client, "POST", "/terminal/v1/registrations/verify-code", body: TerminalBodies.Code(code: challengeCode),
+                as: RegistrationVerification.self
             ).map(\.valid)
         }
     }
@@ -94,7 +75,8 @@ extension TapOnMobile {
             return Self.registrationStep(
                 await send(
                     context.client, "POST", "/terminal/v1/registrations/complete",
-                    body: TerminalBodies.Complete(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin), as: Completed.self)
+                    body: TerminalBodies.Complete(deviceId: state.installationId, backofficeCode: backofficeCode, pin: pin),
+                    as: RegistrationResult.self)
             ).flatMap { keep($0, context: context) }
         }
     }
@@ -125,7 +107,7 @@ extension TapOnMobile {
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             return await send(
                 context.client, "POST", "/terminal/v1/token-registrations/verify",
-                body: TerminalBodies.Token(registrationToken: registrationToken, deviceId: state.installationId), as: TokenVerification.self
+                body: TerminalBodies.Token(registrationToken: registrationToken, deviceId: state.installationId), as: RegistrationVerification.self
             ).map { answer in
                 RegistrationTokenCheck(
                     valid: answer.valid, terminalId: answer.terminalId, pinRequired: answer.pinRequired ?? false,
@@ -166,7 +148,8 @@ extension TapOnMobile {
             return Self.registrationStep(
                 await send(
                     context.client, "POST", "/terminal/v1/token-registrations/end",
-                    body: TerminalBodies.TokenEnd(registrationToken: registrationToken, deviceId: state.installationId, pin: pin), as: Completed.self)
+                    body: TerminalBodies.TokenEnd(registrationToken: registrationToken, deviceId: state.installationId, pin: pin),
+                    as: RegistrationResult.self)
             ).flatMap { keep($0, context: context) }
         }
     }

@@ -14,11 +14,10 @@ extension TapOnMobile {
     ///   the device is unregistered and ``CERTIFICATES_EXPIRED_UNREGISTERED_NOTIFICATION`` is posted).
     public func doLogin(pin: String?) async -> Result<Success, TapOnMobileError> {
         await with(registered) { registered in
-            struct Answer: Decodable { let sessionToken: String; let expiresAt: String; let expiresAtUnix: Double? }
             let result = await send(
                 registered.context.client, "POST", "/terminal/v1/sessions",
                 body: TerminalBodies.Login(deviceId: registered.deviceId, deviceSecret: registered.registration.deviceSecret, pin: pin),
-                as: Answer.self)
+                as: LoginSession.self)
             return result.map { answer in
                 let expires = answer.expiresAtUnix ?? WireTime.date(from: answer.expiresAt)?.timeIntervalSince1970 ?? 0
                 let store = runtime.withLock { runtime in
@@ -55,8 +54,7 @@ extension TapOnMobile {
     /// - Returns: The timestamp, or `session(.sessionExpired)` once it has ended.
     public func getSessionExpiration() async -> Result<Double, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Answer: Decodable { let expiresAt: String; let expiresAtUnix: Double? }
-            return await send(loggedIn.client, "GET", "/terminal/v1/sessions/current", bearer: loggedIn.token, as: Answer.self)
+            await send(loggedIn.client, "GET", "/terminal/v1/sessions/current", bearer: loggedIn.token, as: SessionState.self)
                 .map { $0.expiresAtUnix ?? WireTime.date(from: $0.expiresAt)?.timeIntervalSince1970 ?? 0 }
         }
     }
@@ -93,8 +91,7 @@ extension TapOnMobile {
     /// - Returns: `Success`, or `cardReaderSession(.accountLinkingCancelled)` when the merchant refuses.
     public func relinkAccount() async -> Result<Success, TapOnMobileError> {
         await with(loggedIn) { loggedIn in
-            struct Answer: Decodable { let relinkedAt: String? }
-            let result = await send(loggedIn.client, "POST", "/terminal/v1/relink", bearer: loggedIn.token, as: Answer.self)
+            let result = await send(loggedIn.client, "POST", "/terminal/v1/relink", bearer: loggedIn.token, as: RelinkedAccount.self)
             guard case .success = result else { return result.map { _ in Success() } }
             let (reader, slot, prepared) = runtime.withLock { ($0.reader, $0.tokenSlot, $0.readerSession != nil) }
             slot.withLock { $0.relink = true }
@@ -117,9 +114,9 @@ extension TapOnMobile {
             let state: DeviceState
             do throws(TapOnMobileError) { state = try context.store.load() } catch { return .failure(error) }
             if let number = state.supportNumber { return .success(number) }
-            struct Answer: Decodable { let supportNumber: String }
             let result = await send(
-                context.client, "POST", "/terminal/v1/support-number", body: TerminalBodies.Support(deviceId: state.installationId), as: Answer.self)
+                context.client, "POST", "/terminal/v1/support-number", body: TerminalBodies.Support(deviceId: state.installationId),
+                as: SupportNumber.self)
             guard case .success(let answer) = result else { return result.map(\.supportNumber) }
             do throws(TapOnMobileError) {
                 try context.store.update { $0.supportNumber = answer.supportNumber }
@@ -141,9 +138,8 @@ extension TapOnMobile {
         } catch {
             return .failure(error)
         }
-        struct Answer: Decodable { let registered: Bool; let terminalId: String? }
         let result = await send(
-            registered.context.client, "POST", "/terminal/v1/devices/status", body: TerminalBodies.Device(registered), as: Answer.self)
+            registered.context.client, "POST", "/terminal/v1/devices/status", body: TerminalBodies.Device(registered), as: DeviceStatus.self)
         guard case .success(let answer) = result else { return result.map(\.registered) }
         if !answer.registered { forgetRegistration() }
         return .success(answer.registered)

@@ -82,13 +82,14 @@ enum Registration {
             terminal = try await freeTerminal(backOffice, data, method: "registrationCode")
         }
         let issued = try await backOffice.issueToken(terminalId: terminal, email: options.string("email"))
-        var lines = ["Registration token for \(issued.terminalId): \(issued.registrationToken) (until \(issued.expiresAt))"]
+        let expiresAt = issued.expiresAt ?? ""
+        var lines = ["Registration token for \(issued.terminalId): \(issued.registrationToken) (until \(expiresAt))"]
         if let email = options.string("email") { lines.append("Mailed to \(email) (the back-office mailbox).") }
         lines.append("Then: tapsim register token --token \(issued.registrationToken) --pin PIN")
         return Report(
             [
                 ("registrationToken", .string(issued.registrationToken)), ("terminalId", .string(issued.terminalId)),
-                ("expiresAt", .string(issued.expiresAt)), ("emailedTo", JSONValue(options.string("email"))),
+                ("expiresAt", .string(expiresAt)), ("emailedTo", JSONValue(options.string("email"))),
             ], lines: lines)
     }
 
@@ -145,7 +146,7 @@ enum Registration {
 
     /// The portal's step: the back office confirms `challenge` for `terminal`, or for the first
     /// free terminal that allows portal registration.
-    static func confirm(_ context: Context, challenge: String, terminal: String?) async throws -> BackOffice.Confirmation {
+    static func confirm(_ context: Context, challenge: String, terminal: String?) async throws -> ChallengeConfirmation {
         let data = try context.sandboxData().region(context.region)
         let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
         let chosen: String

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -26,17 +27,6 @@ struct BackOffice: Sendable {
         }
     }
 
-    struct Confirmation: Sendable {
-        var backofficeCode: String
-        var terminalId: String
-    }
-
-    struct IssuedToken: Sendable {
-        var registrationToken: String
-        var terminalId: String
-        var expiresAt: String
-    }
-
     struct MerchantTerminal: Sendable {
         var terminalId: String
         var registered: Bool
@@ -46,30 +36,29 @@ struct BackOffice: Sendable {
     var key: String
 
     /// `POST /backoffice/v1/challenges/confirm` for a terminal: the back-office code for the device.
-    func confirm(challengeCode: String, terminalId: String) async throws(Failure) -> Confirmation {
-        let body: [String: Any] = ["challengeCode": challengeCode, "terminalId": terminalId]
+    func confirm(challengeCode: String, terminalId: String) async throws(Failure) -> ChallengeConfirmation {
+        let body = BackOfficeBodies.Confirm(challengeCode: challengeCode, terminalId: terminalId, merchantId: nil)
         let answer = try await call("POST", "/backoffice/v1/challenges/confirm", body: body)
-        guard let code = answer["backofficeCode"] as? String, let terminal = answer["terminalId"] as? String else {
+        guard let confirmation = try? JSONDecoder().decode(ChallengeConfirmation.self, from: answer) else {
             throw Failure(status: 200, code: "unexpected_answer", message: "no backofficeCode in the answer")
         }
-        return Confirmation(backofficeCode: code, terminalId: terminal)
+        return confirmation
     }
 
     /// `POST /backoffice/v1/registration-tokens`: a one-time token for a terminal, as the merchant's
     /// backend gets one (optionally mailed to the back-office mailbox).
-    func issueToken(terminalId: String, email: String?) async throws(Failure) -> IssuedToken {
-        var body: [String: Any] = ["terminalId": terminalId]
-        if let email { body["email"] = email }
-        let answer = try await call("POST", "/backoffice/v1/registration-tokens", body: body)
-        guard let token = answer["registrationToken"] as? String, let terminal = answer["terminalId"] as? String else {
+    func issueToken(terminalId: String, email: String?) async throws(Failure) -> IssuedRegistrationToken {
+        let answer = try await call("POST", "/backoffice/v1/registration-tokens", body: BackOfficeBodies.IssueToken(terminalId: terminalId, email: email))
+        guard let issued = try? JSONDecoder().decode(IssuedRegistrationToken.self, from: answer) else {
             throw Failure(status: 201, code: "unexpected_answer", message: "no registrationToken in the answer")
         }
-        return IssuedToken(registrationToken: token, terminalId: terminal, expiresAt: answer["expiresAt"] as? String ?? "")
+        return issued
     }
 
     /// `GET /backoffice/v1/merchants`, flattened to terminals.
     func terminals() async throws(Failure) -> [MerchantTerminal] {
-        let answer = try await call("GET", "/backoffice/v1/merchants", body: nil)
+        let data = try await call("GET", "/backoffice/v1/merchants", body: nil)
+        let answer = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         var terminals: [MerchantTerminal] = []
         for merchant in answer["merchants"] as? [[String: Any]] ?? [] {
             for terminal in merchant["terminals"] as? [[String: Any]] ?? [] {
@@ -81,14 +70,15 @@ struct BackOffice: Sendable {
         return terminals
     }
 
-    private func call(_ method: String, _ path: String, body: [String: Any]?) async throws(Failure) -> [String: Any] {
+    /// One call with the back-office key; the answer's body when it is a success.
+    private func call(_ method: String, _ path: String, body: (any Encodable)?) async throws(Failure) -> Data {
         var request = URLRequest(url: host.appendingPathComponent(path), timeoutInterval: 15)
         request.httpMethod = method
         request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try? JSONSerialization.data(withJSONObject: body)
+            request.httpBody = try? JSONEncoder().encode(body)
         }
         let data: Data
         let response: URLResponse
@@ -98,13 +88,13 @@ struct BackOffice: Sendable {
             throw Failure(status: nil, code: "unreachable", message: "\(host.absoluteString): \(error.localizedDescription)")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let object = data.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         guard (200..<300).contains(status) else {
+            let object = data.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
             let envelope = object["error"] as? [String: Any]
             throw Failure(
                 status: status, code: envelope?["code"] as? String ?? "http_\(status)",
                 message: envelope?["message"] as? String ?? String(decoding: data.prefix(200), as: UTF8.self))
         }
-        return object
+        return data
     }
 }

@@ -6,14 +6,8 @@ import SandboxWire
 
 /// Portal (challenge code) and backend-to-backend (token) registration.
 extension Lifecycle {
-    struct Challenge: Codable, Sendable {
-        let challengeCode: String
-        let expiresAt: String
-        let expiresAtUnix: Double
-    }
-
     /// beginRegistration: a challenge code for the merchant to type into the portal.
-    func beginRegistration(device: String, model: String) throws -> Challenge {
+    func beginRegistration(device: String, model: String) throws -> RegistrationChallenge {
         let now = now()
         return try write { db in
             if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
@@ -23,18 +17,12 @@ extension Lifecycle {
             }
             let expires = now + Self.challengeLifetime
             try db.registrations.addChallenge(code, device: device, model: model, at: now, expiresAt: expires)
-            return Challenge(challengeCode: code, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires))
+            return RegistrationChallenge(challengeCode: code, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires))
         }
     }
 
-    struct Confirmation: Codable, Sendable {
-        let backofficeCode: String
-        let terminalId: String
-        let expiresAt: String
-    }
-
     /// The portal confirms a challenge for a terminal (or the merchant's next free one).
-    func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> Confirmation {
+    func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> ChallengeConfirmation {
         guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
         let now = now()
         return try write { db in
@@ -48,7 +36,7 @@ extension Lifecycle {
             }
             let expires = now + Self.backOfficeCodeLifetime
             try db.registrations.confirm(challenge: code, terminal: chosen, backOfficeCode: backOfficeCode, expiresAt: expires)
-            return Confirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
+            return ChallengeConfirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
         }
     }
 
@@ -129,24 +117,8 @@ extension Lifecycle {
             ConfirmedChallenge(code: challenge.code, deviceID: challenge.deviceID, deviceModel: challenge.deviceModel, terminalID: terminal))
     }
 
-    struct Verification: Codable, Sendable {
-        let valid: Bool
-        /// The error code completing with this value would give, when it is not valid.
-        let reason: String?
-        /// That error's message, so a device can show the real reason without guessing.
-        let message: String?
-        /// The terminal a valid registration token registers (token verify only).
-        let terminalId: String?
-        /// Whether ending the registration needs a secure code, because the terminal has no
-        /// auto-login (token verify only): a device asks for it before it spends the token.
-        let pinRequired: Bool?
-
-        static let valid = Verification(valid: true, reason: nil, message: nil, terminalId: nil, pinRequired: nil)
-
-        static func refused(_ error: LifecycleError) -> Verification {
-            Verification(valid: false, reason: error.code.rawValue, message: error.message, terminalId: nil, pinRequired: nil)
-        }
-    }
+    /// The wire's answer of both verify calls, by the name these rules use.
+    typealias Verification = RegistrationVerification
 
     /// verifyChallengeCode: would this back-office code complete a registration now?
     func verifyBackOfficeCode(_ code: String) throws -> Verification {
@@ -178,14 +150,8 @@ extension Lifecycle {
 
     // MARK: - Backend-to-backend tokens
 
-    struct IssuedToken: Codable, Sendable {
-        let registrationToken: String
-        let terminalId: String
-        let expiresAt: String
-        let qrPayload: String
-        let qrSvg: String
-        let emailedTo: String?
-    }
+    /// The wire's answer of an issued token, by the name these rules use.
+    typealias IssuedToken = IssuedRegistrationToken
 
     /// A one-time registration token for a free terminal, optionally "e-mailed" into the mailbox.
     ///

@@ -6,17 +6,10 @@ import SandboxWire
 
 /// Login, sessions, secure code, unregister.
 extension Lifecycle {
-    struct Session: Codable, Sendable {
-        let sessionToken: String
-        let terminalId: String
-        let expiresAt: String
-        let expiresAtUnix: Double
-    }
-
     /// doLogin: a new session; wrong codes count towards the lock, and that count commits.
-    func login(device id: String, secret: String, pin: String?) throws -> Session {
+    func login(device id: String, secret: String, pin: String?) throws -> LoginSession {
         let now = now()
-        let outcome: Result<Session, LifecycleError> = try write { db in
+        let outcome: Result<LoginSession, LifecycleError> = try write { db in
             let device: Device
             switch try authenticate(db, device: id, secret: secret, at: now) {
             case .failure(let error): return .failure(error)
@@ -36,7 +29,7 @@ extension Lifecycle {
             let expires = now + sessionLifetime
             try db.sessions.add(tokenHash: Credentials.hash(token), device: device.id, terminal: terminalID, at: now, expiresAt: expires)
             return .success(
-                Session(sessionToken: token, terminalId: terminalID, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires)))
+                LoginSession(sessionToken: token, terminalId: terminalID, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires)))
         }
         return try outcome.get()
     }
@@ -95,12 +88,6 @@ extension Lifecycle {
         return known
     }
 
-    struct SessionState: Codable, Sendable {
-        let terminalId: String
-        let expiresAt: String
-        let expiresAtUnix: Double
-    }
-
     func sessionState(_ session: CurrentSession) -> SessionState {
         SessionState(terminalId: session.terminal.id, expiresAt: Wire.time(session.expiresAt), expiresAtUnix: Wire.unix(session.expiresAt))
     }
@@ -134,17 +121,13 @@ extension Lifecycle {
         if let outcome { throw outcome }
     }
 
-    struct Relinked: Codable, Sendable {
-        let relinkedAt: String
-    }
-
     /// relinkAccount: the merchant's Tap to Pay terms are signed again on this device.
-    func relink(_ session: CurrentSession) throws -> Relinked {
+    func relink(_ session: CurrentSession) throws -> RelinkedAccount {
         let now = now()
         try write { db in
             try db.terminals.relink(device: session.device.id, at: now)
         }
-        return Relinked(relinkedAt: Wire.time(now))
+        return RelinkedAccount(relinkedAt: Wire.time(now))
     }
 
     /// unregister (from the device): frees the terminal; the credential stops working.
@@ -161,11 +144,6 @@ extension Lifecycle {
         if let outcome { throw outcome }
     }
 
-    struct DeviceStatus: Codable, Sendable {
-        let registered: Bool
-        let terminalId: String?
-    }
-
     /// isDeviceRegistered, as the host sees it (a wrong secret is simply "not registered").
     ///
     /// This is a device call like any other: certificates that expired unregister the device here too.
@@ -177,10 +155,6 @@ extension Lifecycle {
             case .failure: DeviceStatus(registered: false, terminalId: nil)
             }
         }
-    }
-
-    struct SupportNumber: Codable, Sendable {
-        let supportNumber: String
     }
 
     /// loadSupportNumber: one number per installation, kept across registrations.

@@ -149,13 +149,6 @@ struct Lifecycle: Sendable {
     }
 }
 
-/// Answer of a completed registration (portal or token).
-struct RegistrationResult: Codable, Sendable {
-    let terminalId: String
-    let deviceSecret: String
-    let registeredAt: String
-}
-
 /// Times on the host's wire, in ``WireTime``'s format: whole seconds in UTC.
 enum Wire {
     static func time(_ milliseconds: Int64) -> String {

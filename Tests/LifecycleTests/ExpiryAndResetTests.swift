@@ -100,6 +100,8 @@ struct ExpiryAndResetTests {
             let t2 = try #require(
                 host.fixture.terminals.first { $0.id != t1 && $0.allows("registrationCode") && $0.allows("portal") }
             ).id
+            // The token locks t2 against challenge codes: C's challenge goes to a third terminal.
+            let t3 = try #require(host.fixture.terminals.first { $0.id != t1 && $0.id != t2 && $0.allows("portal") }).id
 
             let a = try host.portalRegister(newDevice("reset-a"), terminal: t1, pin: Self.pin, "[\(r)] register A")
             let session = try host.loginToken(a, pin: Self.pin, "[\(r)] login A")
@@ -112,7 +114,7 @@ struct ExpiryAndResetTests {
             let challenge = try #require(
                 expectReply(host.beginRegistration(c), 201, nil, "[\(r)] C begins").string("challengeCode"))
             let code = try #require(
-                expectReply(host.confirm(challenge: challenge, terminal: t2), 200, nil, "[\(r)] confirm C").string(
+                expectReply(host.confirm(challenge: challenge, terminal: t3), 200, nil, "[\(r)] confirm C").string(
                     "backofficeCode"))
             let waiting = newDevice("reset-w")
             let pending = try #require(

@@ -155,12 +155,14 @@ enum Registration {
     }
 
     /// The region's first terminal (in merchants.json's order) without a device that allows
-    /// `method` (`portal` or `registrationCode`); with `everyCommand`, the first that also allows
+    /// `method` (`portal` or `registrationCode`), and for `portal` no valid registration token; with `everyCommand`, the first that also allows
     /// refunds and reversals when there is one (the demo refunds and reverses).
     static func freeTerminal(
         _ backOffice: BackOffice, _ region: SandboxData.Region, method: String, everyCommand: Bool = false
     ) async throws -> String {
-        let taken = Set(try await backOffice.terminals().filter(\.registered).map(\.terminalId))
+        // A terminal with a device is taken; one a registration token waits for is too, for a challenge code.
+        let taken = Set(
+            try await backOffice.terminals().filter { $0.registered || (method == "portal" && $0.lockedByToken) }.map(\.terminalId))
         let free = region.terminals.filter { $0.allows(method) && !taken.contains($0.id) }
         let preferred = everyCommand ? free.first(where: { $0.refundAvailable && $0.reversalAvailable }) : nil
         guard let chosen = preferred ?? free.first else {

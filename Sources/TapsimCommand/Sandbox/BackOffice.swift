@@ -30,6 +30,8 @@ struct BackOffice: Sendable {
     struct MerchantTerminal: Sendable {
         var terminalId: String
         var registered: Bool
+        /// A valid registration token waits for it: it takes no challenge code meanwhile.
+        var lockedByToken: Bool
     }
 
     var host: URL
@@ -64,7 +66,9 @@ struct BackOffice: Sendable {
             for terminal in merchant["terminals"] as? [[String: Any]] ?? [] {
                 guard let id = terminal["terminalId"] as? String else { continue }
                 terminals.append(
-                    MerchantTerminal(terminalId: id, registered: terminal["registered"] as? Bool ?? false))
+                    MerchantTerminal(
+                        terminalId: id, registered: terminal["registered"] as? Bool ?? false,
+                        lockedByToken: terminal["tokenLockedUntil"] is String))
             }
         }
         return terminals

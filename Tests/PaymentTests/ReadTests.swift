@@ -423,7 +423,9 @@ struct ReadTests {
     func expectTotalsFollowHistory(_ till: Till, _ step: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let all = try await listed(till, sourceLocation: sourceLocation)
         let ranges = try await checkedRanges(till)
-        #expect(ranges.count > 50, "\(till.label) \(step): only \(ranges.count) ranges to check", sourceLocation: sourceLocation)
+        // How many ranges there are depends on how the sales fell into real seconds (fewer quiet
+        // seconds on a loaded machine): this only makes sure the check below compares a good many.
+        #expect(ranges.count > 30, "\(till.label) \(step): only \(ranges.count) ranges to check", sourceLocation: sourceLocation)
         let answers = try await answers(till, ranges, sourceLocation: sourceLocation)
         let day = DateFormatter()
         day.locale = Locale(identifier: "en_US_POSIX")

@@ -97,6 +97,25 @@ const Portal = {
     return Number.isNaN(date.getTime()) ? text : date.toLocaleString(undefined, { hour12: false });
   },
 
+  /// A link that runs `action` instead of leaving the page (it opens something on this page).
+  actionLink(text, action) {
+    const link = document.createElement("a");
+    link.href = "#";
+    link.textContent = text;
+    link.addEventListener("click", (event) => { event.preventDefault(); action(); });
+    return link;
+  },
+
+  /// A button that runs `action` when pressed.
+  button(text, action, enabled = true) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.disabled = !enabled;
+    button.addEventListener("click", action);
+    return button;
+  },
+
   cell(row, text, className) {
     const td = row.insertCell();
     td.textContent = text ?? "";

@@ -23,11 +23,7 @@ async function load() {
       row.dataset.mail = mail.id;
       Portal.cell(row, Portal.time(mail.createdAt));
       Portal.cell(row, mail.to);
-      const link = document.createElement("a");
-      link.href = "#";
-      link.textContent = mail.subject;
-      link.addEventListener("click", (event) => { event.preventDefault(); open(mail); });
-      row.insertCell().appendChild(link);
+      row.insertCell().append(Portal.actionLink(mail.subject, () => open(mail)));
     }
   } catch (failure) {
     Portal.say(message, `Cannot read the mailbox: ${failure.message}`, "error");

@@ -80,10 +80,7 @@ async function loadFaults() {
     Portal.cell(row, fault.id);
     for (const text of describeFault(fault)) Portal.cell(row, text);
     Portal.cell(row, String(fault.applied));
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.textContent = "Remove";
-    remove.addEventListener("click", async () => {
+    const remove = Portal.button("Remove", async () => {
       await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`)).catch((f) => Portal.say(message, f.message, "error"));
       await loadFaults();
     });
@@ -135,11 +132,7 @@ async function loadJournal() {
     row.dataset.request = entry.requestId;
     Portal.cell(row, Portal.time(entry.time));
     Portal.cell(row, entry.method);
-    const link = document.createElement("a");
-    link.href = "#";
-    link.textContent = entry.path;
-    link.addEventListener("click", (click) => { click.preventDefault(); openRequest(entry.requestId).catch((f) => Portal.say(message, f.message, "error")); });
-    row.insertCell().append(link);
+    row.insertCell().append(Portal.actionLink(entry.path, () => openRequest(entry.requestId).catch((f) => Portal.say(message, f.message, "error"))));
     Portal.cell(row, entry.dropped ? `${entry.status} (dropped)` : String(entry.status), "status");
     Portal.cell(row, String(entry.milliseconds));
     Portal.cell(row, entry.subject ?? "");

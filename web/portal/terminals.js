@@ -13,11 +13,7 @@ function stateOf(terminal) {
 }
 
 function actionButton(label, terminal, action, enabled) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = label;
-  button.disabled = !enabled;
-  button.addEventListener("click", async () => {
+  return Portal.button(label, async () => {
     try {
       await Portal.api("POST", Portal.regionPath(`/terminals/${encodeURIComponent(terminal.terminalId)}/${action}`));
       Portal.say(message, `${label}: done for ${terminal.terminalId}.`, "ok");
@@ -25,8 +21,7 @@ function actionButton(label, terminal, action, enabled) {
     } catch (failure) {
       Portal.say(message, `${label} ${terminal.terminalId}: ${failure.message}`, "error");
     }
-  });
-  return button;
+  }, enabled);
 }
 
 const token = { section: document.getElementById("token"), message: document.getElementById("token-message"), value: null };
@@ -42,11 +37,7 @@ function showToken(issued) {
 }
 
 function tokenButton(terminal, merchant) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = "Create registration token";
-  button.disabled = terminal.registered || !terminal.registerOptions.includes("registrationCode");
-  button.addEventListener("click", async () => {
+  return Portal.button("Create registration token", async () => {
     Portal.say(token.message, "");
     try {
       showToken(await Portal.api("POST", Portal.regionPath("/registration-tokens"), { terminalId: terminal.terminalId }));
@@ -56,8 +47,7 @@ function tokenButton(terminal, merchant) {
     } catch (failure) {
       Portal.say(message, `Create registration token for ${terminal.terminalId}: ${failure.message}`, "error");
     }
-  });
-  return button;
+  }, !terminal.registered && terminal.registerOptions.includes("registrationCode"));
 }
 
 document.getElementById("refresh").addEventListener("click", async () => {

@@ -79,11 +79,7 @@ async function search() {
       Portal.cell(row, transaction.transactionStatus, "status");
       Portal.cell(row, amount(transaction.transactionAmount, transaction.currency));
       Portal.cell(row, transaction.cardNumber);
-      const link = document.createElement("a");
-      link.href = "#";
-      link.textContent = transaction.externalID ?? transaction.transactionId.slice(0, 8);
-      link.addEventListener("click", (event) => { event.preventDefault(); open(transaction.transactionId); });
-      row.insertCell().append(link);
+      row.insertCell().append(Portal.actionLink(transaction.externalID ?? transaction.transactionId.slice(0, 8), () => open(transaction.transactionId)));
     }
     if (found.transactions.length === 0) Portal.say(message, "No transaction matches.", "");
     document.getElementById("page").textContent = `Page ${state.page}`;

@@ -59,17 +59,10 @@ async function loadEvents() {
     const row = body.insertRow();
     row.dataset.event = event.id;
     Portal.cell(row, Portal.time(event.createdAt));
-    const link = document.createElement("a");
-    link.href = "#";
-    link.textContent = event.type;
-    link.addEventListener("click", (click) => { click.preventDefault(); openEvent(event.id); });
-    row.insertCell().append(link);
+    row.insertCell().append(Portal.actionLink(event.type, () => openEvent(event.id)));
     Portal.cell(row, event.state, "state");
     Portal.cell(row, String(event.attempts));
-    const replay = document.createElement("button");
-    replay.type = "button";
-    replay.textContent = "Replay";
-    replay.addEventListener("click", async () => {
+    const replay = Portal.button("Replay", async () => {
       try {
         await Portal.api("POST", Portal.regionPath(`/webhooks/events/${encodeURIComponent(event.id)}/replay`));
         Portal.say(message, `Replaying ${event.id}.`, "ok");

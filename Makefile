@@ -31,6 +31,7 @@ bench: release
 	SKIP_BUILD=1 bench/history.sh
 	bench/webhooks.sh
 	SKIP_BUILD=1 bench/webhook-delivery.sh
+	SKIP_BUILD=1 bench/portal.sh
 
 clean:
 	rm -rf .build .sandbox

@@ -13,6 +13,11 @@ import TestSupport
         let value = Atomic<Int>(0)
     }
 
+    struct Caller: Sendable, JournalSubject {
+        let id: String
+        var journalSubject: String { id }
+    }
+
     /// A service whose `/work` routes count how often they ran (a drop fault still does the work).
     final class Traffic {
         let clock = ManualClock()
@@ -40,6 +45,11 @@ import TestSupport
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { reply { .success(.json(["done": true], status: 201)) } }
             })
             router.get("/control/faults") { _ in .json(["ok": true]) }
+            // A group whose middleware finds who the request acts for: the journal names it.
+            router.group("/t", middleware: Middleware { _ in Caller(id: "T-9") }) { terminal in
+                terminal.get("/info") { _, _ in .json(["ok": true]) }
+                terminal.post("/later", deferred: { _, _, reply in reply { .success(.json(["done": true], status: 201)) } })
+            }
             let traffic = TrafficResponder(
                 inner: router, journal: journal, faults: faults, exempt: { $0.hasPrefix("/control/") },
                 surface: { path in String(path.split(separator: "/").first ?? "") })
@@ -73,6 +83,13 @@ import TestSupport
         #expect(service.journal.entries(.init(surface: "a", limit: 1)).map(\.path) == ["/a/refuse"])
         service.journal.clear()
         #expect(service.journal.entries().isEmpty)
+    }
+
+    @Test func aGroupsContextNamesTheSubjectOfItsEntries() throws {
+        let service = try Traffic()
+        #expect(try service.send(.get, "/t/info").status == 200)
+        #expect(try service.send(.post, "/t/later").status == 201)
+        #expect(service.journal.entries(.init(subject: "T-9")).map(\.path) == ["/t/later", "/t/info"])
     }
 
     @Test func eachSurfaceKeepsOnlyItsLastEntries() throws {

@@ -49,3 +49,8 @@ extension EnvironmentHost {
         return String(decoding: token[first...last], as: UTF8.self)
     }
 }
+
+/// A terminal request's journal entry names its terminal.
+extension Lifecycle.CurrentSession: JournalSubject {
+    var journalSubject: String { terminal.id }
+}

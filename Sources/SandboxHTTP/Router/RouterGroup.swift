@@ -25,14 +25,27 @@ public struct RouterGroup<Context: Sendable>: RouterMethods {
 
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let middleware = middleware
-        router.add(method, prefix + pattern) { request in try handler(request, try middleware.find(request)) }
+        router.add(method, prefix + pattern) { request in
+            let context = try middleware.find(request)
+            return Self.noting(context, in: try handler(request, context))
+        }
+    }
+
+    /// The answer with the request journal's subject, when the context names one.
+    static func noting(_ context: Context, in response: Response) -> Response {
+        guard let subject = (context as? any JournalSubject)?.journalSubject else { return response }
+        var noted = response
+        noted.journalSubject = subject
+        return noted
     }
 
     /// Adds a route that answers later; the middleware runs first, on the polling thread.
     public mutating func add(_ method: String, _ pattern: String, deferred handler: @escaping DeferredHandler) {
         let middleware = middleware
         router.add(method, prefix + pattern, deferred: { request, reply in
-            try handler(request, try middleware.find(request), reply)
+            let context = try middleware.find(request)
+            guard context is any JournalSubject else { return try handler(request, context, reply) }
+            try handler(request, context) { answer in reply { answer().map { Self.noting(context, in: $0) } } }
         })
     }
 
@@ -42,9 +55,10 @@ public struct RouterGroup<Context: Sendable>: RouterMethods {
     public mutating func add(_ method: String, _ pattern: String, _ option: RouteOption, _ handler: @escaping Handler) {
         let middleware = middleware
         router.add(method, prefix + pattern, option, { request in
-            try middleware.findWithoutBlocking(request).map { try handler(request, $0) }
+            try middleware.findWithoutBlocking(request).map { Self.noting($0, in: try handler(request, $0)) }
         }, orElse: { request in
-            try handler(request, try middleware.find(request))
+            let context = try middleware.find(request)
+            return Self.noting(context, in: try handler(request, context))
         })
     }
 }
@@ -63,4 +77,10 @@ extension Router {
         routes(&group)
         self = group.router
     }
+}
+
+/// A group's context that names what a request acted for (a terminal), shown as the request
+/// journal's `subject`.
+public protocol JournalSubject {
+    var journalSubject: String { get }
 }

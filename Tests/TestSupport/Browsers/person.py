@@ -16,7 +16,7 @@ its name. Each step is an object with one verb:
   {"accept": true}                    accept the next confirm() dialog
   {"dismiss": true}                   dismiss the next confirm() dialog
   {"screenshot": CSS, "path": FILE}   a PNG of what the element shows (a QR code to scan)
-Before it reads, a person waits until the page no longer says it is busy (`aria-busy="true"`).
+Before each step but goto, a person waits until the page no longer says it is busy (`aria-busy="true"`).
 Every wait gives up after "timeoutMilliseconds" (10,000 unless the input sets it).
 """
 import json
@@ -38,8 +38,8 @@ def main():
         page.set_default_timeout(timeout)
         for index, step in enumerate(steps):
             try:
-                if any(verb in step for verb in ("read", "readAll", "waitText", "screenshot")):
-                    # A person reads what the page shows once it stopped saying it is busy.
+                if not any(verb in step for verb in ("goto", "accept", "dismiss")):
+                    # A person acts on, and reads, what the page shows once it stopped saying it is busy.
                     page.wait_for_function("() => !document.querySelector('[aria-busy=true]')")
                 if "goto" in step:
                     page.goto(step["goto"], wait_until="load")

@@ -13,6 +13,7 @@
 #   SIZES="10000 100000" DURATION=10 bench/history.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 
 SIZES=${SIZES:-10000 100000 1000000}
 DURATION=${DURATION:-4}
@@ -29,8 +30,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   swift build -c release --scratch-path "$SCRATCH" --product sandbox-host >/dev/null
@@ -39,20 +38,7 @@ fi
 host_binary="$SCRATCH/release/sandbox-host"
 load="$SCRATCH/release/bench-load"
 
-# A copy of sandbox-data with one bench merchant and terminal as a local overlay.
-cp -R sandbox-data "$work/sandbox-data"
-rm -f "$work/sandbox-data/local/"*.json
-cat >"$work/sandbox-data/local/bench.json" <<'JSON'
-{"regions": {"EU": {"merchants": [{
-  "id": "EU-BENCH01", "name": "Bench Shop", "address1": "Benchstraat 1", "address2": "1000 Brussel",
-  "apiKey": "sk_test_eu_bench_000000000001",
-  "terminals": [{
-    "id": "EU-BENCH-T001", "profileId": "prf_bench", "refundAvailable": true, "reversalAvailable": true,
-    "limitAmount": 100000, "permittedCountries": null,
-    "tips": {"enabled": false, "rates": [], "maxAmount": null, "maxPercentage": null},
-    "reference": {"enabled": false, "pattern": null}, "autoLogin": true,
-    "registerOptions": ["portal", "registrationCode"], "apm": {"enabled": false, "brands": []}}]}]}}}
-JSON
+bench_terminal_data "$work"
 terminal=EU-BENCH-T001
 backoffice_key=$(python3 -c 'import json; print(json.load(open("sandbox-data/merchants.json"))["regions"]["EU"]["backOfficeKey"])')
 port=$(free_port)

@@ -6,6 +6,7 @@
 #   DURATION=30s CONNECTIONS=128 bench/http.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -21,8 +22,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 100); do curl -fs -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 rps() { awk '/^Requests\/sec:/ {print $2}' "$1"; }
 
 [ "${SKIP_BUILD:-}" = 1 ] || swift build -c release --scratch-path "$SCRATCH" --product sandbox-host >/dev/null

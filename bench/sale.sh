@@ -18,6 +18,7 @@
 #   TERMINALS_PER_MERCHANT=1 bench/sale.sh         # one merchant per terminal instead of one chain of 32
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-2}
@@ -35,8 +36,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   swift build -c release --scratch-path "$SCRATCH" --product sandbox-host >/dev/null

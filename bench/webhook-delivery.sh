@@ -19,6 +19,7 @@
 # (deliveries_lost), repeats are counted (deliveries_duplicated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/common.sh
 
 EVENTS=${EVENTS:-10000}
 SCRATCH=${SCRATCH:-.build}
@@ -31,8 +32,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { for _ in $(seq 200); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   swift build -c release --scratch-path "$SCRATCH" --product sandbox-host >/dev/null

@@ -1,6 +1,7 @@
 import Foundation
 import SandboxHTTP
 import SandboxHTTPClient
+import SandboxWire
 
 /// One environment host as the portal reaches it: server to server, with the region's
 /// back-office key, as a real acquirer's portal talks to its back office. The browser never
@@ -17,13 +18,9 @@ struct HostLink: Sendable {
         var contentType = "application/json"
 
         /// The host's stable error code, when it refused.
-        var errorCode: String? {
+        var errorCode: ErrorCode? {
             guard status >= 400 else { return nil }
-            struct Envelope: Decodable {
-                struct Detail: Decodable { let code: String }
-                let error: Detail
-            }
-            return (try? JSONDecoder().decode(Envelope.self, from: Data(body)))?.error.code
+            return (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.code
         }
 
         /// The answer as the portal's own: the host's status and body, so its error envelope

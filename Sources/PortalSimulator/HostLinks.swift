@@ -1,5 +1,6 @@
 import SandboxHTTP
 import SandboxHTTPClient
+import SandboxWire
 
 /// Every host the portal drives, by region, in catalogue order.
 struct HostLinks: Sendable {
@@ -27,7 +28,7 @@ struct HostLinks: Sendable {
                 let answer = try? link.send(.get, "/backoffice/v1/challenges/\(code)")
             else { return false }
             // Waiting, confirmed or expired there: that host made it.
-            return answer.status < 500 && answer.errorCode != "challenge_not_found"
+            return answer.status < 500 && answer.errorCode != .challengeNotFound
         }?.environment.region
     }
 }

@@ -16,7 +16,7 @@ extension PortalSimulator {
             let host = try hosts.link(request.parameter("region"))
             let code = try challengeCode(request.parameter("challengeCode"))
             let answer = try host.send(.get, "/backoffice/v1/challenges/\(code)")
-            if answer.errorCode == "challenge_not_found", let owner = hosts.owner(ofChallenge: code, except: host) {
+            if answer.errorCode == .challengeNotFound, let owner = hosts.owner(ofChallenge: code, except: host) {
                 throw HTTPError(
                     status: 409, code: .challengeOtherRegion,
                     message: "This code was made on the \(owner) host, not \(host.environment.region): choose \(owner) in the region picker.",
@@ -52,16 +52,7 @@ extension PortalSimulator {
 
     /// A terminal or merchant id: plain enough to stand in a host's path.
     static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
-        guard (1...64).contains(value.utf8.count),
-            value.utf8.allSatisfy({ $0.isPlainIdentifierByte })
-        else { throw HTTPError.badRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", code: .invalidRequest, field: field) }
+        guard PlainIdentifier.isValid(value) else { throw HTTPError.badRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", code: .invalidRequest, field: field) }
         return value
-    }
-}
-
-extension UInt8 {
-    fileprivate var isPlainIdentifierByte: Bool {
-        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) || self == 0x2D
-            || self == 0x2E || self == 0x5F
     }
 }

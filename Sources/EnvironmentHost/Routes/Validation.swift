@@ -1,11 +1,12 @@
 import SandboxHTTP
+import SandboxWire
 
 /// Checks of the values clients send; each failure names its field.
 enum Validate {
     static func deviceID(_ value: String, field: String = "deviceId") throws(HTTPError) -> String {
-        guard (1...64).contains(value.utf8.count),
-            value.utf8.allSatisfy({ isPlain($0) })
-        else { throw .invalidRequest("deviceId must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field) }
+        guard PlainIdentifier.isValid(value) else {
+            throw .invalidRequest("deviceId must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
+        }
         return value
     }
 
@@ -35,15 +36,10 @@ enum Validate {
 
     /// An identifier from a path or body (terminal, merchant): short and plain, else it cannot exist.
     static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
-        guard (1...64).contains(value.utf8.count), value.utf8.allSatisfy({ isPlain($0) }) else {
+        guard PlainIdentifier.isValid(value) else {
             throw .invalidRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
         }
         return value
-    }
-
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D
-            || byte == 0x2E || byte == 0x5F
     }
 }
 

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import SandboxCore
+import SandboxWire
 import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: a few polling threads (`pollingThreads`, one per core by
@@ -300,11 +301,7 @@ public final class Server: Sendable {
 
     /// A client's request id is echoed only when it is short and plain, so logs stay parseable.
     private static func acceptableID(_ candidate: String) -> String? {
-        guard (1...64).contains(candidate.utf8.count),
-            candidate.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0)
-                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        return candidate
+        PlainIdentifier.isValid(candidate) ? candidate : nil
     }
 }
 

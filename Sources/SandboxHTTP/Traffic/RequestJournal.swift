@@ -114,12 +114,8 @@ public final class RequestJournal: Sendable {
         rings.withLock { $0 = [:] }
     }
 
-    /// The `error.code` of an envelope, read without decoding the whole body.
+    /// The `error.code` of an envelope.
     static func errorCode(_ body: [UInt8]) -> String? {
-        struct Envelope: Decodable {
-            struct Detail: Decodable { let code: String }
-            let error: Detail
-        }
-        return (try? JSONDecoder().decode(Envelope.self, from: Data(body)))?.error.code
+        (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.code.rawValue
     }
 }

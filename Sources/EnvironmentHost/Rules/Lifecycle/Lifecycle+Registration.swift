@@ -176,7 +176,7 @@ extension Lifecycle {
     func refreshToken(_ text: String) throws -> IssuedToken {
         let now = now()
         return try write { db in
-            let stored = try storedToken(db, text)
+            let stored = try unusedToken(db, text).get()
             let expires = now + Self.tokenLifetime
             try db.registrations.refresh(token: text, expiresAt: expires)
             return issued(text, terminal: stored.terminalID, expiresAt: expires, emailedTo: nil)
@@ -187,22 +187,12 @@ extension Lifecycle {
     func emailToken(_ text: String, to email: String) throws -> IssuedToken {
         let now = now()
         return try write { db in
-            let stored = try storedToken(db, text)
+            let stored = try unusedToken(db, text).get()
             guard now < stored.expiresAt else { throw LifecycleError.tokenExpired }
             try db.registrations.setEmail(token: text, email: email)
             try mailToken(db, text, terminal: stored.terminalID, expiresAt: stored.expiresAt, to: email, at: now)
             return issued(text, terminal: stored.terminalID, expiresAt: stored.expiresAt, emailedTo: email)
         }
-    }
-
-    /// A token of this host that was not used yet (it may have expired).
-    private func storedToken(_ db: Connection, _ text: String) throws -> RegistrationRepository.Token {
-        guard Credentials.tokenRegion(text) == region.id.uppercased() else {
-            throw Credentials.tokenRegion(text) == nil ? LifecycleError.tokenInvalid : LifecycleError.tokenWrongEnvironment
-        }
-        guard let stored = try db.registrations.token(text) else { throw LifecycleError.tokenInvalid }
-        guard stored.state != "used" else { throw LifecycleError.tokenUsed }
-        return stored
     }
 
     /// The link an app opens (or a camera scans) to register with the token.
@@ -234,14 +224,18 @@ extension Lifecycle {
         try db.mailbox.add(to: recipient, subject: subject, body: body, at: now)
     }
 
-    /// The stored token, or the error this token gets whatever the step.
-    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<RegistrationRepository.Token, LifecycleError> {
+    /// A token of this host that was not used yet (it may have expired: the portal refreshes one).
+    private func unusedToken(_ db: Connection, _ token: String) throws -> Result<RegistrationRepository.Token, LifecycleError> {
         guard let tokenRegion = Credentials.tokenRegion(token) else { return .failure(.tokenInvalid) }
         guard tokenRegion == region.id.uppercased() else { return .failure(.tokenWrongEnvironment) }
         guard let row = try db.registrations.token(token) else { return .failure(.tokenInvalid) }
         guard row.state != "used" else { return .failure(.tokenUsed) }
-        guard now < row.expiresAt else { return .failure(.tokenExpired) }
         return .success(row)
+    }
+
+    /// The stored token, or the error this token gets whatever the step.
+    private func token(_ db: Connection, _ token: String, at now: Int64) throws -> Result<RegistrationRepository.Token, LifecycleError> {
+        try unusedToken(db, token).flatMap { row in now < row.expiresAt ? .success(row) : .failure(.tokenExpired) }
     }
 
     /// verifyRegistrationToken: true moves the token to "verified"; false says why in `reason`

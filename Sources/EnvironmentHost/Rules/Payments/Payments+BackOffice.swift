@@ -36,16 +36,19 @@ extension Payments {
         }
     }
 
-    /// A transaction of any terminal, with a receipt link (the newest, or a new one).
+    /// A transaction of any terminal, with a receipt link (the newest, or a new one: only then a write).
     func backOfficeTransaction(_ id: String) throws -> BackOfficeTransaction {
         let now = now()
+        let found = try store.read { db -> BackOfficeTransaction? in
+            guard let record = try db.transactions.record(id: id) else { throw PaymentError.transactionNotFound }
+            guard let receipt = try db.transactions.latestReceipt(transaction: id) else { return nil }
+            return BackOfficeTransaction(transaction: try backOfficeDetail(db, record, at: now), receiptId: receipt)
+        }
+        if let found { return found }
         return try store.write { db in
             guard let record = try db.transactions.record(id: id) else { throw PaymentError.transactionNotFound }
-            let receipt = try db.transactions.latestReceipt(transaction: id) ?? {
-                let made = Hex.encode(random.bytes(count: 16))
-                try db.transactions.addReceipt(made, transaction: id, at: now)
-                return made
-            }()
+            let receipt = Hex.encode(random.bytes(count: 16))
+            try db.transactions.addReceipt(receipt, transaction: id, at: now)
             return BackOfficeTransaction(transaction: try backOfficeDetail(db, record, at: now), receiptId: receipt)
         }
     }

@@ -1,0 +1,25 @@
+# What the benchmark scripts share; sourced, never run.
+
+# A free TCP port on 127.0.0.1.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Waits (up to 20 s) until URL answers anything; exits the script when it never does.
+wait_for() { for _ in $(seq 400); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
+
+# A copy of sandbox-data in DIR/sandbox-data whose only local overlay is one bench merchant
+# (EU-BENCH01) with one terminal (EU-BENCH-T001): refunds and reversals on, no tips, auto-login.
+bench_terminal_data() {
+  cp -R sandbox-data "$1/sandbox-data"
+  rm -f "$1/sandbox-data/local/"*.json
+  cat >"$1/sandbox-data/local/bench.json" <<'JSON'
+{"regions": {"EU": {"merchants": [{
+  "id": "EU-BENCH01", "name": "Bench Shop", "address1": "Benchstraat 1", "address2": "1000 Brussel",
+  "apiKey": "sk_test_eu_bench_000000000001",
+  "terminals": [{
+    "id": "EU-BENCH-T001", "profileId": "prf_bench", "refundAvailable": true, "reversalAvailable": true,
+    "limitAmount": 100000, "permittedCountries": null,
+    "tips": {"enabled": false, "rates": [], "maxAmount": null, "maxPercentage": null},
+    "reference": {"enabled": false, "pattern": null}, "autoLogin": true,
+    "registerOptions": ["portal", "registrationCode"], "apm": {"enabled": false, "brands": []}}]}]}}}
+JSON
+}

@@ -214,6 +214,29 @@ public enum ErrorCode: Sendable {
     /// The status a tester's fault asked for (`/_sandbox/faults`), when the fault names no code of its own.
     case injectedFault
 
+    // MARK: APMs: QR wallets and the wallet simulator (docs/qr-payments.md)
+
+    /// 403: The terminal takes no APM payments (`apmEnabled` is false).
+    case apmNotEnabled
+    /// 400: The brand is none of the terminal's active `apmConfig` brands.
+    case apmBrandUnavailable
+    /// 409: The APM order is final already (declined, expired, cancelled): nothing can change it, a late payment included.
+    case apmOrderClosed
+    /// 409: The customer paid the order already: it cannot be cancelled, refund it instead.
+    case apmAlreadyPaid
+    /// 502: The wallet provider did not answer; no order was made.
+    case apmProviderUnavailable
+    /// 401: A host↔wallet request without a valid `Wallet-Signature` for its `Wallet-Region`.
+    case providerSignatureInvalid
+    /// 404: The wallet has no order with that id.
+    case orderNotFound
+    /// 409: The wallet order is no longer open (paid, declined, expired, closed or refused).
+    case orderNotPayable
+    /// 409: The wallet order was paid: the host cannot close it.
+    case orderPaid
+    /// 404: The wallet has no standing rule with that id.
+    case ruleNotFound
+
     /// A code this build does not know, with its text as it came (a newer host's).
     case unrecognized(String)
 
@@ -236,6 +259,7 @@ public enum ErrorCode: Sendable {
         .noSampleCard, .unknownMerchant, .forwardFailed, .missingHeader, .malformedHeader, .downgrade,
         .noMatchingSignature, .timestampOutsideTolerance, .environmentNotFound, .environmentUnavailable,
         .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
+        .apmNotEnabled, .apmBrandUnavailable, .apmOrderClosed, .apmAlreadyPaid, .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound,
     ]
 
     private static let byRawValue: [String: ErrorCode] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
@@ -337,6 +361,16 @@ extension ErrorCode: RawRepresentable {
         case .requestNotFound: "request_not_found"
         case .faultNotFound: "fault_not_found"
         case .injectedFault: "injected_fault"
+        case .apmNotEnabled: "apm_not_enabled"
+        case .apmBrandUnavailable: "apm_brand_unavailable"
+        case .apmOrderClosed: "apm_order_closed"
+        case .apmAlreadyPaid: "apm_already_paid"
+        case .apmProviderUnavailable: "apm_provider_unavailable"
+        case .providerSignatureInvalid: "provider_signature_invalid"
+        case .orderNotFound: "order_not_found"
+        case .orderNotPayable: "order_not_payable"
+        case .orderPaid: "order_paid"
+        case .ruleNotFound: "rule_not_found"
         case .unrecognized(let text): text
         }
     }

@@ -63,6 +63,9 @@ extension TapOnMobileError {
         case .transactionWrongState: return transaction(.wrongState)
         case .checkoutNotFound, .checkoutUsed, .checkoutExpired, .checkoutMismatch: return transaction(.checkoutRejected)
         case .idempotencyKeyReused: return transaction(.idempotencyKeyReused)
+        case .apmNotEnabled, .apmBrandUnavailable: return transaction(.notAllowed)
+        case .apmOrderClosed: return transaction(.wrongState)
+        case .apmAlreadyPaid: return transaction(.notCancellable)
 
         case .cardPayloadInvalid, .cardPayloadReplayed: return card(.payloadRejected)
         case .invalidPan: return card(.invalidPan)
@@ -84,6 +87,7 @@ extension TapOnMobileError {
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
+            .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }

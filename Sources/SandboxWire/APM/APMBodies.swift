@@ -1,0 +1,49 @@
+/// The bodies of the terminal API's APM calls (docs/qr-payments.md): what the SDK's
+/// `doQRPayment`, `cancelQRPayment` and `doQRRefund` send and the host reads.
+public enum APMBodies {
+    /// `POST /terminal/v1/apm/qr/payments`.
+    ///
+    /// ```json
+    /// { "requestedAmount": 1250, "tipAmount": 250, "reference": "INV-1", "brand": "ALIPAY" }
+    /// ```
+    public struct Payment: Codable, Sendable, Equatable {
+        /// Minor units, tip included (the seed's rule, as for cards).
+        public var requestedAmount: Int
+        public var tipAmount: Int?
+        public var reference: String?
+        /// One of the terminal's active `apmConfig` brands.
+        public var brand: APMPaymentData.APMBrand
+
+        public init(requestedAmount: Int, tipAmount: Int? = nil, reference: String? = nil, brand: APMPaymentData.APMBrand) {
+            self.requestedAmount = requestedAmount
+            self.tipAmount = tipAmount
+            self.reference = reference
+            self.brand = brand
+        }
+    }
+
+    /// `POST /terminal/v1/apm/transactions/{transactionId}/cancel`.
+    public struct Cancel: Codable, Sendable, Equatable {
+        /// The seed's `reason`, may be empty.
+        public var reason: String?
+        public init(reason: String? = nil) { self.reason = reason }
+    }
+
+    /// `POST /terminal/v1/apm/qr/refunds`.
+    ///
+    /// ```json
+    /// { "refundedTransactionId": "b07c…", "refundAmount": 500, "reference": "RMA-7" }
+    /// ```
+    public struct Refund: Codable, Sendable, Equatable {
+        public var refundedTransactionId: String
+        /// Minor units, at most what is left of the payment.
+        public var refundAmount: Int
+        public var reference: String?
+
+        public init(refundedTransactionId: String, refundAmount: Int, reference: String? = nil) {
+            self.refundedTransactionId = refundedTransactionId
+            self.refundAmount = refundAmount
+            self.reference = reference
+        }
+    }
+}

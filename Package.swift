@@ -46,7 +46,13 @@ let package = Package(
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
-        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire"]),
+        .target(
+            name: "TapOnMobileSandbox",
+            dependencies: [
+                "SimulatedReader", "CardPayload", "SandboxWire",
+                // Off Apple platforms the terminal API goes over libcurl (see TerminalClient).
+                .target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 

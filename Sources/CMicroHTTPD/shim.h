@@ -51,3 +51,16 @@ static inline int cmhd_connection_socket(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : (int)info->connect_fd;
 }
+
+// The body reader of a response that breaks off: it fails at once, so libmicrohttpd sends the
+// head and then closes the connection, and the client sees an answer cut short.
+static inline ssize_t cmhd_failing_reader(void *context, uint64_t position, char *buffer, size_t max) {
+    (void)context; (void)position; (void)buffer; (void)max;
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+// A response whose status line and headers go out and whose body never comes (chunked, so the
+// client knows it is incomplete).
+static inline struct MHD_Response *cmhd_create_broken_response(void) {
+    return MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, &cmhd_failing_reader, NULL, NULL);
+}

@@ -14,6 +14,8 @@ import TestSupport
         let bench = try PortalBench()
         let terminal = try #require(try bench.running.fixtures.region("EU").terminals.first { $0.allows("registrationCode") && $0.allows("portal") })
         let row = "tr[data-terminal=\"\(terminal.id)\"]"
+        let scratch = TemporaryDirectory()
+        let mailedQR = scratch.file("mailed-qr.png")
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .clickIn(row, name: "Create registration token"),
             .read("#token-text"), .read("#token-expires"),
@@ -21,7 +23,7 @@ import TestSupport
             .fill("E-mail", "owner@example.org"), .click("Send by e-mail"), .read("#token-message"),
             .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .read("\(row) td.state"),
             .goto(bench.portal + "/mailbox.html"), .select("Region", "EU"), .readAll("#mails tbody tr td:nth-child(2)"),
-            .clickLink("Activate terminal \(terminal.id)"), .read("#mail-body"),
+            .clickLink("Activate terminal \(terminal.id)"), .read("#mail-body"), .screenshot("#mail-qr-image", to: mailedQR),
         ])
         let token = try #require(seen[0] as? String)
         #expect(seen[2] as? String == token, "a refreshed token keeps its value")
@@ -29,6 +31,8 @@ import TestSupport
         #expect((seen[4] as? String)?.contains("locked by a registration token until") == true, "\(seen[4])")
         #expect((seen[5] as? [String])?.first == "owner@example.org", "\(seen[5])")
         #expect((seen[6] as? String)?.contains("Registration token: \(token)") == true, "\(seen[6])")
+        // The mail shows the token's QR as the customer's mail client would: a scanner reads the app link.
+        #expect(try PortalSandboxPageTests.scan(mailedQR) == "taponmobile://register?environment=EU&token=\(token)")
 
         // Meanwhile the terminal takes no challenge code.
         _ = try bench.tapsim("register begin")

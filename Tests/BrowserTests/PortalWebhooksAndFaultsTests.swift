@@ -45,6 +45,8 @@ import TestSupport
         // The sale is made, but its answer never reaches the device.
         let lost = try bench.tapsimOutput("pay", "--amount", "1250")
         #expect(lost.status != 0, "\(lost)")
+        // At once, as a lost answer: not an unreachable host, not the client's timeout.
+        #expect("\(lost)".contains("network.connectionLost"), "\(lost)")
         let paid = try bench.tapsim("pay", "--amount", "1250")
         #expect((paid["transaction"] as? [String: Any])?["transactionStatus"] as? String == "CLEARED", "one request only: \(paid)")
 

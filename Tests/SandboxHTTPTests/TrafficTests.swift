@@ -166,6 +166,21 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
+    /// A client that finds a kept-alive connection closed before any answer sends the request again
+    /// (libcurl does, even a POST): the dropped answer must be cut short, not missing, or the
+    /// device would hear the outcome of its retried request after all.
+    @Test func aDroppedAnswerOnAKeptAliveConnectionIsNotRetriedByTheClient() throws {
+        let service = try Traffic()
+        let client = HTTPClient(configuration: .init(totalTimeout: .seconds(10)))
+        let url = "http://127.0.0.1:\(service.server.port)/a/work"
+        #expect(try client.send(HTTPClientRequest(method: .post, url: url, body: Array("{}".utf8))).status == 201)
+        _ = service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
+        #expect(throws: (any Error).self) {
+            try client.send(HTTPClientRequest(method: .post, url: url, body: Array("{}".utf8)))
+        }
+        #expect(service.worked == 2, "the dropped request ran once, and was not sent again")
+    }
+
     @Test func aDelayFaultAnswersAfterTheDelay() throws {
         let service = try Traffic()
         _ = service.faults.add(Fault(match: .init(path: "/b/read"), count: 1, action: .delay, delayMilliseconds: 300))

@@ -8,6 +8,9 @@ function open(mail) {
   document.getElementById("mail-to").textContent = mail.to;
   document.getElementById("mail-sent").textContent = Portal.time(mail.createdAt);
   document.getElementById("mail-body").textContent = mail.body;
+  // A registration mail carries its token's QR, as the customer's mail client would show it.
+  document.getElementById("mail-qr").hidden = !mail.qrSvg;
+  document.getElementById("mail-qr-image").src = mail.qrSvg ? `data:image/svg+xml;base64,${btoa(mail.qrSvg)}` : "";
   document.getElementById("mail").hidden = false;
 }
 

@@ -14,11 +14,18 @@ extension EnvironmentHost {
     }
 
     /// The check of the merchant API: the merchant whose API key the request carries.
-    static func merchantKey(_ lifecycle: Lifecycle) -> Middleware<String> {
+    static func merchantKey(_ lifecycle: Lifecycle) -> Middleware<MerchantCaller> {
         Middleware { request in
             guard let key = bearer(request), let merchant = try lifecycle.merchant(apiKey: key) else { throw LifecycleError.unauthorized }
-            return merchant
+            return MerchantCaller(id: merchant)
         }
+    }
+
+    /// The merchant a merchant-API request acts for, as its API key named it.
+    struct MerchantCaller: JournalSubject {
+        let id: String
+        /// The request journal names the merchant of a merchant-API request.
+        var journalSubject: String { id }
     }
 
     /// The check of the terminal routes a device calls once logged in: its session, from memory

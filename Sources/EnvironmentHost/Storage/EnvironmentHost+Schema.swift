@@ -332,6 +332,13 @@ extension EnvironmentHost {
                 ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT;
                 ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at INTEGER;
                 """),
+        Migration(
+            version: 9, name: "registration mails with their QR",
+            sql: """
+                -- What a mail shows as a QR code (a registration token's app link), so the mailbox opens it
+                -- as the customer sees it.
+                ALTER TABLE mailbox ADD COLUMN qr TEXT;
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

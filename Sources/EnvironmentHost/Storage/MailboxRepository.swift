@@ -4,10 +4,11 @@ import SandboxStore
 struct MailboxRepository {
     let db: Connection
 
-    func add(to recipient: String, subject: String, body: String, at now: Int64) throws {
+    /// Keeps a mail; `qr` is text it shows as a QR code, if any.
+    func add(to recipient: String, subject: String, body: String, qr: String? = nil, at now: Int64) throws {
         try db.run(
-            "INSERT INTO mailbox (recipient, subject, body, created_at) VALUES (?, ?, ?, ?)",
-            [.text(recipient), .text(subject), .text(body), .integer(now)])
+            "INSERT INTO mailbox (recipient, subject, body, qr, created_at) VALUES (?, ?, ?, ?, ?)",
+            [.text(recipient), .text(subject), .text(body), qr.map { .text($0) } ?? .null, .integer(now)])
     }
 
     /// Every mail, the latest first.
@@ -15,7 +16,7 @@ struct MailboxRepository {
         try db.query("SELECT * FROM mailbox ORDER BY id DESC").map { row in
             Lifecycle.Mail(
                 id: Int(try row["id"] as Int64), to: try row["recipient"], subject: try row["subject"], body: try row["body"],
-                createdAt: Wire.time(try row["created_at"]))
+                qrPayload: try row["qr"], createdAt: Wire.time(try row["created_at"]))
         }
     }
 }

@@ -237,11 +237,11 @@ public final class Server: Sendable {
         response.headers.append(("X-Request-Id", requestID))
         let result: MHD_Result
         if response.dropsConnection {
-            // Nothing is sent: the socket is shut down at once (a resumed connection would otherwise
-            // linger until a timeout) and libmicrohttpd closes the connection on the refusal.
-            let socket = cmhd_connection_socket(connection)
-            if socket >= 0 { _ = Glibc.shutdown(socket, Int32(SHUT_RDWR)) }
-            result = .NO
+            // The head goes out, the body never does: libmicrohttpd closes the connection when the
+            // body's reader fails. A client cannot mistake that for an idle keep-alive connection the
+            // server closed (which an HTTP client retries by itself, libcurl even for a POST: then a
+            // retried sale would be answered by its idempotent replay and the device would hear it).
+            result = Self.queueBroken(response, on: connection)
         } else {
             result = Self.queue(response, on: connection)
         }
@@ -252,6 +252,15 @@ public final class Server: Sendable {
                 status: response.status, bytes: response.body.count, milliseconds: elapsed)
         }
         return result
+    }
+
+    private static func queueBroken(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
+        guard let created = cmhd_create_broken_response() else { return .NO }
+        defer { MHD_destroy_response(created) }
+        for (name, value) in response.headers where name.lowercased() != "content-length" {
+            _ = MHD_add_response_header(created, name, value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status), created)
     }
 
     private static func queue(_ response: Response, on connection: OpaquePointer) -> MHD_Result {

@@ -486,6 +486,10 @@ public enum NetworkErrorKind: String, ErrorKind {
     public static let category = "network"
 
     case unreachable
+    /// The request went out and the connection broke before the whole answer came: the host may
+    /// have done what was asked (a sale stored, the device never told). Look the transaction up
+    /// (`getTransactionDetails` by reference, `getLastTransaction`) before trying again.
+    case connectionLost
     case timeout
     case invalidResponse
     case http
@@ -494,6 +498,7 @@ public enum NetworkErrorKind: String, ErrorKind {
     public var defaultCode: String {
         switch self {
         case .unreachable: "unreachable"
+        case .connectionLost: "connection_lost"
         case .timeout: "timeout"
         case .invalidResponse: "invalid_response"
         case .http: "http_error"
@@ -504,6 +509,7 @@ public enum NetworkErrorKind: String, ErrorKind {
     public var defaultMessage: String {
         switch self {
         case .unreachable: "The sandbox host cannot be reached."
+        case .connectionLost: "The connection broke before the host's answer came: the outcome is unknown."
         case .timeout: "The sandbox host did not answer in time."
         case .invalidResponse: "The host's answer could not be read."
         case .http: "The host answered with an unexpected error."
@@ -513,6 +519,7 @@ public enum NetworkErrorKind: String, ErrorKind {
 
 extension NetworkError {
     public static var unreachable: Self { Self(.unreachable) }
+    public static var connectionLost: Self { Self(.connectionLost) }
     public static var timeout: Self { Self(.timeout) }
     public static var invalidResponse: Self { Self(.invalidResponse) }
     public static var http: Self { Self(.http) }

@@ -4,12 +4,19 @@ import SandboxWire
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if os(Linux)
+import SandboxHTTPClient
+#endif
 
 /// A 204 answer, or one whose body the SDK does not need.
 struct NoContent: Decodable, Sendable {}
 
-/// The terminal API of one sandbox host over URLSession: JSON bodies in and out, the bearer
-/// session token, and the error envelope turned into ``TapOnMobileError``.
+/// The terminal API of one sandbox host: JSON bodies in and out, the bearer session token, and the
+/// error envelope turned into ``TapOnMobileError``.
+///
+/// On Apple platforms it goes over URLSession. On Linux it goes over libcurl (`SandboxHTTPClient`):
+/// FoundationNetworking's URLSession spins until its timeout when a server closes the connection
+/// without answering (the "outcome unknown" fault), where libcurl reports it at once.
 ///
 /// ```swift
 /// let client = TerminalClient(baseURL: url, timeout: 15)
@@ -20,9 +27,18 @@ struct TerminalClient: Sendable {
     private let owner: SessionOwner
 
     private var session: URLSession { owner.session }
+    #if os(Linux)
+    private let curl: HTTPClient
+    #endif
 
     init(baseURL: URL, timeout: TimeInterval) {
         self.baseURL = baseURL
+        #if os(Linux)
+        curl = HTTPClient(
+            configuration: .init(
+                connectTimeout: .milliseconds(Int64(min(timeout, 5) * 1000)), totalTimeout: .milliseconds(Int64(timeout * 1000)),
+                maxResponseBodySize: 16 << 20, userAgent: "TapOnMobileSandbox"))
+        #endif
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -110,6 +126,27 @@ struct TerminalClient: Sendable {
 
     private func perform(_ request: URLRequest) async -> Outcome {
         let target = request.url?.absoluteString ?? "?"
+        #if os(Linux)
+        var headers: HTTPClientHeaders = ["Accept": "application/json"]
+        for (name, value) in request.allHTTPHeaderFields ?? [:] { headers.add(name: name, value: value) }
+        let call = HTTPClientRequest(
+            method: .init(rawValue: request.httpMethod ?? "GET"), url: target, headers: headers,
+            body: request.httpBody.map { [UInt8]($0) } ?? [])
+        do {
+            let response = try await curl.send(call)
+            return .answer(status: response.status, body: Data(response.body))
+        } catch where error == .timedOut {
+            return .failed(.network(NetworkError(.timeout, message: "\(target) did not answer in time.")))
+        } catch where error == .connectionFailed || error == .hostNotFound {
+            return .failed(.network(NetworkError(.unreachable, message: "\(target) cannot be reached: \(error.message)")))
+        } catch where error == .transport {
+            // Connected and sent: the answer broke off (an empty reply, a cut body, a reset).
+            return .failed(
+                .network(NetworkError(.connectionLost, message: "\(target): the connection broke before the answer came (\(error.message)).")))
+        } catch {
+            return .failed(.network(NetworkError(.unreachable, message: "\(target) cannot be reached: \(error.message)")))
+        }
+        #else
         return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let task = session.dataTask(with: request) { data, response, error in
                 if let error {
@@ -123,11 +160,15 @@ struct TerminalClient: Sendable {
             }
             task.resume()
         }
+        #endif
     }
 
     private static func transportError(_ error: any Error, target: String) -> TapOnMobileError {
         if let error = error as? URLError, error.code == .timedOut {
             return .network(NetworkError(.timeout, message: "\(target) did not answer in time."))
+        }
+        if let error = error as? URLError, error.code == .networkConnectionLost {
+            return .network(NetworkError(.connectionLost, message: "\(target): the connection broke before the answer came."))
         }
         return .network(NetworkError(.unreachable, message: "\(target) cannot be reached: \(error.localizedDescription)"))
     }

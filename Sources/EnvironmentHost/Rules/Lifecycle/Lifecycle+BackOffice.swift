@@ -82,12 +82,37 @@ extension Lifecycle {
         }
     }
 
-    struct Mail: Codable, Sendable {
+    struct Mail: Encodable, Sendable {
         let id: Int
         let to: String
         let subject: String
         let body: String
+        /// What the mail shows as a QR code (a registration token's app link), or nil.
+        let qrPayload: String?
         let createdAt: String
+
+        init(id: Int, to: String, subject: String, body: String, qrPayload: String?, createdAt: String) {
+            self.id = id
+            self.to = to
+            self.subject = subject
+            self.body = body
+            self.qrPayload = qrPayload
+            self.createdAt = createdAt
+        }
+
+        enum CodingKeys: String, CodingKey { case id, to, subject, body, qrPayload, qrSvg, createdAt }
+
+        /// Writes the QR as an SVG image beside its text, both `null` for a mail without one.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(to, forKey: .to)
+            try c.encode(subject, forKey: .subject)
+            try c.encode(body, forKey: .body)
+            try c.encode(qrPayload, forKey: .qrPayload)
+            try c.encode(qrPayload.flatMap { try? QRImage.svg($0) }, forKey: .qrSvg)
+            try c.encode(createdAt, forKey: .createdAt)
+        }
     }
 
     func mailbox() throws -> [Mail] {

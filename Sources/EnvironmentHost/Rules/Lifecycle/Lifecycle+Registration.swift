@@ -217,11 +217,11 @@ extension Lifecycle {
                 Link for the app: \(link(token))
 
                 The token can be used once and expires at \(Wire.time(expiresAt)).
-                """, at: now)
+                """, qr: link(token), at: now)
     }
 
-    func mail(_ db: Connection, to recipient: String, subject: String, body: String, at now: Int64) throws {
-        try db.mailbox.add(to: recipient, subject: subject, body: body, at: now)
+    func mail(_ db: Connection, to recipient: String, subject: String, body: String, qr: String? = nil, at now: Int64) throws {
+        try db.mailbox.add(to: recipient, subject: subject, body: body, qr: qr, at: now)
     }
 
     /// A token of this host that was not used yet (it may have expired: the portal refreshes one).

@@ -237,6 +237,23 @@ public enum ErrorCode: Sendable {
     /// 404: The wallet has no standing rule with that id.
     case ruleNotFound
 
+    // MARK: BLIK (docs/blik.md)
+
+    /// 403: The terminal takes no BLIK payments (`blikEnabled` is false).
+    case blikNotEnabled
+    /// 400: A BLIK `payCode` that is not 6 or 9 digits, a 9-digit one without its `verificationCode`, or a verification code beside a 6-digit one.
+    case blikCodeInvalid
+    /// 404: No bank app issued that BLIK code.
+    case blikCodeUnknown
+    /// 410: The BLIK code lived its 120 seconds.
+    case blikCodeExpired
+    /// 409: The BLIK code was used already (a code pays once, on one terminal).
+    case blikCodeUsed
+    /// 403: The verification code does not belong to the 9-digit BLIK code.
+    case blikVerificationFailed
+    /// 404: The wallet's bank has no customer with that id.
+    case customerNotFound
+
     /// A code this build does not know, with its text as it came (a newer host's).
     case unrecognized(String)
 
@@ -260,6 +277,7 @@ public enum ErrorCode: Sendable {
         .noMatchingSignature, .timestampOutsideTolerance, .environmentNotFound, .environmentUnavailable,
         .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
         .apmNotEnabled, .apmBrandUnavailable, .apmOrderClosed, .apmAlreadyPaid, .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound,
+        .blikNotEnabled, .blikCodeInvalid, .blikCodeUnknown, .blikCodeExpired, .blikCodeUsed, .blikVerificationFailed, .customerNotFound,
     ]
 
     private static let byRawValue: [String: ErrorCode] = Dictionary(uniqueKeysWithValues: known.map { ($0.rawValue, $0) })
@@ -371,6 +389,13 @@ extension ErrorCode: RawRepresentable {
         case .orderNotPayable: "order_not_payable"
         case .orderPaid: "order_paid"
         case .ruleNotFound: "rule_not_found"
+        case .blikNotEnabled: "blik_not_enabled"
+        case .blikCodeInvalid: "blik_code_invalid"
+        case .blikCodeUnknown: "blik_code_unknown"
+        case .blikCodeExpired: "blik_code_expired"
+        case .blikCodeUsed: "blik_code_used"
+        case .blikVerificationFailed: "blik_verification_failed"
+        case .customerNotFound: "customer_not_found"
         case .unrecognized(let text): text
         }
     }

@@ -1,5 +1,6 @@
-/// The bodies of the terminal API's APM calls (docs/qr-payments.md): what the SDK's
-/// `doQRPayment`, `cancelQRPayment` and `doQRRefund` send and the host reads.
+/// The bodies of the terminal API's APM calls (docs/qr-payments.md, docs/blik.md): what the SDK's
+/// `doQRPayment`, `cancelQRPayment`, `doQRRefund`, `doBlikPayment` and `doBlikRefund` send and the
+/// host reads.
 public enum APMBodies {
     /// `POST /terminal/v1/apm/qr/payments`.
     ///
@@ -44,6 +45,30 @@ public enum APMBodies {
             self.refundedTransactionId = refundedTransactionId
             self.refundAmount = refundAmount
             self.reference = reference
+        }
+    }
+
+    /// `POST /terminal/v1/apm/blik/payments`.
+    ///
+    /// ```json
+    /// { "requestedAmount": 4500, "tipAmount": null, "reference": "INV-2", "payCode": "777123", "verificationCode": null }
+    /// ```
+    public struct BlikPayment: Codable, Sendable, Equatable {
+        /// Minor units, tip included.
+        public var requestedAmount: Int
+        public var tipAmount: Int?
+        public var reference: String?
+        /// The seed's `payCode`: 6 digits, or 9 with a ``verificationCode``.
+        public var payCode: String
+        /// Required with a 9-digit `payCode`, absent with a 6-digit one.
+        public var verificationCode: String?
+
+        public init(requestedAmount: Int, tipAmount: Int? = nil, reference: String? = nil, payCode: String, verificationCode: String? = nil) {
+            self.requestedAmount = requestedAmount
+            self.tipAmount = tipAmount
+            self.reference = reference
+            self.payCode = payCode
+            self.verificationCode = verificationCode
         }
     }
 }

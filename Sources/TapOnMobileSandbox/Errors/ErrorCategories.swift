@@ -349,6 +349,9 @@ public enum TransactionErrorKind: String, ErrorKind {
     case wrongState
     case checkoutRejected
     case idempotencyKeyReused
+    /// The BLIK code was refused before any payment: not 6 or 9 digits, unknown, expired, used,
+    /// or its verification code wrong (``code`` says which).
+    case invalidPayCode
     case declined
     case terminalDeclined
     case timedOut
@@ -374,6 +377,7 @@ public enum TransactionErrorKind: String, ErrorKind {
         case .wrongState: ErrorCode.transactionWrongState.rawValue
         case .checkoutRejected: ErrorCode.checkoutMismatch.rawValue
         case .idempotencyKeyReused: ErrorCode.idempotencyKeyReused.rawValue
+        case .invalidPayCode: ErrorCode.blikCodeInvalid.rawValue
         case .declined: "DECLINED"
         case .terminalDeclined: "TERMINAL_DECLINED"
         case .timedOut: "TIMEOUT"
@@ -401,6 +405,7 @@ public enum TransactionErrorKind: String, ErrorKind {
         case .wrongState: "The transaction is not in the state this step needs."
         case .checkoutRejected: "The checkout does not allow this sale."
         case .idempotencyKeyReused: "The Idempotency-Key was used with another request."
+        case .invalidPayCode: "The BLIK code was refused."
         case .declined: "The issuer declined the transaction."
         case .terminalDeclined: "The reader's kernel declined the card."
         case .timedOut: "The transaction timed out."
@@ -416,6 +421,7 @@ extension TransactionError {
     public static var busy: Self { Self(.busy) }
     public static var notFound: Self { Self(.notFound) }
     public static var notAllowed: Self { Self(.notAllowed) }
+    public static var invalidPayCode: Self { Self(.invalidPayCode) }
     public static var invalidAmount: Self { Self(.invalidAmount) }
     public static var invalidCurrency: Self { Self(.invalidCurrency) }
     public static var invalidTip: Self { Self(.invalidTip) }

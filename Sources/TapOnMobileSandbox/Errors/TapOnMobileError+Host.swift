@@ -66,6 +66,9 @@ extension TapOnMobileError {
         case .apmNotEnabled, .apmBrandUnavailable: return transaction(.notAllowed)
         case .apmOrderClosed: return transaction(.wrongState)
         case .apmAlreadyPaid: return transaction(.notCancellable)
+        case .blikNotEnabled: return transaction(.notAllowed)
+        case .blikCodeInvalid, .blikCodeUnknown, .blikCodeExpired, .blikCodeUsed, .blikVerificationFailed:
+            return transaction(.invalidPayCode)
 
         case .cardPayloadInvalid, .cardPayloadReplayed: return card(.payloadRejected)
         case .invalidPan: return card(.invalidPan)
@@ -87,7 +90,7 @@ extension TapOnMobileError {
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
-            .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound,
+            .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }

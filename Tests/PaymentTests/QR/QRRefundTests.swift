@@ -169,5 +169,12 @@ struct QRRefundTests {
             await counter.service.call("GET", "/backoffice/v1/transactions?terminalId=\(counter.id)", bearer: counter.backOfficeKey), 200, nil,
             "back office list")
         #expect(backOffice.text.contains(payment) && backOffice.text.contains("QRCODE"), "\(backOffice)")
+        // The receipt names the wallet and its payment id.
+        let receipt = expectReply(
+            await counter.service.call(
+                "POST", "/terminal/v1/transactions/\(payment)/receipt", bearer: counter.token, body: ["receiptType": "QR"]), 200, nil,
+            "a receipt of the QR payment")
+        let page = await counter.service.fetch(try #require(receipt.string("url"), "\(receipt)"))
+        #expect(page.status == 200 && page.text.contains("Alipay+ (QR wallet)") && page.text.contains("wpay_\(payment.prefix(8))"), "\(page)")
     }
 }

@@ -7,17 +7,9 @@ import TestSupport
 /// by HostTestSupport's ``WalletProviderDouble`` (the host under test is started with
 /// `--wallet-url` pointing at it), QR payments in every final status made over HTTP first.
 extension ConformanceTests {
-    /// The double the APM host calls; kept alive for the whole test by the harness.
+    /// The double the APM host calls; kept alive for the whole test by the host under test.
     static func apmWallet() throws -> WalletProviderDouble {
-        try WalletProviderDouble(region: HostUnderTest.region, secret: try walletSecret())
-    }
-
-    static func walletSecret() throws -> String {
-        let file = Paths.sandboxData.appendingPathComponent("wallet.json")
-        guard let data = try? Data(contentsOf: file), let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let secret = (root["secrets"] as? [String: Any])?[HostUnderTest.region] as? String
-        else { throw HarnessError("\(file.path) has no secrets.\(HostUnderTest.region)") }
-        return secret
+        try WalletProviderDouble(region: HostUnderTest.region)
     }
 
     static func apmPasses(host: HostUnderTest, wallet: WalletProviderDouble, fixtures: Fixtures) throws -> [Pass] {

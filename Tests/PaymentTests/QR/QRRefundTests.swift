@@ -128,7 +128,7 @@ struct QRRefundTests {
         expectReply(await counter.cancel(id), 200, nil, "cancel while the wallet is down")
         counter.running.stop()
         // Started again on the same database, the wallet back on its port.
-        let wallet = try WalletProviderDouble(region: "EU", secret: QRCounter.secret, port: port)
+        let wallet = try WalletProviderDouble(region: "EU", port: port)
         defer { wallet.stop() }
         let again = try InProcessHost(region: "EU", directory: directory, dispatches: false, walletURL: wallet.url)
         defer { again.stop() }

@@ -139,6 +139,12 @@ struct QRNotificationTests {
         expectReply(
             await post((body: "{\"id\": 1}", headers: try counter.wallet.signed(note).headers)), 401, "provider_signature_invalid",
             "a signature of another body")
+        // The request journal keeps them under the provider surface, with their codes.
+        let journal = expectReply(
+            await counter.service.call("GET", "/backoffice/v1/requests?surface=provider&limit=100", bearer: counter.backOfficeKey), 200, nil,
+            "the journal's provider surface")
+        let codes = journal.objects("requests").compactMap { $0["errorCode"] as? String }
+        #expect(codes.filter { $0 == "provider_signature_invalid" }.count == 7 && codes.contains("transaction_not_found"), "\(journal)")
     }
 
     @Test("cancel and payment at the same moment, 50 times: exactly one wins, the other hears why")

@@ -85,7 +85,8 @@ public final class Sandbox: Sendable {
                         accessLog: configuration.accessLog, clock: clock,
                         webhookURL: { [url = inbox.url, region = region.id] merchant in
                             WebhookInbox.hookURL(base: url, region: region, merchant: merchant)
-                        }))
+                        },
+                        walletSecret: try resources.walletSecret(region)))
                 started.append(host)
                 hosts.append(host)
             }
@@ -103,6 +104,8 @@ public final class Sandbox: Sendable {
                     server: configuration.server(at: count + 1), webRoot: resources.web.appendingPathComponent("wallet"),
                     openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
                     accessLog: configuration.accessLog))
+            // The wallet starts after the hosts (it is told their URLs), so they learn its URL now.
+            for host in hosts { host.useWallet(at: wallet.url) }
             return Sandbox(
                 configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, inbox: inbox, clocks: clocks)
         } catch {

@@ -88,7 +88,7 @@ import TestSupport
         let wallet = try TestWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let page = wallet.service.call("GET", "/pay/tx-1")
+        let page = wallet.call("GET", "/pay/tx-1")
         #expect(page.status == 200 && page.text.contains("<html"), "\(page.status)")
         #expect(wallet.order("tx-1").string("status") == "scanned")
     }
@@ -110,9 +110,9 @@ import TestSupport
         wallet.advance(1)
         wallet.makeOrder("tx-b")
         wallet.press("expire", "tx-a")
-        #expect(wallet.service.call("GET", "/api/orders").objects("orders").map { $0["orderId"] as? String } == ["tx-b"])
-        #expect(wallet.service.call("GET", "/api/orders?status=all").objects("orders").map { $0["orderId"] as? String } == ["tx-b", "tx-a"])
-        let bad = wallet.service.call("GET", "/api/orders?status=closed")
+        #expect(wallet.call("GET", "/api/orders").objects("orders").map { $0["orderId"] as? String } == ["tx-b"])
+        #expect(wallet.call("GET", "/api/orders?status=all").objects("orders").map { $0["orderId"] as? String } == ["tx-b", "tx-a"])
+        let bad = wallet.call("GET", "/api/orders?status=closed")
         #expect(bad.status == 400 && bad.errorField == "query.status", "\(bad)")
     }
 
@@ -133,7 +133,7 @@ import TestSupport
         let wallet = try TestWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let reply = wallet.service.call(method, path, raw: body)
+        let reply = wallet.call(method, path, raw: body)
         #expect(reply.status == status && reply.errorCode == code, "\(method) \(path): \(reply)")
         #expect(wallet.order("tx-1").string("status") == "pending")
     }
@@ -142,7 +142,7 @@ import TestSupport
         let wallet = try TestWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let svg = wallet.service.call("GET", "/api/orders/tx-1/qr.svg")
+        let svg = wallet.call("GET", "/api/orders/tx-1/qr.svg")
         #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml" && svg.text.hasPrefix("<svg"), "\(svg)")
     }
 }

@@ -66,6 +66,11 @@ final class TestWallet: @unchecked Sendable {
         return provider("POST", "/provider/v1/orders", body)
     }
 
+    /// A customer or sandbox-control request (blocking, from async tests too).
+    func call(_ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil) -> HTTPReply {
+        service.call(method, path, body: body, raw: raw)
+    }
+
     func order(_ id: String) -> HTTPReply { service.call("GET", "/api/orders/\(id)") }
 
     func press(_ action: String, _ id: String, body: [String: Any]? = nil) -> HTTPReply {

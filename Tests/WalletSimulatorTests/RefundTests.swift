@@ -1,19 +1,20 @@
 import Foundation
 import Testing
+import HostTestSupport
 import TestSupport
 
 /// Refunds the hosts ask for: 202 at once, the outcome as a notification.
 @Suite struct RefundTests {
     /// A wallet with a paid order `tx-1` of 12.50 EUR, its host acknowledging everything.
-    private func paidOrder() throws -> (TestWallet, FakeHost) {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+    private func paidOrder() throws -> (InProcessWallet, RecordingWalletHost) {
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         wallet.makeOrder("tx-1")
         #expect(wallet.press("pay", "tx-1").string("status") == "paid")
         return (wallet, host)
     }
 
-    private func refund(_ wallet: TestWallet, _ id: String, amount: Int, order: String = "tx-1") -> HTTPReply {
+    private func refund(_ wallet: InProcessWallet, _ id: String, amount: Int, order: String = "tx-1") -> HTTPReply {
         wallet.provider("POST", "/provider/v1/refunds", ["refundId": id, "orderId": order, "amount": amount, "reference": "RMA-1"])
     }
 

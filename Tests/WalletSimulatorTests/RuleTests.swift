@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HostTestSupport
 import TestSupport
 
 /// Standing rules and the amounts of `wallet.json`: the wallet acts on its own, on its clock.
@@ -15,8 +16,8 @@ import TestSupport
         (4340, "scanned", nil),
     ])
     func anAmountPicksTheOutcome(_ amount: Int, status: String, reason: String?) async throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         let made = wallet.makeOrder("tx-1", amount: amount)
         #expect(made.string("status") == "pending", "the order is made first: \(made)")
@@ -31,8 +32,8 @@ import TestSupport
     }
 
     @Test func fortyThreeTwentyIsApprovedTwoSecondsAfterTheOrderOnTheWalletsClock() async throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-1", amount: 4320)
         wallet.advance(1.5)
@@ -45,7 +46,7 @@ import TestSupport
     /// As for the card amounts: the hundredths in the currency's minor units (43.050 dinars),
     /// and for a currency without hundredths 4300 + the digits (4305 yen).
     @Test func otherAmountsAreLeftToTheCustomerAndEachCurrencyUsesItsExponent() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-eur", amount: 4306)
         wallet.makeOrder("tx-eur-big", amount: 14305)
@@ -61,7 +62,7 @@ import TestSupport
     }
 
     @Test func aCountedRuleDeclinesTheNextOrderOnlyAndThenIsGone() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let rule = wallet.call("POST", "/api/rules", body: ["action": "decline", "reason": "insufficient_funds", "count": 1])
         #expect(rule.status == 201 && rule.int("count") == 1 && rule.string("appliesTo") == "orders", "\(rule)")
@@ -74,8 +75,8 @@ import TestSupport
     }
 
     @Test func aRuleForOneTerminalApprovesItsOrdersAfterItsDelayUntilDeleted() async throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         let rule = wallet.call("POST", "/api/rules", body: ["terminalId": "EU-T0101", "action": "approve", "afterSeconds": 5])
         let ruleId = try #require(rule.string("ruleId"), "\(rule)")
@@ -97,7 +98,7 @@ import TestSupport
     }
 
     @Test func aStandingRuleWinsOverTheAmountAndTheOldestRuleFirst() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.call("POST", "/api/rules", body: ["region": "EU", "action": "expire", "count": 1])
         wallet.call("POST", "/api/rules", body: ["action": "scanOnly"])
@@ -111,7 +112,7 @@ import TestSupport
     }
 
     @Test func aRuleLaterThanTheDeadlineLetsTheOrderExpire() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.call("POST", "/api/rules", body: ["action": "approve", "afterSeconds": 120])
         wallet.makeOrder("tx-1", expiresIn: 60)
@@ -132,7 +133,7 @@ import TestSupport
         (#"{"afterSeconds":1}"#, "action"),
     ])
     func aBadRuleIsRefusedByField(_ body: String, field: String) throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let reply = wallet.call("POST", "/api/rules", raw: body)
         #expect(reply.status == 400 && reply.errorField == field, "\(body): \(reply)")

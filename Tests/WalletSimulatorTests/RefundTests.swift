@@ -58,6 +58,19 @@ import TestSupport
         #expect(wallet.provider("GET", "/provider/v1/refunds/rf-1").string("status") == "succeeded")
     }
 
+    @Test func aRefundTheHostNoLongerTakesIsNotPaidOut() async throws {
+        let (wallet, host) = try paidOrder()
+        defer { wallet.stop(); host.stop() }
+        host.answer(with: .refuse("The refund timed out at the host."))
+        #expect(refund(wallet, "rf-1", amount: 1250).status == 202)
+        wallet.advance(0)
+        #expect(await eventually { wallet.provider("GET", "/provider/v1/refunds/rf-1").string("status") == "failed" })
+        let read = wallet.provider("GET", "/provider/v1/refunds/rf-1")
+        #expect(read.string("reason") == "The refund timed out at the host." && read["providerReference"] is NSNull, "\(read)")
+        host.answer(with: .acknowledge)
+        #expect(refund(wallet, "rf-2", amount: 1250).status == 202, "what was not paid out can be refunded again")
+    }
+
     @Test func onlyAPaidOrderOfTheRegionCanBeRefundedAndBadRefundsAreRefusedByField() throws {
         let (wallet, host) = try paidOrder()
         defer { wallet.stop(); host.stop() }

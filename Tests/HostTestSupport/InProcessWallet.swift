@@ -50,6 +50,13 @@ public final class InProcessWallet: @unchecked Sendable {
         return service.call(method, path, raw: bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self), headers: headers)
     }
 
+    /// A provider request with exactly `raw` as its body, signed as EU's host.
+    public func signedRaw(_ method: String, _ path: String, _ raw: String) -> HTTPReply {
+        let headers = ProviderSignature.headers(
+            region: "EU", secret: walletData.secrets["EU"] ?? "", body: Array(raw.utf8), timestamp: Int(Date().timeIntervalSince1970))
+        return service.call(method, path, raw: raw.isEmpty ? nil : raw, headers: headers)
+    }
+
     /// Makes an order as EU's host does; `change` edits the request first.
     @discardableResult
     public func makeOrder(

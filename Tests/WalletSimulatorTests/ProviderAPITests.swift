@@ -117,6 +117,40 @@ import TestSupport
         #expect(wallet.order("tx-paid").string("status") == "paid")
     }
 
+    @Test func aCloseWhileThePaymentWaitsForTheHostDropsThePayment() async throws {
+        let host = try RecordingWalletHost()
+        host.answer(with: .fail)
+        let wallet = try InProcessWallet(hosts: ["EU": host.url], payWait: .milliseconds(100))
+        defer { wallet.stop(); host.stop() }
+        wallet.makeOrder("tx-1")
+        #expect(wallet.press("pay", "tx-1").string("status") == "paying")
+        let closed = wallet.provider("POST", "/provider/v1/orders/tx-1/close", ["reason": "cancelled"])
+        #expect(closed.string("status") == "closed", "the host decides: it cancelled first \(closed)")
+        host.answer(with: .acknowledge)
+        #expect(await eventually { (try? wallet.wallet.pendingNotifications()) == 0 })
+        #expect(host.types(of: "tx-1") == ["order.scanned"], "the payment never reaches the host")
+        #expect(wallet.order("tx-1").string("status") == "closed")
+        #expect(wallet.order("tx-1")["paymentId"] is NSNull, "nothing is charged")
+    }
+
+    @Test(arguments: [
+        ("GET", "/provider/v1/orders/a%20b", nil as String?, 400, "invalid_request"),
+        ("GET", "/provider/v1/refunds/nope", nil, 404, "not_found"),
+        ("POST", "/provider/v1/orders", "not json", 400, "invalid_json"),
+        ("POST", "/provider/v1/orders", "[]", 400, "invalid_json"),
+        ("POST", "/provider/v1/refunds", #"{"refundId":"rf-1"}"#, 400, "invalid_json"),
+        ("POST", "/provider/v1/orders/tx-1/close", "{}", 400, "invalid_json"),
+        ("DELETE", "/provider/v1/orders/tx-1", nil, 405, "method_not_allowed"),
+    ])
+    func badProviderRequestsGetTheEnvelope(_ method: String, _ path: String, raw: String?, status: Int, code: String) throws {
+        let wallet = try InProcessWallet()
+        defer { wallet.stop() }
+        let body = raw.map { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) } ?? nil
+        // Signed over the exact bytes sent: the refusal is about the request, not its signature.
+        let reply = body is [String: Any] ? wallet.provider(method, path, body as? [String: Any]) : wallet.signedRaw(method, path, raw ?? "")
+        #expect(reply.status == status && reply.errorCode == code, "\(method) \(path): \(reply)")
+    }
+
     @Test func closingAnUnknownOrderIs404() throws {
         let wallet = try InProcessWallet()
         defer { wallet.stop() }

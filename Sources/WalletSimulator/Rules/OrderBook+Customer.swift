@@ -88,9 +88,11 @@ extension OrderBook {
         let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         var current = order
         while current.status == .paying, Date() < deadline {
-            orderChanged.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
+            let mark = orderChanged.mark
+            // Read after taking the mark: an answer recorded in between is seen now, one after wakes the wait.
             guard let read = try? store.read({ db in try db.orders.find(order.orderId) }) else { break }
             current = read
+            if current.status == .paying { orderChanged.wait(after: mark, until: deadline) }
         }
         return current
     }

@@ -48,7 +48,7 @@ struct RefundRepository {
     }
 
     private static func record(_ row: Row) throws -> RefundRecord {
-        try RefundRecord(
+        RefundRecord(
             refundId: try row["refund_id"], orderId: try row["order_id"], region: try row["region"], amount: try row["amount"],
             reference: try row["reference"], status: RefundRecord.Status(rawValue: try row["status"]) ?? .pending, reason: try row["reason"],
             providerId: try row["provider_id"], outcome: RuleAction(rawValue: try row["outcome"]) ?? .approve,

@@ -65,7 +65,12 @@ let package = Package(
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks", "SandboxWire"]),
-        .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
+        .target(
+            name: "WalletSimulator",
+            dependencies: [
+                "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "WebhookSignature",
+                "Clocks", "FastJSON", "SandboxWire",
+            ]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
         .target(
@@ -94,7 +99,10 @@ let package = Package(
             path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
         .target(
             name: "HostTestSupport",
-            dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks", "SandboxWire", "WebhookSignature"],
+            dependencies: [
+                "TestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
+                "Clocks",
+            ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
@@ -117,7 +125,12 @@ let package = Package(
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
+        .testTarget(
+            name: "WalletSimulatorTests",
+            dependencies: [
+                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport", "HostTestSupport",
+            ]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),

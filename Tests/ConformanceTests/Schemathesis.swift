@@ -126,7 +126,7 @@ enum Schemathesis {
             settings: settings, timeoutSeconds: timeoutSeconds)
     }
 
-    /// `run` against any service at `base` that serves its document at `/openapi.yaml`.
+    /// Runs one pass against the service at `base` (`http://127.0.0.1:<port>`), which serves its document at `/openapi.yaml`.
     static func run(
         base: String, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
         numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150

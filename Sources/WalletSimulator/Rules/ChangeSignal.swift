@@ -1,0 +1,33 @@
+import Foundation
+
+/// Tells threads that wait for a change (the notifier for a new notification, a customer's Pay
+/// for the host's answer) that something changed, so they look again at once instead of polling.
+///
+/// Take ``mark`` before looking, then ``wait(after:until:)`` with it: a change between the look
+/// and the wait is not missed.
+final class ChangeSignal: @unchecked Sendable {
+    // @unchecked: `generation` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var generation: UInt64 = 0
+
+    func broadcast() {
+        condition.lock()
+        generation &+= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// How many changes there were so far.
+    var mark: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return generation
+    }
+
+    /// Waits until there was a change after `mark`, or `deadline`, whichever is first.
+    func wait(after mark: UInt64, until deadline: Date) {
+        condition.lock()
+        while generation == mark, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+}

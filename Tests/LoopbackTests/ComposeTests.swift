@@ -87,6 +87,8 @@ struct ComposeCheck {
         var environments: [String: String]?
         /// A host's `--webhook-inbox`, as its dry run resolved it.
         var webhookInbox: String?
+        /// A host's `--wallet-url`, as its dry run resolved it.
+        var walletURL: String? = nil
         var published: [(published: Int, target: Int)]
     }
 
@@ -140,6 +142,15 @@ struct ComposeCheck {
             let expected = "http://\(inbox.name):\(target)"
             for host in hosts where host.webhookInbox != expected {
                 problems.append("\(host.name): --webhook-inbox is \(host.webhookInbox ?? "not set"), expected \(expected)")
+            }
+        }
+
+        // As under `sandbox up`, every host makes its QR orders at the wallet, by its compose service
+        // name and container port (without it, QR payments answer apm_provider_unavailable).
+        if let wallet = wallets.first, let target = wallet.published.first?.target {
+            let expected = "http://\(wallet.name):\(target)"
+            for host in hosts where host.walletURL != expected {
+                problems.append("\(host.name): --wallet-url is \(host.walletURL ?? "not set"), expected \(expected)")
             }
         }
 
@@ -213,7 +224,7 @@ struct ComposeCheck {
         var result = Resolved(
             name: name, kind: kind, port: port, bindAddress: bindAddress,
             region: configuration["region"] as? String, environments: configuration["environments"] as? [String: String],
-            webhookInbox: configuration["webhookInbox"] as? String, published: [])
+            webhookInbox: configuration["webhookInbox"] as? String, walletURL: configuration["walletURL"] as? String, published: [])
 
         if bindAddress != "0.0.0.0" {
             problems.append("\(name): binds \(bindAddress); inside a container it must bind --host 0.0.0.0 to be reachable")
@@ -417,6 +428,13 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
             let host = try #require(services(running: "sandbox-host", in: document).first)
             editCommand(&document, host) { command in
                 if let index = command.firstIndex(of: "--webhook-inbox") { command.removeSubrange(index...index + 1) }
+            }
+        },
+        ComposeMutation(testDescription: "a host that calls no wallet", expectedProblem: "--wallet-url is not set") {
+            document in
+            let host = try #require(services(running: "sandbox-host", in: document).first)
+            editCommand(&document, host) { command in
+                if let index = command.firstIndex(of: "--wallet-url") { command.removeSubrange(index...index + 1) }
             }
         },
         ComposeMutation(

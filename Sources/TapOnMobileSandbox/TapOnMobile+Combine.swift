@@ -19,8 +19,8 @@ import UIKit
 /// used here, so the same file compiles outside the SDK's module too (see above).
 ///
 /// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest`,
-/// `doQRPayment`, `doQRRefund`/`doQRefund` and `updateLanguage` overload by return type, so the use decides (`.receive(on:)` picks the
-/// publisher, `for await` the stream).
+/// `doQRPayment`, `doQRRefund`/`doQRefund` and `updateLanguage` overload by return type, so the use
+/// decides (`.receive(on:)` picks the publisher, `for await` the stream).
 extension TapOnMobile {
     /// One async call as a publisher of its single result.
     private func publisher<T: Sendable>(

@@ -59,7 +59,12 @@ let package = Package(
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks", "SandboxWire"]),
-        .target(name: "WalletSimulator", dependencies: ["SandboxCore", "SandboxHTTP"]),
+        .target(
+            name: "WalletSimulator",
+            dependencies: [
+                "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "WebhookSignature",
+                "Clocks", "FastJSON", "SandboxWire",
+            ]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
         .target(
@@ -110,7 +115,10 @@ let package = Package(
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature"]),
+        .testTarget(
+            name: "WalletSimulatorTests",
+            dependencies: ["WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport"]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),

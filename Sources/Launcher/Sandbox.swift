@@ -26,10 +26,12 @@ public final class Sandbox: Sendable {
         public var dataDirectory: URL
         public var flavour: Flavour
         public var accessLog: AccessLog?
+        /// The base of the wallet's pay-page URLs (what the QR codes carry); `nil`: the wallet's own URL.
+        public var walletPublicURL: String?
 
         public init(
             resources: Resources, basePort: Int, server: ServerConfiguration, dataDirectory: URL, flavour: Flavour,
-            accessLog: AccessLog?
+            accessLog: AccessLog?, walletPublicURL: String? = nil
         ) {
             self.resources = resources
             self.basePort = basePort
@@ -37,6 +39,7 @@ public final class Sandbox: Sendable {
             self.dataDirectory = dataDirectory
             self.flavour = flavour
             self.accessLog = accessLog
+            self.walletPublicURL = walletPublicURL
         }
 
         /// How many ports the layout takes from `basePort` on.
@@ -102,7 +105,10 @@ public final class Sandbox: Sendable {
                 configuration: .init(
                     server: configuration.server(at: count + 1), webRoot: resources.web.appendingPathComponent("wallet"),
                     openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
-                    accessLog: configuration.accessLog))
+                    accessLog: configuration.accessLog, dataDirectory: configuration.dataDirectory,
+                    data: try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName)),
+                    hostURLs: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
+                    publicURL: configuration.walletPublicURL))
             return Sandbox(
                 configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, inbox: inbox, clocks: clocks)
         } catch {

@@ -43,7 +43,9 @@ public enum PortalCommand {
     }
 
     /// The REGION=URL list, or the environments of an endpoints file, in catalogue order.
-    static func hosts(_ options: ParsedArguments, catalogue: EnvironmentCatalogue) throws -> [PortalSimulator.Environment] {
+    static func hosts(
+        _ options: ParsedArguments, catalogue: EnvironmentCatalogue, listOption: String = "environments"
+    ) throws -> [PortalSimulator.Environment] {
         var hosts: [String: String] = [:]
         if let file = options.string("endpoints") {
             // `sandbox up` writes every service's URL: a file without them is not one it wrote.
@@ -52,12 +54,12 @@ public enum PortalCommand {
             else { throw UsageError("--endpoints: \(file) is not an endpoints.json written by 'sandbox up'") }
             hosts = endpoints.environments
         }
-        if let list = options.string("environments") {
+        if let list = options.string(listOption) {
             for pair in list.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let url = URL(string: parts[1]), url.scheme == "http" || url.scheme == "https",
                     url.host != nil
-                else { throw UsageError("--environments: '\(pair)' is not REGION=http://host:port") }
+                else { throw UsageError("--\(listOption): '\(pair)' is not REGION=http://host:port") }
                 hosts[parts[0]] = parts[1]
             }
         }
@@ -68,25 +70,55 @@ public enum PortalCommand {
     }
 }
 
-/// `wallet-sim [--port N]`
+/// `wallet-sim [--port N] [--data-dir D] [--host-url EU=URL,… | --endpoints FILE] [--public-url URL]`
 public enum WalletCommand {
     public static let description = CommandDescription(
         name: "wallet-sim",
-        summary: "Runs the APM/BLIK wallet simulator: the customer and the wallet provider.",
-        options: [.value("port", "N", "TCP port (default: the port after the portal's, 8110).")]
-            + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
-        examples: ["wallet-sim", "wallet-sim --port 9110 --host 0.0.0.0"])
+        summary: "Runs the APM wallet simulator: the QR-wallet provider the hosts call and the customer's pay pages.",
+        options: [
+            .value("port", "N", "TCP port (default: the port after the portal's, 8110)."),
+            .value("data-dir", "DIR", "Folder of the wallet's SQLite database (wallet.sqlite).", default: ".sandbox"),
+            .value(
+                "host-url", "LIST",
+                "Hosts to send notifications to, as REGION=URL pairs separated by commas; the wallet connects to no other."),
+            .value("endpoints", "FILE", "Read the hosts from an endpoints.json written by 'sandbox up'."),
+            .value(
+                "public-url", "URL",
+                "Base of the pay-page URLs the QR codes carry (default: http://<host>:<port>); for a phone on the LAN, listen with --host 0.0.0.0 and give http://<lan ip>:<port>."),
+        ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        examples: [
+            "wallet-sim --host-url EU=http://127.0.0.1:8100",
+            "wallet-sim --endpoints .sandbox/endpoints.json --port 9110",
+            "wallet-sim --host-url EU=http://127.0.0.1:8100 --host 0.0.0.0 --public-url http://192.168.1.20:8110",
+        ])
 
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
         let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count + 1)
+        let data: WalletData
+        do {
+            data = try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName))
+        } catch { throw UsageError("\(error)") }
+        let hosts = Dictionary(uniqueKeysWithValues: try PortalCommand.hosts(options, catalogue: resources.catalogue, listOption: "host-url").map { ($0.region, $0.url) })
+        let publicURL = options.string("public-url")
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+                url.query == nil, url.path.isEmpty || url.path == "/"
+            else { throw UsageError("--public-url must be an http:// or https:// base URL such as http://192.168.1.20:8110, not '\(publicURL)'") }
+        }
         let clock = SandboxClock()
         let configuration = WalletSimulator.Configuration(
             server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("wallet"),
             openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
-            accessLog: try Listening.accessLog(options, clock: clock))
+            accessLog: try Listening.accessLog(options, clock: clock),
+            dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"), data: data, hostURLs: hosts,
+            publicURL: publicURL, clock: clock)
         if options.flag("dry-run") {
-            printJSON(["service": "wallet-sim", "host": configuration.server.host, "port": Int(port)])
+            printJSON([
+                "service": "wallet-sim", "host": configuration.server.host, "port": Int(port),
+                "database": configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile).path,
+                "hosts": hosts, "publicUrl": publicURL ?? "http://\(configuration.server.host):\(port)",
+            ])
             return
         }
         try serveUntilSignalled({ try WalletSimulator.start(configuration: configuration) }) { "wallet-sim listening on \($0)" }

@@ -15,6 +15,9 @@ public enum SandboxCommand {
                 default: "8100"),
             .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
+            .value(
+                "wallet-public-url", "URL",
+                "Base of the wallet's pay-page URLs in the QR codes, for a phone on the LAN with --host 0.0.0.0 (http://<lan ip>:8110)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
         examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0"])
 
@@ -51,7 +54,12 @@ public enum SandboxCommand {
         let server = try Listening.server(options, port: 0)
         var configuration = Sandbox.Configuration(
             resources: resources, basePort: basePort, server: server, dataDirectory: dataDirectory, flavour: flavour,
-            accessLog: nil)
+            accessLog: nil, walletPublicURL: options.string("wallet-public-url"))
+        if let url = configuration.walletPublicURL {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host?.isEmpty == false,
+                parsed.query == nil, parsed.path.isEmpty || parsed.path == "/"
+            else { throw UsageError("--wallet-public-url must be an http:// or https:// base URL such as http://192.168.1.20:8110, not '\(url)'") }
+        }
         guard basePort == 0 || basePort + configuration.portCount - 1 <= 65535 else {
             throw UsageError("--base-port \(basePort) leaves no room for \(configuration.portCount) consecutive ports")
         }

@@ -1,10 +1,23 @@
+import Clocks
 import Foundation
+import SandboxCore
 import SandboxHTTP
+import SandboxStore
+import Synchronization
 
-/// The APM/BLIK wallet simulator: plays the customer and the wallet provider.
+/// The APM wallet simulator: the QR-wallet provider the hosts call, and the customer who opens
+/// the QR (docs/qr-payments.md).
 ///
-/// So far it serves its landing page (`web/wallet/`) and its health check; QR orders and
-/// BLIK codes arrive with the wallet issue.
+/// Its state is one SQLite file, `<data-dir>/wallet.sqlite`: orders, refunds, standing rules and
+/// the outbox of notifications to the hosts, which a delivery thread sends until each is
+/// acknowledged. A scheduler carries out what rules planned, on the wallet's own clock.
+///
+/// ```swift
+/// let wallet = try WalletSimulator.start(configuration: .init(
+///     server: ServerConfiguration(host: "127.0.0.1", port: 8110), webRoot: web, openAPIFile: spec,
+///     dataDirectory: URL(fileURLWithPath: ".sandbox"), data: try WalletData.load(contentsOf: walletJSON),
+///     hostURLs: ["EU": "http://127.0.0.1:8100"]))
+/// ```
 public final class WalletSimulator: RunningService, Responder {
     public struct Configuration: Sendable {
         public var server: ServerConfiguration
@@ -13,33 +26,143 @@ public final class WalletSimulator: RunningService, Responder {
         /// `openapi/wallet.yaml`.
         public var openAPIFile: URL
         public var accessLog: AccessLog?
+        /// Where `wallet.sqlite` lives.
+        public var dataDirectory: URL
+        /// `sandbox-data/wallet.json`.
+        public var data: WalletData
+        /// Region → base URL of its host: the only places the wallet sends notifications to.
+        public var hostURLs: [String: String]
+        /// The base of every `payUrl` (what a phone on the LAN can reach, `http://192.168.1.20:8110`);
+        /// `nil`: the wallet's own URL.
+        public var publicURL: String?
+        /// The wallet's clock; `POST /_sandbox/clock` moves it.
+        public var clock: SandboxClock
+        /// Real time, for the signatures' timestamps and delivery retries.
+        public var realTime: any TimeSource
+        public var ids: IdentifierSource
+        /// The first delivery retry; each next one waits twice as long, up to `longestRetry`.
+        public var firstRetry: Duration
+        public var longestRetry: Duration
+        /// How long a customer's Pay waits for the host's answer.
+        public var payWait: Duration
 
-        public init(server: ServerConfiguration, webRoot: URL, openAPIFile: URL, accessLog: AccessLog? = nil) {
+        public init(
+            server: ServerConfiguration, webRoot: URL, openAPIFile: URL, accessLog: AccessLog? = nil, dataDirectory: URL,
+            data: WalletData, hostURLs: [String: String] = [:], publicURL: String? = nil, clock: SandboxClock = SandboxClock(),
+            realTime: any TimeSource = WallClock(), ids: IdentifierSource = .random, firstRetry: Duration = .milliseconds(250),
+            longestRetry: Duration = .seconds(10), payWait: Duration = .seconds(2)
+        ) {
             self.server = server
             self.webRoot = webRoot
             self.openAPIFile = openAPIFile
             self.accessLog = accessLog
+            self.dataDirectory = dataDirectory
+            self.data = data
+            self.hostURLs = hostURLs
+            self.publicURL = publicURL
+            self.clock = clock
+            self.realTime = realTime
+            self.ids = ids
+            self.firstRetry = firstRetry
+            self.longestRetry = longestRetry
+            self.payWait = payWait
         }
     }
 
+    /// The database file's name under the data directory.
+    public static let databaseFile = "wallet.sqlite"
+
     public let name = "wallet"
+    public let configuration: Configuration
     public let server: Server
     private let router: Router
+    let book: OrderBook
+    private let notifier: Notifier
+    private let hostURLs: Locked<[String: String]>
+    private let ticking = Atomic<Bool>(false)
+    private let tickerStopped = DispatchSemaphore(value: 0)
 
     public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        let store = try Store.open(
+            path: configuration.dataDirectory.appendingPathComponent(Self.databaseFile).path, migrations: WalletSchema.migrations)
+        let publicURL = Locked<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+        let hostURLs = Locked(configuration.hostURLs)
+        self.hostURLs = hostURLs
+        // The server is made after the routes, which need the book: the pay URLs find it here.
+        let listening = Locked<Server?>(nil)
+        let book = OrderBook(
+            store: store, clock: configuration.clock, realTime: configuration.realTime, data: configuration.data,
+            ids: configuration.ids, publicURL: { [configuration] in
+                publicURL.value ?? Self.ownURL(configuration.server.host, port: listening.value?.port ?? 0)
+            }, payWait: configuration.payWait)
+        self.book = book
+        notifier = Notifier(
+            book: book,
+            policy: .init(firstRetry: configuration.firstRetry, longestRetry: configuration.longestRetry, concurrency: 16, timeout: .seconds(5)),
+            hostURL: { region in hostURLs.value[region] })
+
         var router = Router()
-        router.get("/healthz") { _ in .json(["status": "ok", "service": "wallet"]) }
+        router.get("/healthz", .nonBlocking) { _ in .json(["status": "ok", "service": "wallet"]) }
         try router.serveOpenAPI(configuration.openAPIFile)
+        let realTime = configuration.realTime
+        Self.addProviderRoutes(to: &router, book: book, realTime: { Int(realTime.now().timeIntervalSince1970.rounded(.down)) })
+        Self.addCustomerRoutes(to: &router, book: book)
+        Self.addSandboxRoutes(to: &router, book: book)
+        Self.addPageRoutes(to: &router, book: book, webRoot: configuration.webRoot)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router
-        self.server = Server(name: "wallet", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
+        let server = Server(name: "wallet", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
+        listening.set { $0 = server }
+        self.server = server
     }
 
+    /// `http://<listen host>:<port>`, a wildcard address as loopback.
+    static func ownURL(_ host: String, port: UInt16) -> String {
+        "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+    }
+
+    /// Starts serving, delivering the outbox and carrying out what is due.
     public static func start(configuration: Configuration) throws -> WalletSimulator {
         let wallet = try WalletSimulator(configuration: configuration)
         try wallet.server.start()
+        wallet.notifier.start()
+        wallet.startTicking()
         return wallet
     }
 
+    /// Points the wallet at the hosts (`sandbox up` learns their URLs after the wallet started).
+    public func setHostURLs(_ urls: [String: String]) {
+        hostURLs.set { $0.merge(urls) { _, new in new } }
+        book.outboxChanged.broadcast()
+    }
+
+    /// How many notifications wait for their host.
+    public func pendingNotifications() throws -> Int {
+        try book.store.read { db in try db.outbox.pendingCount() }
+    }
+
+    public func stop() {
+        server.stop()
+        if ticking.exchange(false, ordering: .sequentiallyConsistent) { tickerStopped.wait() }
+        notifier.stop()
+    }
+
     public func respond(to request: Request) -> Response { router.respond(to: request) }
+
+    /// Ten times a second, what fell due on the wallet's clock (a rule's 2 s, an order's deadline).
+    private func startTicking() {
+        guard !ticking.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let thread = Thread { [self] in
+            while ticking.load(ordering: .sequentiallyConsistent) {
+                do { try book.tick() } catch {
+                    FileHandle.standardError.write(Data("wallet: carrying out due actions failed: \(error)\n".utf8))
+                }
+                usleep(100_000)
+            }
+            tickerStopped.signal()
+        }
+        thread.name = "wallet-scheduler"
+        thread.start()
+    }
 }

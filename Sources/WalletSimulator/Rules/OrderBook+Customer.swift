@@ -1,0 +1,97 @@
+import Foundation
+import SandboxStore
+import SandboxWire
+
+/// The customer's side: what the pay page's buttons (and their API twins) do.
+extension OrderBook {
+    /// The customer opened the pay page: a pending order becomes scanned (a scanned one stays).
+    func scan(_ orderId: String) throws -> OrderRecord {
+        try change(orderId) { db, order in
+            if order.status == .scanned { return }
+            try markScanned(db, &order)
+        }
+    }
+
+    /// The pay page was opened: scans the order if it is still pending, and never fails.
+    func scanIfPending(_ orderId: String) {
+        _ = try? change(orderId) { db, order in
+            if order.status == .pending { try markScanned(db, &order) }
+        }
+    }
+
+    /// The customer pressed Pay: the order is `paying` and the host is told; answers once the
+    /// host acknowledged (`paid`) or refused (`refused`), or after ``payWait`` (`paying`; the
+    /// notification goes on being retried).
+    func pay(_ orderId: String) throws -> OrderRecord {
+        let paying = try change(orderId) { db, order in try startPayment(db, &order) }
+        return waitWhilePaying(paying)
+    }
+
+    func decline(_ orderId: String, reason: APMDeclineReason) throws -> OrderRecord {
+        try change(orderId) { db, order in try finish(db, &order, as: .declined, reason: reason.rawValue) }
+    }
+
+    /// "Let it expire".
+    func expire(_ orderId: String) throws -> OrderRecord {
+        try change(orderId) { db, order in try finish(db, &order, as: .expired, reason: nil) }
+    }
+
+    func orders(openOnly: Bool, limit: Int = 200) throws -> [OrderRecord] {
+        try store.read { db in try db.orders.list(openOnly: openOnly, limit: limit) }
+    }
+
+    // MARK: Transitions (in the caller's transaction)
+
+    /// A payable order, changed by `body` and written with its notifications.
+    ///
+    /// - Throws: ``WalletError/orderNotFound``; ``WalletError/notPayable(_:)`` when the order is no
+    ///   longer pending or scanned.
+    private func change(_ orderId: String, _ body: (Connection, inout OrderRecord) throws -> Void) throws -> OrderRecord {
+        let changed = try store.write { db -> OrderRecord in
+            guard var order = try db.orders.find(orderId) else { throw WalletError.orderNotFound }
+            guard order.isPayable else { throw WalletError.notPayable(order.status) }
+            try body(db, &order)
+            return order
+        }
+        outboxChanged.broadcast()
+        orderChanged.broadcast()
+        return changed
+    }
+
+    func markScanned(_ db: Connection, _ order: inout OrderRecord) throws {
+        order.status = .scanned
+        try db.orders.update(order)
+        try notify(db, .orderScanned, order: order)
+    }
+
+    /// Scans first when the QR was never opened (the host sees the customer open it, then pay).
+    func startPayment(_ db: Connection, _ order: inout OrderRecord) throws {
+        if order.status == .pending { try markScanned(db, &order) }
+        order.status = .paying
+        order.paymentId = ids.next("wpay")
+        order.plan = nil
+        try db.orders.update(order)
+        try notify(db, .orderPaid, order: order, paymentId: order.paymentId)
+    }
+
+    func finish(_ db: Connection, _ order: inout OrderRecord, as status: WalletProvider.OrderStatus, reason: String?) throws {
+        order.status = status
+        order.reason = reason
+        order.plan = nil
+        try db.orders.update(order)
+        try notify(db, status == .declined ? .orderDeclined : .orderExpired, order: order, reason: reason)
+    }
+
+    /// The order once it is no longer `paying`, or as it is after ``payWait``.
+    func waitWhilePaying(_ order: OrderRecord) -> OrderRecord {
+        let (seconds, attoseconds) = payWait.components
+        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        var current = order
+        while current.status == .paying, Date() < deadline {
+            orderChanged.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
+            guard let read = try? store.read({ db in try db.orders.find(order.orderId) }) else { break }
+            current = read
+        }
+        return current
+    }
+}

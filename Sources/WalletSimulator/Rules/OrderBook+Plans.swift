@@ -1,0 +1,90 @@
+import Foundation
+import SandboxCore
+import SandboxStore
+import SandboxWire
+
+/// Standing rules and amounts that pick an outcome: what the wallet does on its own with an
+/// order, decided when the host makes it and carried out `afterSeconds` later on the wallet's
+/// clock (by ``tick()``, which the scheduler calls and every clock move too).
+extension OrderBook {
+    /// The oldest standing rule for orders that matches (one use taken), else the amount's rule.
+    func plan(_ db: Connection, for request: WalletProvider.OrderRequest, now: Int64) throws -> OrderRecord.Plan? {
+        if let rule = try db.rules.all().first(where: {
+            $0.appliesTo == .orders && $0.matches(region: request.region, merchantId: request.merchantId, terminalId: request.terminalId)
+        }) {
+            try db.rules.use(rule)
+            return OrderRecord.Plan(action: rule.action, reason: rule.reason, dueAt: now + Self.milliseconds(rule.afterSeconds))
+        }
+        guard let rule = amountRule(amount: request.amount, currency: request.currency, region: request.region) else { return nil }
+        return OrderRecord.Plan(action: rule.outcome, reason: rule.reason?.rawValue, dueAt: now + Self.milliseconds(rule.afterSeconds ?? 0))
+    }
+
+    /// The `wallet.json` rule of an amount: the trigger (43) in major units, and the hundredths.
+    func amountRule(amount: Int, currency: String, region: String) -> WalletData.AmountRule? {
+        guard let currency = Currency(code: currency),
+            let digits = MagicAmounts.responseDigits(of: amount, trigger: data.trigger(region: region), exponent: currency.exponent)
+        else { return nil }
+        return data.rules.first { $0.digits == digits }
+    }
+
+    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+
+    // MARK: Standing rules
+
+    func addRule(_ rule: StandingRule) throws {
+        try store.write { db in try db.rules.insert(rule) }
+    }
+
+    func rules() throws -> [StandingRule] { try store.read { db in try db.rules.all() } }
+
+    func deleteRule(_ ruleId: String) throws {
+        guard try store.write({ db in try db.rules.delete(ruleId) }) else { throw WalletError.ruleNotFound }
+    }
+
+    func deleteRules() throws { try store.write { db in try db.rules.deleteAll() } }
+
+    // MARK: Time
+
+    /// Carries out what is due on the wallet's clock: planned actions, the wallet's own deadline
+    /// of orders nobody paid, refunds' answers.
+    ///
+    /// - Returns: how many things changed.
+    @discardableResult
+    func tick() throws -> Int {
+        let now = now
+        let changes = try store.write { db -> Int in
+            var changes = 0
+            for var order in try db.orders.planned(dueBy: now) {
+                guard let plan = order.plan else { continue }
+                order.plan = nil
+                switch (order.isPayable, plan.action) {
+                case (false, _):
+                    try db.orders.update(order)
+                case (true, _) where plan.dueAt >= order.expiresAt:
+                    // The deadline came first: the order expired before the rule's time.
+                    try finish(db, &order, as: .expired, reason: nil)
+                case (true, .approve):
+                    try startPayment(db, &order)
+                case (true, .decline):
+                    try finish(db, &order, as: .declined, reason: plan.reason ?? APMDeclineReason.declined_by_customer.rawValue)
+                case (true, .expire):
+                    try finish(db, &order, as: .expired, reason: nil)
+                case (true, .scanOnly):
+                    if order.status == .pending { try markScanned(db, &order) } else { try db.orders.update(order) }
+                }
+                changes += 1
+            }
+            for var order in try db.orders.overdue(at: now) {
+                try finish(db, &order, as: .expired, reason: nil)
+                changes += 1
+            }
+            changes += try answerDueRefunds(db, now: now)
+            return changes
+        }
+        if changes > 0 {
+            outboxChanged.broadcast()
+            orderChanged.broadcast()
+        }
+        return changes
+    }
+}

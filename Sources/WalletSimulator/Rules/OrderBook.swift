@@ -1,0 +1,158 @@
+import Clocks
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+import SandboxWire
+
+/// The wallet's orders, refunds and rules: every state change, each written with its outbox
+/// notification in one transaction.
+///
+/// An order is made `pending` by a host, becomes `scanned` when the customer opens its pay page,
+/// `paying` when they press Pay (the host is told, nothing is charged yet), then `paid` once the
+/// host acknowledged, or `refused` when the host answered 409 (the order had closed there). A
+/// payable order (pending or scanned) may also be `declined`, `expired` (by the customer, a rule,
+/// or the wallet's own deadline) or `closed` by the host.
+final class OrderBook: Sendable {
+    let store: Store
+    /// The wallet's clock (orders, rules, refunds); `POST /_sandbox/clock` moves it.
+    let clock: SandboxClock
+    /// Real time, for delivery retries.
+    let realTime: any TimeSource
+    let data: WalletData
+    let ids: IdentifierSource
+    /// The base of every `payUrl`.
+    let publicURL: @Sendable () -> String
+    /// Wakes the notifier when a notification is queued.
+    let outboxChanged: ChangeSignal
+    /// Wakes the customers waiting for an order to change.
+    let orderChanged: ChangeSignal
+    /// How long a customer's Pay waits for the host's answer before it answers `paying`.
+    let payWait: Duration
+
+    init(
+        store: Store, clock: SandboxClock, realTime: any TimeSource, data: WalletData, ids: IdentifierSource,
+        publicURL: @escaping @Sendable () -> String, payWait: Duration
+    ) {
+        self.store = store
+        self.clock = clock
+        self.realTime = realTime
+        self.data = data
+        self.ids = ids
+        self.publicURL = publicURL
+        self.payWait = payWait
+        outboxChanged = ChangeSignal()
+        orderChanged = ChangeSignal()
+    }
+
+    var now: Int64 { clock.nowMilliseconds() }
+
+    // MARK: The provider side (hosts)
+
+    /// Makes the order, or answers the one made before with the same request.
+    ///
+    /// - Returns: the order and whether it is new.
+    /// - Throws: ``WalletError/orderReused`` when the id was used for another order.
+    func create(_ request: WalletProvider.OrderRequest) throws -> (OrderRecord, created: Bool) {
+        let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
+        let now = now
+        let payUrl = publicURL() + "/pay/" + request.orderId
+        return try store.write { db in
+            if let existing = try db.orders.find(request.orderId) {
+                guard existing.request == canonical else { throw WalletError.orderReused }
+                return (existing, false)
+            }
+            let plan = try plan(db, for: request, now: now)
+            let order = OrderRecord(request: request, canonical: canonical, payUrl: payUrl, createdAt: now, plan: plan)
+            try db.orders.insert(order)
+            return (order, true)
+        }
+    }
+
+    /// An order of `region` (another region's orders are not there for it).
+    func order(_ orderId: String, region: String? = nil) throws -> OrderRecord {
+        guard let order = try store.read({ db in try db.orders.find(orderId) }), region.map({ $0 == order.region }) ?? true
+        else { throw WalletError.orderNotFound }
+        return order
+    }
+
+    /// The host ended an unpaid order (`cancelled` or `expired`).
+    ///
+    /// A final order is answered as it is; a paid one is refused with ``WalletError/orderPaid``.
+    /// An order whose payment the host has not acknowledged yet is closed and its payment
+    /// dropped: the host decides, and it has closed the order.
+    func close(_ orderId: String, region: String, reason: String) throws -> OrderRecord {
+        let changed = try store.write { db -> OrderRecord in
+            guard var order = try db.orders.find(orderId), order.region == region else { throw WalletError.orderNotFound }
+            switch order.status {
+            case .paid:
+                throw WalletError.orderPaid
+            case .pending, .scanned, .paying:
+                if order.status == .paying { try db.outbox.drop(orderId: orderId, type: .orderPaid) }
+                order.status = .closed
+                order.reason = reason
+                order.plan = nil
+                try db.orders.update(order)
+                return order
+            case .closed, .declined, .expired, .refused:
+                return order
+            }
+        }
+        orderChanged.broadcast()
+        return changed
+    }
+
+    // MARK: Notifications
+
+    /// Queues a notification to the order's host, in the caller's transaction.
+    func notify(
+        _ db: Connection, _ type: WalletProvider.NotificationType, order: OrderRecord, refundId: String? = nil,
+        paymentId: String? = nil, reason: String? = nil
+    ) throws {
+        let notification = WalletProvider.Notification(
+            id: ids.next("wn"), type: type, orderId: order.orderId, refundId: refundId, paymentId: paymentId, reason: reason)
+        try db.outbox.add(notification, region: order.region, body: try JSON.encode(notification), now: realTime.nowMilliseconds())
+    }
+
+    /// What a host answered to a notification: 2xx took it, 409 refused it (with its message).
+    enum Answer: Sendable, Equatable {
+        case acknowledged(status: Int)
+        case refused(message: String)
+    }
+
+    /// Records the host's final answer to a notification: a payment it took makes the order
+    /// `paid`, one it refused makes it `refused` (nothing charged, the host's message as reason).
+    func record(_ entry: OutboxEntry, _ answer: Answer) throws {
+        try store.write { db in
+            switch answer {
+            case .acknowledged(let status):
+                try db.outbox.finish(entry.seq, state: .delivered, status: status)
+                // The host took the payment: the customer is charged, even if a close crossed it.
+                if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying || order.status == .closed {
+                    order.status = .paid
+                    order.reason = nil
+                    try db.orders.update(order)
+                }
+            case .refused(let message):
+                try db.outbox.finish(entry.seq, state: .refused, status: 409)
+                if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying {
+                    order.status = .refused
+                    order.reason = message
+                    try db.orders.update(order)
+                }
+            }
+        }
+        orderChanged.broadcast()
+    }
+
+    /// Forgets every order, refund, rule and notification (`POST /_sandbox/reset`).
+    func reset() throws {
+        try store.write { db in
+            try db.outbox.deleteAll()
+            try db.refunds.deleteAll()
+            try db.orders.deleteAll()
+            try db.rules.deleteAll()
+        }
+        orderChanged.broadcast()
+    }
+}

@@ -1,0 +1,57 @@
+import SandboxHTTP
+import SandboxWire
+
+/// The wallet's refusals: each knows its status and becomes the one error envelope.
+public struct WalletError: HTTPResponseError, Equatable {
+    public let status: Int
+    public let code: ErrorCode
+    public let message: String
+    public let field: String?
+
+    init(_ status: Int, _ code: ErrorCode, _ message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    public static func == (lhs: WalletError, rhs: WalletError) -> Bool {
+        lhs.status == rhs.status && lhs.code == rhs.code && lhs.message == rhs.message && lhs.field == rhs.field
+    }
+
+    static func invalid(_ message: String, field: String, code: ErrorCode = .invalidRequest) -> WalletError {
+        WalletError(400, code, message, field: field)
+    }
+
+    static let signatureInvalid = WalletError(
+        401, .providerSignatureInvalid, "The request has no valid Wallet-Signature for its Wallet-Region.",
+        field: "header.Wallet-Signature")
+
+    static func signatureInvalid(_ why: String, field: String = "header.Wallet-Signature") -> WalletError {
+        WalletError(401, .providerSignatureInvalid, "The request has no valid Wallet-Signature for its Wallet-Region: \(why)", field: field)
+    }
+
+    static let orderNotFound = WalletError(404, .orderNotFound, "The wallet has no order with that id.", field: "orderId")
+
+    static func notPayable(_ status: WalletProvider.OrderStatus) -> WalletError {
+        WalletError(409, .orderNotPayable, "The order is \(status.rawValue): it can no longer be scanned, paid, declined or expired.")
+    }
+
+    static let orderPaid = WalletError(409, .orderPaid, "The customer paid this order: it cannot be closed, refund it instead.")
+
+    static let orderReused = WalletError(
+        409, .idempotencyKeyReused, "An order with this orderId exists already with other details.", field: "orderId")
+
+    static let refundReused = WalletError(
+        409, .idempotencyKeyReused, "A refund with this refundId exists already with other details.", field: "refundId")
+
+    static func refundNotAllowed(_ status: WalletProvider.OrderStatus) -> WalletError {
+        WalletError(409, .refundNotAllowed, "The order is \(status.rawValue): only a paid order can be refunded.", field: "orderId")
+    }
+
+    static func refundOverAmount(left: Int) -> WalletError {
+        WalletError(409, .refundOverAmount, "The refund is more than is left of the payment (\(left) minor units).", field: "amount")
+    }
+
+    static let ruleNotFound = WalletError(404, .ruleNotFound, "The wallet has no standing rule with that id.", field: "ruleId")
+}

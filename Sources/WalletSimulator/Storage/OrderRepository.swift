@@ -1,0 +1,64 @@
+import SandboxStore
+import SandboxWire
+
+/// All SQL about orders.
+struct OrderRepository {
+    let db: Connection
+
+    func insert(_ order: OrderRecord) throws {
+        try db.run(
+            "INSERT INTO orders(\(OrderRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            order.values)
+    }
+
+    func find(_ orderId: String) throws -> OrderRecord? {
+        try db.query("SELECT \(OrderRecord.columns) FROM orders WHERE order_id = ?", [.text(orderId)]).first.map { try OrderRecord(row: $0) }
+    }
+
+    /// Newest first. `openOnly`: the orders that are not final yet (pending, scanned, paying).
+    func list(openOnly: Bool, limit: Int) throws -> [OrderRecord] {
+        let filter = openOnly ? "WHERE status IN ('pending', 'scanned', 'paying')" : ""
+        return try db.query(
+            "SELECT \(OrderRecord.columns) FROM orders \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            [.integer(Int64(limit))]
+        ).map { try OrderRecord(row: $0) }
+    }
+
+    /// Writes the order's state (status, payment, reason, plan).
+    func update(_ order: OrderRecord) throws {
+        try db.run(
+            "UPDATE orders SET status = ?, payment_id = ?, reason = ?, plan_action = ?, plan_reason = ?, plan_due_at = ? WHERE order_id = ?",
+            [
+                .text(order.status.rawValue), order.paymentId.databaseValue, order.reason.databaseValue,
+                order.plan.map { .text($0.action.rawValue) } ?? .null, order.plan?.reason.databaseValue ?? .null,
+                order.plan.map { .integer($0.dueAt) } ?? .null, .text(order.orderId),
+            ])
+    }
+
+    /// Orders whose planned action is due at `now`.
+    func planned(dueBy now: Int64, limit: Int = 100) throws -> [OrderRecord] {
+        try db.query(
+            "SELECT \(OrderRecord.columns) FROM orders WHERE plan_due_at IS NOT NULL AND plan_due_at <= ? ORDER BY plan_due_at LIMIT ?",
+            [.integer(now), .integer(Int64(limit))]
+        ).map { try OrderRecord(row: $0) }
+    }
+
+    /// Payable orders whose deadline passed at `now`.
+    func overdue(at now: Int64, limit: Int = 100) throws -> [OrderRecord] {
+        try db.query(
+            "SELECT \(OrderRecord.columns) FROM orders WHERE status IN ('pending', 'scanned') AND expires_at <= ? ORDER BY expires_at LIMIT ?",
+            [.integer(now), .integer(Int64(limit))]
+        ).map { try OrderRecord(row: $0) }
+    }
+
+    func deleteAll() throws {
+        try db.run("DELETE FROM orders")
+    }
+}
+
+extension Connection {
+    var orders: OrderRepository { OrderRepository(db: self) }
+    var refunds: RefundRepository { RefundRepository(db: self) }
+    var rules: RuleRepository { RuleRepository(db: self) }
+    var outbox: OutboxRepository { OutboxRepository(db: self) }
+}

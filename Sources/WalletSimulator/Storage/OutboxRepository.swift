@@ -1,0 +1,88 @@
+import SandboxStore
+import SandboxWire
+
+/// One notification waiting for (or past) its delivery to a host.
+struct OutboxEntry: Sendable, Equatable {
+    enum State: String, Sendable {
+        /// Not acknowledged yet: retried.
+        case pending
+        /// The host answered 2xx.
+        case delivered
+        /// The host answered 409: the order could no longer take it.
+        case refused
+        /// Made pointless before it went out (a payment of an order the host closed meanwhile).
+        case dropped
+    }
+
+    var seq: Int64
+    var id: String
+    var region: String
+    var orderId: String
+    var type: WalletProvider.NotificationType
+    var body: [UInt8]
+    var attempts: Int
+}
+
+/// All SQL of the notification outbox. A row is written in the same transaction as the state
+/// change it reports, so a notification is never lost nor sent for a change that did not happen.
+struct OutboxRepository {
+    let db: Connection
+
+    func add(_ notification: WalletProvider.Notification, region: String, body: [UInt8], now realTime: Int64) throws {
+        try db.run(
+            "INSERT INTO outbox(id, region, order_id, type, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(notification.id), .text(region), .text(notification.orderId), .text(notification.type.rawValue), .blob(body), .integer(realTime)])
+    }
+
+    /// Pending notifications due at `realTime`, each the oldest pending one of its order (a host
+    /// hears of an order's changes in the order they happened), oldest first.
+    func due(at realTime: Int64, limit: Int) throws -> [OutboxEntry] {
+        try db.query(
+            """
+            SELECT seq, id, region, order_id, type, body, attempts FROM outbox AS o
+            WHERE state = 'pending' AND next_attempt_at <= ?
+              AND NOT EXISTS (SELECT 1 FROM outbox AS p WHERE p.state = 'pending' AND p.order_id = o.order_id AND p.seq < o.seq)
+            ORDER BY seq LIMIT ?
+            """, [.integer(realTime), .integer(Int64(limit))]
+        ).compactMap { row in
+            guard let type = WalletProvider.NotificationType(rawValue: try row["type"]) else { return nil }
+            return OutboxEntry(
+                seq: try row["seq"], id: try row["id"], region: try row["region"], orderId: try row["order_id"], type: type, body: try row["body"],
+                attempts: try row["attempts"])
+        }
+    }
+
+    /// When the next pending notification falls due (real time), if any is pending.
+    func nextDue() throws -> Int64? {
+        try db.query("SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'")[0][0]
+    }
+
+    func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?) throws {
+        try db.run(
+            "UPDATE outbox SET state = ?, attempts = attempts + 1, last_status = ?, last_error = NULL WHERE seq = ?",
+            [.text(state.rawValue), status.map { .integer(Int64($0)) } ?? .null, .integer(seq)])
+    }
+
+    func retry(_ seq: Int64, at realTime: Int64, status: Int?, error: String) throws {
+        try db.run(
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_status = ?, last_error = ? WHERE seq = ?",
+            [.integer(realTime), status.map { .integer(Int64($0)) } ?? .null, .text(error), .integer(seq)])
+    }
+
+    /// Drops the order's pending notifications of `type` (a payment the host can no longer take).
+    func drop(orderId: String, type: WalletProvider.NotificationType) throws {
+        try db.run(
+            "UPDATE outbox SET state = 'dropped' WHERE order_id = ? AND type = ? AND state = 'pending'",
+            [.text(orderId), .text(type.rawValue)])
+    }
+
+    /// How many notifications wait for their host.
+    func pendingCount() throws -> Int {
+        let count: Int64 = try db.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
+        return Int(count)
+    }
+
+    func deleteAll() throws {
+        try db.run("DELETE FROM outbox")
+    }
+}

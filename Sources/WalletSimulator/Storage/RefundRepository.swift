@@ -1,0 +1,79 @@
+import SandboxStore
+
+/// One row of `refunds`: a host's refund and what the wallet will answer, and when.
+struct RefundRecord: Sendable, Equatable {
+    enum Status: String, Sendable { case pending, succeeded, failed }
+
+    var refundId: String
+    var orderId: String
+    var region: String
+    var amount: Int
+    var reference: String?
+    var status: Status
+    /// On `failed`: an ``APMDeclineReason`` raw value.
+    var reason: String?
+    /// The wallet's id of the refund, once it succeeded.
+    var providerId: String?
+    /// What the wallet decided when the refund came (a rule's), carried out at `dueAt`.
+    var outcome: RuleAction
+    var outcomeReason: String?
+    var dueAt: Int64
+    var createdAt: Int64
+    var request: String
+}
+
+/// All SQL about refunds.
+struct RefundRepository {
+    let db: Connection
+
+    private static let columns = """
+        refund_id, order_id, region, amount, reference, status, reason, provider_id, outcome, outcome_reason, due_at, created_at, request
+        """
+
+    func insert(_ refund: RefundRecord) throws {
+        try db.run(
+            "INSERT INTO refunds(\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(refund.refundId), .text(refund.orderId), .text(refund.region), .integer(Int64(refund.amount)),
+                refund.reference.databaseValue, .text(refund.status.rawValue), refund.reason.databaseValue,
+                refund.providerId.databaseValue, .text(refund.outcome.rawValue), refund.outcomeReason.databaseValue,
+                .integer(refund.dueAt), .integer(refund.createdAt), .text(refund.request),
+            ])
+    }
+
+    func find(_ refundId: String) throws -> RefundRecord? {
+        try db.query("SELECT \(Self.columns) FROM refunds WHERE refund_id = ?", [.text(refundId)]).first.map { try Self.record($0) }
+    }
+
+    /// What the order's refunds that have not failed add up to.
+    func committedAmount(of orderId: String) throws -> Int {
+        let total: Int64? = try db.query(
+            "SELECT SUM(amount) FROM refunds WHERE order_id = ? AND status != 'failed'", [.text(orderId)])[0][0]
+        return Int(total ?? 0)
+    }
+
+    func due(by now: Int64, limit: Int = 100) throws -> [RefundRecord] {
+        try db.query(
+            "SELECT \(Self.columns) FROM refunds WHERE status = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?",
+            [.integer(now), .integer(Int64(limit))]
+        ).map { try Self.record($0) }
+    }
+
+    func finish(_ refund: RefundRecord) throws {
+        try db.run(
+            "UPDATE refunds SET status = ?, reason = ?, provider_id = ? WHERE refund_id = ?",
+            [.text(refund.status.rawValue), refund.reason.databaseValue, refund.providerId.databaseValue, .text(refund.refundId)])
+    }
+
+    func deleteAll() throws {
+        try db.run("DELETE FROM refunds")
+    }
+
+    private static func record(_ row: Row) throws -> RefundRecord {
+        try RefundRecord(
+            refundId: try row["refund_id"], orderId: try row["order_id"], region: try row["region"], amount: try row["amount"],
+            reference: try row["reference"], status: RefundRecord.Status(rawValue: try row["status"]) ?? .pending, reason: try row["reason"],
+            providerId: try row["provider_id"], outcome: RuleAction(rawValue: try row["outcome"]) ?? .approve,
+            outcomeReason: try row["outcome_reason"], dueAt: try row["due_at"], createdAt: try row["created_at"], request: try row["request"])
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import SandboxWire
+
+/// What `sandbox-data/wallet.json` holds: the secret of each region (the host↔wallet signatures)
+/// and the amounts that pick an outcome (docs/qr-payments.md, "Amounts that pick an outcome").
+///
+/// Data, not code, so a tester changes a secret or an amount without a build.
+public struct WalletData: Sendable, Equatable {
+    /// The file's name in `sandbox-data`.
+    public static let fileName = "wallet.json"
+
+    /// Region id → shared secret.
+    public var secrets: [String: String]
+    /// The major-unit amount whose hundredths pick an outcome (43 by default).
+    public var defaultTrigger: Int
+    /// A region's own trigger, when it has one.
+    public var regionTriggers: [String: Int]
+    public var rules: [AmountRule]
+
+    /// One `rules` entry: the hundredths after the trigger amount and what the wallet then does.
+    public struct AmountRule: Sendable, Equatable, Codable {
+        public var digits: String
+        public var outcome: RuleAction
+        public var reason: APMDeclineReason?
+        public var afterSeconds: Double?
+
+        public init(digits: String, outcome: RuleAction, reason: APMDeclineReason? = nil, afterSeconds: Double? = nil) {
+            self.digits = digits
+            self.outcome = outcome
+            self.reason = reason
+            self.afterSeconds = afterSeconds
+        }
+    }
+
+    public init(secrets: [String: String], defaultTrigger: Int = 43, regionTriggers: [String: Int] = [:], rules: [AmountRule] = []) {
+        self.secrets = secrets
+        self.defaultTrigger = defaultTrigger
+        self.regionTriggers = regionTriggers
+        self.rules = rules
+    }
+
+    public func trigger(region: String) -> Int { regionTriggers[region] ?? defaultTrigger }
+
+    /// Reads and checks the file.
+    ///
+    /// - Throws: ``WalletDataError`` naming the file and what is wrong with it.
+    public static func load(contentsOf url: URL) throws -> WalletData {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw WalletDataError(description: "\(url.path): cannot be read (\(error.localizedDescription))") }
+        return try decode(data, file: url.lastPathComponent)
+    }
+
+    public static func decode(_ data: Data, file: String = fileName) throws -> WalletData {
+        struct File: Decodable {
+            let secrets: [String: String]
+            let triggerAmounts: [String: Int]?
+            let rules: [AmountRule]?
+        }
+        let parsed: File
+        do { parsed = try JSONDecoder().decode(File.self, from: data) } catch {
+            throw WalletDataError(description: "\(file): not a wallet file (\(error))")
+        }
+        var triggers = parsed.triggerAmounts ?? [:]
+        let defaultTrigger = triggers.removeValue(forKey: "default") ?? 43
+        for (region, secret) in parsed.secrets where secret.count < 16 {
+            throw WalletDataError(description: "\(file): secrets.\(region) must be at least 16 characters")
+        }
+        var seen = Set<String>()
+        for rule in parsed.rules ?? [] {
+            guard rule.digits.count == 2, rule.digits.allSatisfy(\.isASCIIDigit) else {
+                throw WalletDataError(description: "\(file): rules digits '\(rule.digits)' must be two digits")
+            }
+            guard seen.insert(rule.digits).inserted else { throw WalletDataError(description: "\(file): rules digits '\(rule.digits)' appear twice") }
+            if rule.outcome == .decline, rule.reason == nil {
+                throw WalletDataError(description: "\(file): rule \(rule.digits) declines without a reason")
+            }
+        }
+        return WalletData(secrets: parsed.secrets, defaultTrigger: defaultTrigger, regionTriggers: triggers, rules: parsed.rules ?? [])
+    }
+}
+
+/// A `wallet.json` the simulator cannot use.
+public struct WalletDataError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -92,7 +92,8 @@ let package = Package(
             name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
             path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
         .target(
-            name: "HostTestSupport", dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks"],
+            name: "HostTestSupport",
+            dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks", "SandboxWire", "WebhookSignature"],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
@@ -123,7 +124,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport", "HostTestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "QRCode", "WebhookSignature", "TestSupport", "HostTestSupport"]),
     ]
 )
 

@@ -38,14 +38,22 @@ public final class EnvironmentHost: RunningService, Responder {
         public var webhookURL: (@Sendable (_ merchant: String) -> String?)?
         /// Whether the host delivers webhooks by itself (tests turn it off to drive deliveries).
         public var dispatchesWebhooks: Bool
+        /// The wallet simulator's base URL (`http://127.0.0.1:8110`), the QR wallet provider; nil:
+        /// QR payments answer `apm_provider_unavailable`.
+        public var walletURL: String?
+        /// The region's secret of `sandbox-data/wallet.json`, which signs every request between
+        /// the host and the wallet; nil: the host takes no notification.
+        public var walletSecret: String?
 
         public init(
             region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
             dataDirectory: URL,
             openAPIFile: URL, accessLog: AccessLog? = nil, clock: SandboxClock = SandboxClock(), wallClock: any TimeSource = WallClock(),
             random: any RandomSource = LiveRandomSource(), webhookURL: (@Sendable (String) -> String?)? = nil,
-            dispatchesWebhooks: Bool = true
+            dispatchesWebhooks: Bool = true, walletURL: String? = nil, walletSecret: String? = nil
         ) {
+            self.walletURL = walletURL
+            self.walletSecret = walletSecret
             self.region = region
             self.flavour = flavour
             self.fixtures = fixtures
@@ -78,6 +86,10 @@ public final class EnvironmentHost: RunningService, Responder {
     public let faults: FaultPlan
     /// Delivers the webhook outbox.
     let dispatcher: Dispatcher
+    /// Delivers the calls owed to the wallet and applies QR deadlines.
+    let courier: WalletCourier
+    /// The wallet provider's client.
+    let wallet: WalletClient
 
     public var name: String { configuration.region.id }
 
@@ -100,6 +112,13 @@ public final class EnvironmentHost: RunningService, Responder {
         let address = Address(host: configuration.server.host)
         let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
         let webhooks = WebhookLog(lifecycle: lifecycle, payments: payments, outbox: outbox)
+        let wallet = WalletClient(
+            baseURL: configuration.walletURL, region: configuration.region.id, secret: configuration.walletSecret,
+            wallClock: configuration.wallClock)
+        self.wallet = wallet
+        let qr = QRPayments(payments: payments, wallet: wallet)
+        let courier = WalletCourier(store: store, wallet: wallet, qr: qr, wallClock: configuration.wallClock)
+        self.courier = courier
         let key = configuration.fixtures.backOfficeKey
         var router = Router()
         try Self.addServiceRoutes(to: &router, configuration, store)
@@ -107,8 +126,16 @@ public final class EnvironmentHost: RunningService, Responder {
         Self.addSessionRoutes(to: &router, lifecycle)
         Self.addMerchantRoutes(to: &router, lifecycle, payments)
         Self.addBackOfficeRoutes(to: &router, lifecycle, key: key)
-        Self.addSandboxRoutes(to: &router, lifecycle, webhooks, fixtures: configuration.fixtures, clock: configuration.clock)
+        Self.addSandboxRoutes(
+            to: &router, lifecycle, webhooks, fixtures: configuration.fixtures, clock: configuration.clock,
+            afterClockMove: {
+                // Deadlines that the move passed are applied now, so their webhooks go with nobody polling.
+                try qr.sweep()
+                courier.wake()
+            })
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
+        Self.addAPMRoutes(to: &router, qr, courier: courier)
+        Self.addProviderRoutes(to: &router, qr, courier: courier)
         Self.addReceiptRoutes(to: &router, payments)
         Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
         Self.addBackOfficeTransactionRoutes(to: &router, payments, key: key)
@@ -134,9 +161,14 @@ public final class EnvironmentHost: RunningService, Responder {
         var url: String { "http://\(host):\(server?.port ?? 0)" }
     }
 
-    /// Stops the webhook dispatcher, then the server.
+    /// Points the host at the wallet simulator started after it (`sandbox up` starts the wallet
+    /// once it knows every host's URL); until then ``Configuration/walletURL`` holds.
+    public func useWallet(at url: String) { wallet.use(baseURL: url) }
+
+    /// Stops the webhook dispatcher and the wallet courier, then the server.
     public func stop() {
         dispatcher.stop()
+        courier.stop()
         server.stop()
     }
 
@@ -145,6 +177,7 @@ public final class EnvironmentHost: RunningService, Responder {
         let host = try EnvironmentHost(configuration: configuration)
         try host.server.start()
         if configuration.dispatchesWebhooks { host.dispatcher.start() }
+        host.courier.start()
         return host
     }
 

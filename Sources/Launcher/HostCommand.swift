@@ -5,7 +5,7 @@ import SandboxCore
 import SandboxHTTP
 import WebhookInbox
 
-/// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A] [--webhook-inbox URL]`
+/// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A] [--webhook-inbox URL] [--wallet-url URL]`
 public enum HostCommand {
     /// The first port of the layout `sandbox up` uses: region i of the catalogue listens on 8100 + i.
     public static let basePort = 8100
@@ -21,10 +21,14 @@ public enum HostCommand {
             .value(
                 "webhook-inbox", "URL",
                 "A webhook-inbox to send the webhooks of merchants without an endpoint to (URL/hooks/REGION/MERCHANT), as 'sandbox up' does."),
+            .value(
+                "wallet-url", "URL",
+                "The wallet simulator (wallet-sim) that makes QR wallet orders, as 'sandbox up' passes it; without it QR payments answer apm_provider_unavailable."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
         examples: [
             "sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0",
             "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
+            "sandbox-host --env EU --wallet-url http://127.0.0.1:8110",
         ])
 
     public static func run(_ options: ParsedArguments) throws {
@@ -43,12 +47,20 @@ public enum HostCommand {
                 url.query == nil
             else { throw UsageError("--webhook-inbox must be an http:// or https:// URL such as http://127.0.0.1:8111, not '\(inbox)'") }
         }
+        let wallet = options.string("wallet-url")
+        if let wallet {
+            guard let url = URL(string: wallet), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+                url.query == nil
+            else { throw UsageError("--wallet-url must be an http:// or https:// URL such as http://127.0.0.1:8110, not '\(wallet)'") }
+        }
+        let walletSecret: String
+        do { walletSecret = try resources.walletSecret(region) } catch { throw UsageError("\(error)") }
         let clock = SandboxClock()
         var configuration = EnvironmentHost.Configuration(
             region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region), server: try Listening.server(options, port: port),
             dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"),
             openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
-            accessLog: try Listening.accessLog(options, clock: clock), clock: clock)
+            accessLog: try Listening.accessLog(options, clock: clock), clock: clock, walletURL: wallet, walletSecret: walletSecret)
         if let inbox {
             configuration.webhookURL = { merchant in WebhookInbox.hookURL(base: inbox, region: region.id, merchant: merchant) }
         }
@@ -58,6 +70,7 @@ public enum HostCommand {
                 "host": configuration.server.host, "port": Int(port), "database": configuration.databaseFile.path,
             ]
             if let inbox { resolved["webhookInbox"] = inbox }
+            if let wallet { resolved["walletURL"] = wallet }
             printJSON(resolved)
             return
         }

@@ -88,7 +88,8 @@ public final class Sandbox: Sendable {
                         accessLog: configuration.accessLog, clock: clock,
                         webhookURL: { [url = inbox.url, region = region.id] merchant in
                             WebhookInbox.hookURL(base: url, region: region, merchant: merchant)
-                        }))
+                        },
+                        walletSecret: try resources.walletSecret(region)))
                 started.append(host)
                 hosts.append(host)
             }
@@ -109,6 +110,8 @@ public final class Sandbox: Sendable {
                     data: try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName)),
                     hostURLs: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
                     publicURL: configuration.walletPublicURL))
+            // The wallet starts after the hosts (it is told their URLs), so they learn its URL now.
+            for host in hosts { host.useWallet(at: wallet.url) }
             return Sandbox(
                 configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, inbox: inbox, clocks: clocks)
         } catch {

@@ -23,6 +23,14 @@ import Testing
         .reversal: ([.CLEARED, .DCC_REQUIRED], [.USER_CANCELLED, .CANCELLED]),
         .refund: ([.CLEARED], [.REFUNDED]),
         .deadline: ([.NEW, .DCC_REQUIRED, .PIN_REQUESTED, .ONGOING], [.TIMEOUT]),
+        // QR wallet orders: NEW until scanned, ONGOING after; a QR refund waits ONGOING.
+        .scanned: ([.NEW], [.ONGOING]),
+        .paid: ([.NEW, .ONGOING], [.CLEARED]),
+        .declined: ([.NEW, .ONGOING], [.DECLINED]),
+        .expired: ([.NEW, .ONGOING], [.TIMEOUT]),
+        .cancelled: ([.NEW, .ONGOING], [.USER_CANCELLED]),
+        .refundSucceeded: ([.ONGOING], [.CLEARED]),
+        .refundFailed: ([.ONGOING], [.DECLINED]),
     ]
 
     @Test("every event acts only on the statuses that wait for it", arguments: Event.allCases)
@@ -49,6 +57,7 @@ import Testing
     func startsNewAndFinalStatusesRest() {
         #expect(Machine.initial == .NEW)
         #expect(Event.allCases.filter { Machine.accepts($0, .CLEARED) } == [.reversal, .refund])
+        // (A QR refund that CLEARED is a refund: only its sale moves on, by the refund event.)
         for status in [TransactionStatus.REFUNDED, .TIMEOUT, .USER_CANCELLED, .CANCELLED, .DECLINED, .TERMINAL_DECLINED, .REJECTED, .ERROR] {
             #expect(Event.allCases.allSatisfy { !Machine.accepts($0, status) }, "\(status.rawValue) is final")
         }
@@ -104,6 +113,31 @@ import Testing
                 #expect(Machine.isRefundable(type, status) == (type == .AUTH && status == .CLEARED), "\(type.rawValue) \(status.rawValue)")
             }
         }
+    }
+
+    @Test("card events never act on a QR payment, wallet events never on a card sale; the deadline and the refund act on both")
+    func eventsBelongToAPaymentMethod() {
+        let card: Set<Event> = [.card, .dccChoice, .pin, .reversal, .refund, .deadline]
+        let wallet: Set<Event> = [.scanned, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline]
+        for event in Event.allCases {
+            #expect(Machine.applies(event, to: .CARD) == card.contains(event), "\(event) on a card sale")
+            #expect(Machine.applies(event, to: .QRCODE) == wallet.contains(event), "\(event) on a QR payment")
+        }
+    }
+
+    @Test("a QR order in flight keeps its order's deadline (apmTimeout), not a card status's wait, and rests once final")
+    func qrMoveKeepsTheOrderDeadline() {
+        var record = TransactionRecord(
+            id: "q1", terminalID: "T1", merchantID: "M1", type: .AUTH, status: .NEW, amount: 1000, tipAmount: nil, currency: "EUR",
+            reference: nil, at: 1_000)
+        record.paymentMethod = .QRCODE
+        record.apmExpiresAt = 301_000
+        record.pendingUntil = 301_000
+        record.moveAPM(to: .ONGOING, by: .scanned, at: 5_000)
+        #expect(record.status == .ONGOING)
+        #expect(record.pendingUntil == 301_000, "a card's ONGOING would wait 30 s only")
+        record.moveAPM(to: .CLEARED, by: .paid, at: 6_000)
+        #expect(record.pendingUntil == nil)
     }
 
     @Test("a refused event says what the transaction is and what it should be")

@@ -24,9 +24,11 @@ public final class InProcessHost: @unchecked Sendable {
     /// - Parameters:
     ///   - wallClock: the real time the host signs webhooks with (the system's by default).
     ///   - dispatches: whether it delivers webhooks itself (false: a test drives the dispatcher).
+    ///   - walletURL: the QR wallet provider it makes orders at (a ``WalletProviderDouble``'s URL); nil: none.
     public init(
         region id: String, flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(),
-        dispatches: Bool = true, wallClock: any TimeSource = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
+        dispatches: Bool = true, wallClock: any TimeSource = WallClock(), walletURL: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try InProcessSandbox.resources.get()
         let region = try #require(resources.catalogue.region(id), "no \(id) in environments.json", sourceLocation: sourceLocation)
@@ -37,7 +39,8 @@ public final class InProcessHost: @unchecked Sendable {
                 region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
                 server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
                 openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
-                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches))
+                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches, walletURL: walletURL,
+                walletSecret: try resources.walletSecret(region)))
         service = Service(name: id, baseURL: host.url)
     }
 

@@ -8,7 +8,7 @@ import WebhookSignature
 let eventKeys: Set<String> = ["id", "type", "created", "livemode", "data"]
 let dataKeys: Set<String> = [
     "paymentId", "orderId", "type", "status", "amount", "tipAmount", "currency", "cardBrand", "last4", "responseCode", "terminalId",
-    "merchantId", "originalPaymentId", "dccAmount", "dccCurrency",
+    "merchantId", "originalPaymentId", "dccAmount", "dccCurrency", "paymentMethod",
 ]
 
 /// Checks one delivered event against what the payment was.

@@ -6,7 +6,8 @@ import SandboxWire
 /// Sandbox control (`/_sandbox/*`): the clock, reset, and sample webhooks.
 extension EnvironmentHost {
     static func addSandboxRoutes(
-        to router: inout Router, _ lifecycle: Lifecycle, _ webhooks: WebhookLog, fixtures: RegionFixtures, clock: SandboxClock
+        to router: inout Router, _ lifecycle: Lifecycle, _ webhooks: WebhookLog, fixtures: RegionFixtures, clock: SandboxClock,
+        afterClockMove: @escaping @Sendable () throws -> Void
     ) {
         @Sendable func state() -> Response {
             .json(SandboxClockState(now: Wire.time(lifecycle.now()), skewSeconds: clock.skew))
@@ -31,6 +32,7 @@ extension EnvironmentHost {
             default:
                 throw HTTPError.invalidRequest("Give exactly one of advanceSeconds and set.", field: "advanceSeconds")
             }
+            try afterClockMove()
             return state()
         }
         router.post("/_sandbox/reset") { _ in

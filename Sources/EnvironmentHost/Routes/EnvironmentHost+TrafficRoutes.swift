@@ -10,6 +10,7 @@ extension EnvironmentHost {
         if path.hasPrefix("/backoffice/") { return "backoffice" }
         if path.hasPrefix("/_sandbox/") { return "sandbox" }
         if path.hasPrefix("/receipts/") { return "receipts" }
+        if path.hasPrefix("/provider/") { return "provider" }
         return "catalogue"
     }
 

@@ -13,4 +13,5 @@ extension Connection {
     var mailbox: MailboxRepository { MailboxRepository(db: self) }
     var transactions: TransactionRepository { TransactionRepository(db: self) }
     var webhooks: WebhookRepository { WebhookRepository(db: self) }
+    var apm: APMRepository { APMRepository(db: self) }
 }

@@ -332,6 +332,43 @@ extension EnvironmentHost {
                 ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT;
                 ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_expires_at INTEGER;
                 """),
+        Migration(
+            version: 9, name: "QR wallet payments",
+            sql: """
+                -- A QR payment or refund is a row of transactions (payment_method QRCODE, its brand in
+                -- card_brand), so history, count, statistics, the back office and receipts show it; what
+                -- only an APM has sits beside. pending_until is its order (or refund) deadline while in flight.
+                ALTER TABLE transactions ADD COLUMN apm_brand_full_name TEXT;
+                ALTER TABLE transactions ADD COLUMN apm_qr_code TEXT;              -- the wallet's payUrl
+                ALTER TABLE transactions ADD COLUMN apm_expires_at INTEGER;        -- apmTimeout / apmRefundTimeout after creation
+                ALTER TABLE transactions ADD COLUMN apm_provider_reference TEXT;   -- the wallet's payment (or refund) id
+                ALTER TABLE transactions ADD COLUMN apm_decline_reason TEXT;       -- an APMDeclineReason
+                CREATE INDEX transactions_by_original ON transactions(original_id) WHERE original_id IS NOT NULL;
+                -- Notifications the wallet sent that the host took: a repeat (same id) changes nothing.
+                CREATE TABLE apm_notifications (
+                    id             TEXT PRIMARY KEY,
+                    type           TEXT NOT NULL,
+                    transaction_id TEXT NOT NULL,
+                    received_at    INTEGER NOT NULL
+                ) STRICT;
+                -- Calls the host owes the wallet (close an order, ask for a refund), written in the same
+                -- database transaction as the change that calls for them and retried until the wallet answers.
+                CREATE TABLE wallet_calls (
+                    seq             INTEGER PRIMARY KEY,
+                    kind            TEXT NOT NULL CHECK (kind IN ('close', 'refund')),
+                    transaction_id  TEXT NOT NULL,
+                    path            TEXT NOT NULL,
+                    body            BLOB NOT NULL,
+                    created_at      INTEGER NOT NULL,         -- sandbox clock
+                    state           TEXT NOT NULL CHECK (state IN ('pending', 'answered')),
+                    attempts        INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at INTEGER NOT NULL,         -- real time (ms): retries back off in real time
+                    last_status     INTEGER,                  -- the wallet's last HTTP status, null: no answer
+                    last_error      TEXT,
+                    answered_at     INTEGER
+                ) STRICT;
+                CREATE INDEX wallet_calls_due ON wallet_calls(next_attempt_at) WHERE state = 'pending';
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

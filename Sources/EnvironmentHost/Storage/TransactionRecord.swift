@@ -47,6 +47,16 @@ struct TransactionRecord: Sendable {
     var retries = 0
     /// Where this payment's webhooks go (MONEI's `callbackUrl`); nil: the merchant's endpoint.
     var callbackURL: String?
+    /// A QR payment's brand display name (its brand is ``cardBrand``, the history's `cardType`).
+    var apmBrandFullName: String?
+    /// What the QR encodes: the wallet's pay page of the order.
+    var apmQRCode: String?
+    /// When the host closes the order (or gives up on a refund).
+    var apmExpiresAt: Int64?
+    /// The wallet's id of the payment (or of the refund) once done.
+    var apmProviderReference: String?
+    /// Why the wallet declined (an ``APMDeclineReason`` raw value).
+    var apmDeclineReason: String?
     /// The webhook event type this change calls for when its status alone does not tell (a
     /// reversal by the user); not stored.
     var eventType: String?
@@ -118,6 +128,11 @@ struct TransactionRecord: Sendable {
         dccECB = try row["dcc_ecb"]
         retries = try row["retries"]
         callbackURL = try row["callback_url"]
+        apmBrandFullName = try row["apm_brand_full_name"]
+        apmQRCode = try row["apm_qr_code"]
+        apmExpiresAt = try row["apm_expires_at"]
+        apmProviderReference = try row["apm_provider_reference"]
+        apmDeclineReason = try row["apm_decline_reason"]
     }
 
     private static let columns = [
@@ -125,7 +140,8 @@ struct TransactionRecord: Sendable {
         "reference", "created_at", "updated_at", "pending_until", "card_brand", "masked_pan", "pan_hash", "card_expiry",
         "card_country", "aid", "application_label", "cvm", "pin_verified", "auth_id", "rrn", "cid", "cryptogram", "response_code",
         "response_message", "original_id", "refunded_at", "refunded_masked_pan", "refund_amount", "dcc_status", "dcc_amount",
-        "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries", "callback_url",
+        "dcc_currency", "dcc_rate", "dcc_markup", "dcc_ecb", "retries", "callback_url", "apm_brand_full_name", "apm_qr_code",
+        "apm_expires_at", "apm_provider_reference", "apm_decline_reason",
     ]
 
     private static let upsert =
@@ -146,7 +162,8 @@ struct TransactionRecord: Sendable {
             text(rrn), text(cid), text(cryptogram), text(responseCode), text(responseMessage), text(originalID),
             integer(refundedAt), text(refundedMaskedPAN), integer(refundAmount), text(dccStatus?.rawValue), integer(dccAmount),
             text(dccCurrency), real(dccRate), real(dccMarkup), dccECB.map { .integer($0 ? 1 : 0) } ?? .null,
-            .integer(Int64(retries)), text(callbackURL),
+            .integer(Int64(retries)), text(callbackURL), text(apmBrandFullName), text(apmQRCode), integer(apmExpiresAt),
+            text(apmProviderReference), text(apmDeclineReason),
         ]
     }
 

@@ -97,6 +97,10 @@ extension Payments {
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
+            // A QR order takes no card, PIN or DCC choice, whatever its status.
+            guard TransactionStateMachine.applies(event, to: record.paymentMethod) else {
+                throw PaymentError.wrongState("The transaction is a \(record.paymentMethod.rawValue) payment: it takes no card, PIN or DCC choice.")
+            }
             guard TransactionStateMachine.accepts(event, record.status) else {
                 throw PaymentError.wrongState(TransactionStateMachine.refusal(event, record.status))
             }
@@ -154,6 +158,7 @@ extension Payments {
         _ db: Connection, _ id: String, amount: Int, currency: String?, terminal: TerminalInfo, at now: Int64
     ) throws -> TransactionRecord {
         let original = try record(db, id: id, terminal: terminal.terminalId)
+        guard original.paymentMethod == .CARD else { throw PaymentError.qrPaymentByCard }
         guard original.type == .AUTH else {
             throw PaymentError.refundOfRefund
         }
@@ -185,7 +190,8 @@ extension Payments {
     /// that cleared ends that window: a decline, a cancelled card read or a sale still in flight
     /// after it does not. A later sale that cleared and was then reversed or refunded still ended it.
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
-        guard terminal.isReversalAvailable else { return false }
+        // A QR payment is never reversed: it is cancelled before it is paid, refunded after.
+        guard terminal.isReversalAvailable, record.paymentMethod == .CARD else { return false }
         // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
         switch TransactionStateMachine.reversibility(record.type, record.status, age: now - record.createdAt) {
         case .no: return false

@@ -12,8 +12,12 @@ extension Payments {
     /// The seed's TransactionDetail of a stored transaction, as the terminal sees it now.
     func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
         let cancellable = try isCancellable(db, record, terminal: terminal, at: now)
-        let refundable =
+        var refundable =
             TransactionStateMachine.isRefundable(record.type, record.status) && !cancellable && terminal.isRefundAvailable
+        // A QR payment takes several partial refunds: refundable while some of it is left.
+        if refundable, record.paymentMethod != .CARD {
+            refundable = try db.apm.refundedOrPending(payment: record.id) < record.amount
+        }
         func currency(_ code: String?) -> TerminalCurrency? {
             code.flatMap { Currency(code: $0) }.map(TerminalCurrency.init)
         }
@@ -22,12 +26,12 @@ extension Payments {
             transactionAmount: record.amount, tipAmount: record.tipAmount,
             transactionDate: Self.date(record.createdAt), merchantId: record.merchantID, terminalId: record.terminalID,
             cancellable: cancellable, applicationLabel: record.applicationLabel, cardType: record.cardBrand,
-            expiryDate: record.cardExpiry.flatMap(Self.expiryDate), authId: record.authID ?? "", AID: record.aid,
+            expiryDate: record.cardExpiry.flatMap(Self.expiryDate), authId: record.authID ?? record.apmProviderReference ?? "", AID: record.aid,
             cardNumber: record.maskedPAN ?? "", responseCode: record.responseCode, responseMsg: record.responseMessage,
             CID: record.cid, applicationCryptogram: record.cryptogram, externalID: record.reference,
             retrievalRefNum: record.rrn, refundedTransactionId: record.originalID,
             refundedDate: record.refundedAt.map(Self.date), refundedMaskedPan: record.refundedMaskedPAN,
-            isReversalAvailable: terminal.isReversalAvailable, paymentMethod: record.paymentMethod,
+            isReversalAvailable: terminal.isReversalAvailable && record.paymentMethod == .CARD, paymentMethod: record.paymentMethod,
             refundable: refundable, ref1: record.reference, ref2: nil, currency: currency(record.currency),
             dccStatus: record.dccStatus, dccAmount: record.dccAmount, dccCurrency: currency(record.dccCurrency),
             dccExchangeRate: record.dccRate, dccMarkup: record.dccMarkup, dccEcbIndicator: record.dccECB,

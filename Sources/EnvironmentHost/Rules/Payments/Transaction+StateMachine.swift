@@ -28,8 +28,35 @@ enum TransactionStateMachine {
         case reversal
         /// A refund of the sale cleared: the sale is paid back.
         case refund
-        /// The in-flight deadline passed, or the device left.
+        /// The in-flight deadline passed, or the device left (an APM order: the host's `apmTimeout`).
         case deadline
+
+        // A QR wallet payment (docs/qr-payments.md): what the wallet notifies, and the app's cancel.
+
+        /// The customer opened the QR's pay page.
+        case scanned
+        /// The customer paid, and the host took it.
+        case paid
+        /// The wallet declined (the customer, the provider, funds, limits).
+        case declined
+        /// The wallet let the order expire.
+        case expired
+        /// The app cancelled the order (`cancelQRPayment`).
+        case cancelled
+        /// The wallet paid a QR refund out.
+        case refundSucceeded
+        /// The wallet refused a QR refund.
+        case refundFailed
+    }
+
+    /// The events of a card transaction, and those of a QR wallet one: a card event never acts on
+    /// a QR order (nor a wallet's on a card sale), whatever its status.
+    static let cardEvents: Set<Event> = [.card, .dccChoice, .pin, .reversal, .refund, .deadline]
+    static let apmEvents: Set<Event> = [.scanned, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline]
+
+    /// Whether `event` belongs to transactions paid by `method`.
+    static func applies(_ event: Event, to method: PaymentMethod) -> Bool {
+        method == .CARD ? cardEvents.contains(event) : apmEvents.contains(event)
     }
 
     /// Where every transaction starts: waiting for its card.
@@ -52,6 +79,15 @@ enum TransactionStateMachine {
         .reversal: ([.CLEARED, .DCC_REQUIRED], [.USER_CANCELLED, .CANCELLED]),
         .refund: ([.CLEARED], [.REFUNDED]),
         .deadline: ([.NEW, .DCC_REQUIRED, .PIN_REQUESTED, .ONGOING], [.TIMEOUT]),
+        // A QR order waits NEW for the scan, ONGOING once scanned; either way it can be paid,
+        // declined, expired or cancelled. A QR refund waits ONGOING for the wallet's answer.
+        .scanned: ([.NEW], [.ONGOING]),
+        .paid: ([.NEW, .ONGOING], [.CLEARED]),
+        .declined: ([.NEW, .ONGOING], [.DECLINED]),
+        .expired: ([.NEW, .ONGOING], [.TIMEOUT]),
+        .cancelled: ([.NEW, .ONGOING], [.USER_CANCELLED]),
+        .refundSucceeded: ([.ONGOING], [.CLEARED]),
+        .refundFailed: ([.ONGOING], [.DECLINED]),
     ]
 
     /// Whether `event` may happen to a transaction in `status`.
@@ -124,5 +160,15 @@ extension TransactionRecord {
             "\(event) may not take a transaction from \(self.status.rawValue) to \(status.rawValue)")
         self.status = status
         pendingUntil = TransactionStateMachine.wait(in: status).map { now + $0 }
+    }
+
+    /// Moves a QR transaction to `status` through `event`: in flight it keeps the deadline of its
+    /// order (``apmExpiresAt``, from the terminal's `apmTimeout`), not a card status's wait.
+    mutating func moveAPM(to status: TransactionStatus, by event: TransactionStateMachine.Event, at now: Int64) {
+        assert(
+            TransactionStateMachine.allows(event, from: self.status, to: status) && TransactionStateMachine.applies(event, to: paymentMethod),
+            "\(event) may not take a \(paymentMethod.rawValue) transaction from \(self.status.rawValue) to \(status.rawValue)")
+        self.status = status
+        pendingUntil = TransactionStateMachine.isInFlight(status) ? apmExpiresAt : nil
     }
 }

@@ -34,6 +34,8 @@ struct Outbox: Sendable {
             let originalPaymentId: String?
             let dccAmount: Int?
             let dccCurrency: String?
+            /// `CARD`, or `QRCODE` for a QR wallet payment (its brand in `cardBrand`).
+            let paymentMethod: String
 
             /// Every field is written, absent values as `null`, as the documented payload shows.
             func encode(to encoder: any Encoder) throws {
@@ -53,6 +55,7 @@ struct Outbox: Sendable {
                 try container.encode(originalPaymentId, forKey: .originalPaymentId)
                 try container.encode(dccAmount, forKey: .dccAmount)
                 try container.encode(dccCurrency, forKey: .dccCurrency)
+                try container.encode(paymentMethod, forKey: .paymentMethod)
             }
         }
 
@@ -93,7 +96,7 @@ struct Outbox: Sendable {
                 last4: record.maskedPAN.map { String($0.suffix(4)) }, responseCode: record.responseCode,
                 terminalId: record.terminalID, merchantId: record.merchantID, originalPaymentId: record.originalID,
                 dccAmount: record.dccStatus == .ACCEPTED ? record.dccAmount : nil,
-                dccCurrency: record.dccStatus == .ACCEPTED ? record.dccCurrency : nil))
+                dccCurrency: record.dccStatus == .ACCEPTED ? record.dccCurrency : nil, paymentMethod: record.paymentMethod.rawValue))
         let disabled = record.callbackURL == nil && endpoint.disabled
         try enqueue(
             db, id: id, type: type, merchant: record.merchantID, transaction: record.id, url: url, scheme: endpoint.scheme,
@@ -101,11 +104,19 @@ struct Outbox: Sendable {
     }
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and
-    /// reports each one's outcome.
+    /// reports each one's outcome; a QR order is closed at the wallet too, so a customer who pays
+    /// later is refused and never charged.
     func timeOut(_ db: Connection, _ records: [TransactionRecord], message: String?, at now: Int64) throws {
         for var record in records {
-            record.move(to: .TIMEOUT, by: .deadline, at: now)
-            record.responseMessage = message ?? record.responseMessage ?? "Timed out"
+            if record.paymentMethod == .CARD {
+                record.move(to: .TIMEOUT, by: .deadline, at: now)
+                record.responseMessage = message ?? record.responseMessage ?? "Timed out"
+            } else {
+                record.moveAPM(to: .TIMEOUT, by: .deadline, at: now)
+                record.responseMessage =
+                    message ?? (record.type == .AUTH ? "The order was not paid within apmTimeout" : "The wallet did not answer within apmRefundTimeout")
+                if record.type == .AUTH { try WalletCalls.close(db, order: record.id, reason: "expired", at: now) }
+            }
             try record.save(db, at: now)
             try self.record(db, record, at: now)
         }

@@ -1,0 +1,39 @@
+import SandboxWire
+
+/// The refusals of QR wallet payments (docs/qr-payments.md, "Errors").
+extension PaymentError {
+    static let apmNotEnabled = PaymentError(
+        status: 403, code: .apmNotEnabled, message: "This terminal takes no QR wallet payments (apmEnabled is false).")
+    static func apmBrandUnavailable(_ brand: String, active: [String]) -> PaymentError {
+        PaymentError(
+            status: 400, code: .apmBrandUnavailable,
+            message: "The brand \(brand) is none of this terminal's active brands (\(active.isEmpty ? "none" : active.joined(separator: ", "))).",
+            field: "brand")
+    }
+    /// The order (or refund) is final already: nothing can change it.
+    static func apmOrderClosed(_ status: TransactionStatus) -> PaymentError {
+        PaymentError(
+            status: 409, code: .apmOrderClosed, message: "The order is closed already (\(status.rawValue)): nothing can change it.",
+            field: "transactionId")
+    }
+    static let apmAlreadyPaid = PaymentError(
+        status: 409, code: .apmAlreadyPaid, message: "The customer paid this order already: refund it instead.", field: "transactionId")
+    static func apmProviderUnavailable(_ why: String) -> PaymentError {
+        PaymentError(status: 502, code: .apmProviderUnavailable, message: "The wallet provider did not answer (\(why)); no order was made.")
+    }
+    static func providerSignatureInvalid(_ why: String) -> PaymentError {
+        PaymentError(status: 401, code: .providerSignatureInvalid, message: why, field: "header.\(WalletProvider.signatureHeader)")
+    }
+    /// A QR refund of a card sale, or a card refund of a QR payment.
+    static let notQRPayment = PaymentError(
+        status: 409, code: .transactionNotRefundable, message: "Only a QR wallet payment can be refunded by a QR refund.",
+        field: "refundedTransactionId")
+    static let qrPaymentByCard = PaymentError(
+        status: 409, code: .transactionNotRefundable, message: "A QR wallet payment is refunded by a QR refund (doQRRefund).",
+        field: "transactionId")
+    static func qrRefundOverAmount(left: Int) -> PaymentError {
+        PaymentError(
+            status: 400, code: .refundOverAmount, message: "A refund cannot exceed what is left of the payment (\(left)).",
+            field: "refundAmount")
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import SandboxCore
+import SandboxHTTP
+import SandboxStore
+import SandboxWire
+
+/// QR wallet payments of one host (docs/qr-payments.md): the order made at the wallet, its poll,
+/// the app's cancel, refunds, and the wallet's notifications.
+///
+/// A QR payment is a row of `transactions` (payment method QRCODE, its brand as the card brand),
+/// so the card rules' busy rule, idempotency keys, webhooks and reads hold for it as they are.
+/// Every change is one write transaction with its webhook and the calls it owes the wallet
+/// (``WalletCalls``), so a cancel and a payment that race are decided by the database: the one
+/// that commits first wins, the other finds the order final.
+struct QRPayments: Sendable {
+    let payments: Payments
+    let wallet: WalletClient
+
+    var store: Store { payments.store }
+    var outbox: Outbox { payments.outbox }
+    var region: Region { payments.region }
+
+    /// The terminal's `apmTimeout`, `apmPulling` and `apmRefundTimeout` when its DynamicProperties leave them out.
+    static let defaultTimeout = 300
+    static let defaultPulling = 5
+    static let defaultRefundTimeout = 60
+
+    static func timeout(_ terminal: TerminalInfo) -> Int { positive(terminal.dynamicProperties.apmTimeout) ?? defaultTimeout }
+    static func refundTimeout(_ terminal: TerminalInfo) -> Int {
+        positive(terminal.dynamicProperties.apmRefundTimeout) ?? defaultRefundTimeout
+    }
+    private static func positive(_ value: Int?) -> Int? { value.flatMap { $0 > 0 ? $0 : nil } }
+
+    // MARK: - Create
+
+    /// What the first write of a new payment found: a kept answer to a repeated key, or the new row.
+    private enum Started {
+        case replay(Response)
+        case made(TransactionRecord)
+    }
+
+    /// doQRPayment: checks the payment as a card sale, holds the terminal with a NEW row, makes the
+    /// order at the wallet, and answers the payment with the QR.
+    ///
+    /// The row is written before the wallet is asked, so the busy rule and the idempotency key
+    /// hold while the wallet answers; when the wallet does not answer, the row is removed again
+    /// (nothing stays in flight) and the order is closed at the wallet in case it was made after all.
+    func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: Payments.IdempotencyKey?) throws -> Response {
+        let terminal = try payments.terminalInfo(session)
+        guard terminal.apmEnabled else { throw PaymentError.apmNotEnabled }
+        // The card sale's rules, word for word: amount, tip, reference, limit, the terminal's currency.
+        try PaymentValidation.sale(
+            SandboxWire.SaleRequest(
+                currency: terminal.currency.code, requestedAmount: body.requestedAmount, tipAmount: body.tipAmount,
+                reference: body.reference, checkoutId: nil, countryCode: nil, cardPayload: nil, readerOutcome: nil, callbackUrl: nil),
+            terminal: terminal)
+        let active = terminal.apmConfig.filter(\.isActive)
+        guard let brand = active.first(where: { $0.brandName == body.brand }) else {
+            throw PaymentError.apmBrandUnavailable(body.brand.rawValue, active: active.map(\.brandName.rawValue))
+        }
+        let timeout = Self.timeout(terminal)
+        let now = payments.now()
+        let started = try store.write { db -> Started in
+            try payments.expireStale(db, terminal: terminal.terminalId, at: now)
+            if let kept = try kept(db, key, terminal: terminal) { return .replay(kept) }
+            guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
+            var record = TransactionRecord(
+                id: payments.transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH,
+                status: .NEW, amount: body.requestedAmount, tipAmount: body.tipAmount, currency: terminal.currency.code,
+                reference: body.reference, at: now)
+            record.paymentMethod = .QRCODE
+            record.cardBrand = brand.brandName.rawValue
+            record.apmBrandFullName = brand.brandFullName
+            record.apmExpiresAt = now + Int64(timeout) * 1000
+            record.pendingUntil = record.apmExpiresAt
+            try record.save(db, at: now)
+            return .made(record)
+        }
+        let made: TransactionRecord
+        switch started {
+        case .replay(let response): return response
+        case .made(let record): made = record
+        }
+        let order: WalletProvider.Order
+        do {
+            order = try wallet.createOrder(
+                WalletProvider.OrderRequest(
+                    orderId: made.id, region: region.id, merchantId: terminal.merchantId, merchantName: terminal.merchantName,
+                    terminalId: terminal.terminalId, amount: made.amount, currency: made.currency, brand: brand.brandName.rawValue,
+                    brandFullName: brand.brandFullName, reference: made.reference, expiresInSeconds: timeout))
+        } catch {
+            try store.write { db in
+                try db.apm.delete(id: made.id)
+                // The wallet may have made the order and only answered too late.
+                if wallet.baseURL != nil { try WalletCalls.close(db, order: made.id, reason: "cancelled", at: now) }
+            }
+            throw error
+        }
+        return try store.write { db in
+            var record = try payments.record(db, id: made.id, terminal: terminal.terminalId)
+            record.apmQRCode = order.payUrl
+            try record.save(db, at: now)
+            let response = Response.json(try transaction(db, record, terminal: terminal), status: 201)
+            try keep(db, key, response, terminal: terminal, at: now)
+            return response
+        }
+    }
+
+    func kept(_ db: Connection, _ key: Payments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {
+        guard let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) else { return nil }
+        guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
+        var replay = Response.json(bytes: kept.body, status: kept.status)
+        replay.headers.append(("Idempotent-Replayed", "true"))
+        return replay
+    }
+
+    func keep(_ db: Connection, _ key: Payments.IdempotencyKey?, _ response: Response, terminal: TerminalInfo, at now: Int64) throws {
+        guard let key else { return }
+        try db.transactions.keep(
+            .init(requestHash: key.requestHash, status: response.status, body: response.body), terminal: terminal.terminalId, key: key.key,
+            at: now)
+    }
+
+    // MARK: - Poll
+
+    /// The terminal's QR transaction `id` as it is now (a passed deadline applied first).
+    func transaction(_ session: Lifecycle.CurrentSession, id: String) throws -> APMTransaction {
+        try payments.reading(session) { db, terminal, _ in
+            try transaction(db, try record(db, id: id, terminal: terminal), terminal: terminal)
+        }
+    }
+
+    /// A QR transaction of the terminal: a card transaction's id is not one.
+    func record(_ db: Connection, id: String, terminal: TerminalInfo) throws -> TransactionRecord {
+        let record = try payments.record(db, id: id, terminal: terminal.terminalId)
+        guard record.paymentMethod != .CARD else { throw PaymentError.transactionNotFound }
+        return record
+    }
+
+    /// The wire's APMTransaction of a stored QR row. The QR image is drawn while the order is open.
+    func transaction(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo) throws -> APMTransaction {
+        let currency = Currency(code: record.currency).map(TerminalCurrency.init) ?? terminal.currency
+        let open = record.type == .AUTH && TransactionStateMachine.isInFlight(record.status)
+        var refundable: Bool?
+        if record.type == .AUTH {
+            let refunded = try db.apm.refundedOrPending(payment: record.id)
+            refundable = record.status == .CLEARED && terminal.isRefundAvailable && refunded < record.amount
+        }
+        return APMTransaction(
+            transactionId: record.id, transactionStatus: record.status, transactionType: record.type, paymentMethod: record.paymentMethod,
+            brand: record.cardBrand.map(APMPaymentData.APMBrand.init(rawValue:)), brandFullName: record.apmBrandFullName,
+            transactionAmount: record.amount, tipAmount: record.tipAmount, currency: currency, transactionDate: Payments.date(record.createdAt),
+            expiresAt: record.apmExpiresAt.map(Payments.date), merchantId: record.merchantID, terminalId: record.terminalID,
+            externalID: record.reference, qrCode: record.apmQRCode,
+            qrCodeSVG: open ? try record.apmQRCode.map { try QRImage.svg($0) } : nil,
+            providerReference: record.apmProviderReference, responseCode: record.responseCode, responseMsg: record.responseMessage,
+            declineReason: record.apmDeclineReason, refundedTransactionId: record.originalID, refundable: refundable)
+    }
+
+    // MARK: - Cancel
+
+    /// cancelQRPayment: ends a pending order as USER_CANCELLED and closes it at the wallet.
+    ///
+    /// - Throws: `apm_already_paid` once the customer paid, `apm_order_closed` once it is final
+    ///   otherwise, `transaction_wrong_state` for a refund.
+    func cancel(_ session: Lifecycle.CurrentSession, id: String, reason: String?) throws -> APMTransaction {
+        let terminal = try payments.terminalInfo(session)
+        let now = payments.now()
+        return try store.write { db in
+            try payments.expireStale(db, terminal: terminal.terminalId, at: now)
+            var record = try record(db, id: id, terminal: terminal)
+            guard record.type == .AUTH else { throw PaymentError.wrongState("A QR refund cannot be cancelled.") }
+            switch record.status {
+            case .NEW, .ONGOING:
+                record.moveAPM(to: .USER_CANCELLED, by: .cancelled, at: now)
+                let why = reason.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                record.responseMessage = why.isEmpty ? "Cancelled by the user" : "Cancelled by the user: \(why.prefix(200))"
+                record.eventType = "payment.canceled"
+                try record.save(db, at: now)
+                try outbox.record(db, record, at: now)
+                try WalletCalls.close(db, order: record.id, reason: "cancelled", at: now)
+            case .CLEARED, .REFUNDED:
+                throw PaymentError.apmAlreadyPaid
+            default:
+                throw PaymentError.apmOrderClosed(record.status)
+            }
+            return try transaction(db, record, terminal: terminal)
+        }
+    }
+
+    // MARK: - Deadlines
+
+    /// Applies every QR deadline that passed, on every terminal: the order's TIMEOUT with its
+    /// webhook and the close call, with nobody polling (after a clock move, and every second).
+    ///
+    /// - Returns: how many transactions it timed out.
+    @discardableResult
+    func sweep() throws -> Int {
+        let now = payments.now()
+        // A read first: the tick runs every second, and most seconds nothing is due.
+        guard try !store.read({ db in try db.apm.expired(at: now) }).isEmpty else { return 0 }
+        return try store.write { db in
+            let due = try db.apm.expired(at: now)
+            try outbox.timeOut(db, due, message: nil, at: now)
+            return due.count
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Clocks
+import Foundation
+import SandboxCore
+import SandboxStore
+import Synchronization
+
+/// Delivers the calls the host owes the wallet (``WalletCalls``: close an order, ask for a
+/// refund) and applies QR deadlines with nobody polling (``QRPayments/sweep()``), on one thread.
+///
+/// A call is done once the wallet answered it with anything but a 5xx (a `409 order_paid` to a
+/// close is an answer: the host's decision stands, and the wallet refuses the payment it no longer
+/// may take). Until then it is tried again after 0.5 s, 1 s, 2 s … up to every 30 s of real time,
+/// however the sandbox clock moves, and across restarts: the queue is a table.
+final class WalletCourier: Sendable {
+    /// Waits after the first, second, … attempt without an answer, in real milliseconds.
+    static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000]
+    /// How often deadlines are applied without a request to apply them, in real time.
+    static let sweepInterval: Duration = .seconds(1)
+
+    let store: Store
+    let wallet: WalletClient
+    let qr: QRPayments
+    /// Real time: the backoff of a wallet that is down does not follow the sandbox clock.
+    let wallClock: any TimeSource
+    private let running = Atomic<Bool>(false)
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(store: Store, wallet: WalletClient, qr: QRPayments, wallClock: any TimeSource) {
+        self.store = store
+        self.wallet = wallet
+        self.qr = qr
+        self.wallClock = wallClock
+    }
+
+    /// Starts the thread: it delivers what is due, sweeps deadlines each second, and sleeps 100 ms
+    /// (or until ``wake()``) when there is nothing to do.
+    func start() {
+        guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let thread = Thread { [self] in
+            var lastSweep = ContinuousClock.now - Self.sweepInterval
+            while running.load(ordering: .sequentiallyConsistent) {
+                if ContinuousClock.now - lastSweep >= Self.sweepInterval {
+                    lastSweep = ContinuousClock.now
+                    _ = try? qr.sweep()
+                }
+                let delivered = (try? deliverDue()) ?? 0
+                if delivered == 0 { _ = wakeUp.wait(timeout: .now() + .milliseconds(100)) }
+            }
+            finished.signal()
+        }
+        thread.name = "wallet-courier"
+        thread.start()
+    }
+
+    /// Stops the thread after the call under way (at most the wallet client's 2 s timeout).
+    func stop() {
+        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        wakeUp.signal()
+        finished.wait()
+    }
+
+    /// Looks at the queue now rather than within 100 ms (a call was just written).
+    func wake() { wakeUp.signal() }
+
+    /// Sends every call due now, oldest first, and records each answer.
+    ///
+    /// - Returns: how many it sent.
+    @discardableResult
+    func deliverDue() throws -> Int {
+        let due = try store.read { db in try db.apm.dueCalls(at: wallClock.nowMilliseconds(), limit: 32) }
+        for call in due {
+            let answer = wallet.send(.post, call.path, body: call.body)
+            let attempts = call.attempts + 1
+            let now = wallClock.nowMilliseconds()
+            try store.write { db in
+                switch answer {
+                case .answered(let status, _) where status < 500:
+                    try db.apm.markAnswered(call.seq, status: status, attempts: attempts, at: now)
+                case .answered(let status, let body):
+                    try db.apm.reschedule(
+                        call.seq, attempts: attempts, status: status, error: String(decoding: body.prefix(256), as: UTF8.self),
+                        next: now + Self.wait(after: attempts))
+                case .unanswered(let why):
+                    try db.apm.reschedule(call.seq, attempts: attempts, status: nil, error: why, next: now + Self.wait(after: attempts))
+                }
+            }
+        }
+        return due.count
+    }
+
+    static func wait(after attempts: Int) -> Int64 { backoff[min(max(attempts, 1), backoff.count) - 1] }
+}

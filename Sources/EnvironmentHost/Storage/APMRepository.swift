@@ -1,0 +1,122 @@
+import SandboxStore
+
+/// What QR wallet payments keep beside their transactions: the wallet's notifications the host
+/// took (`apm_notifications`), the calls it owes the wallet (`wallet_calls`), and the QR rows'
+/// own reads (deadlines across terminals, the refunds of a payment).
+struct APMRepository {
+    let db: Connection
+
+    // MARK: - Transactions
+
+    /// A QR transaction of any terminal (a notification names only its id).
+    func record(id: String) throws -> TransactionRecord? {
+        try db.query("SELECT * FROM transactions WHERE id = ? AND payment_method <> 'CARD'", [.text(id)]).first
+            .map(TransactionRecord.init)
+    }
+
+    /// The QR transactions of every terminal whose deadline passed by `now` (the sweep that sends
+    /// expiry webhooks with nobody polling).
+    func expired(at now: Int64) throws -> [TransactionRecord] {
+        try db.query(
+            """
+            SELECT * FROM transactions INDEXED BY transactions_in_flight
+            WHERE pending_until IS NOT NULL AND pending_until <= ? AND payment_method <> 'CARD'
+            """, [.integer(now)]
+        ).map(TransactionRecord.init)
+    }
+
+    /// The refunds of `payment` that are paid out or still waiting for the wallet: their sum.
+    func refundedOrPending(payment: String) throws -> Int {
+        try db.query(
+            "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE original_id = ? AND type = 'REFUND' AND status IN ('CLEARED', 'ONGOING')",
+            [.text(payment)]
+        ).first?["total"] ?? 0
+    }
+
+    /// The refunds of `payment` that are paid out: their sum.
+    func refunded(payment: String) throws -> Int {
+        try db.query(
+            "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE original_id = ? AND type = 'REFUND' AND status = 'CLEARED'",
+            [.text(payment)]
+        ).first?["total"] ?? 0
+    }
+
+    /// Removes a payment that was never made (the wallet did not answer its order).
+    func delete(id: String) throws {
+        try db.run("DELETE FROM transactions WHERE id = ?", [.text(id)])
+    }
+
+    // MARK: - Notifications
+
+    /// Records a notification as taken.
+    ///
+    /// - Returns: false when it was taken before (a repeat: it changes nothing).
+    func take(notification id: String, type: String, transaction: String, at now: Int64) throws -> Bool {
+        try db.run(
+            "INSERT INTO apm_notifications (id, type, transaction_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [.text(id), .text(type), .text(transaction), .integer(now)])
+        return db.changes == 1
+    }
+
+    /// Whether a notification was taken before.
+    func wasTaken(notification id: String) throws -> Bool {
+        try !db.query("SELECT 1 FROM apm_notifications WHERE id = ?", [.text(id)]).isEmpty
+    }
+
+    // MARK: - Calls to the wallet
+
+    /// A call the host owes the wallet.
+    struct WalletCall: Sendable, Equatable {
+        let seq: Int64
+        let kind: String
+        let transactionID: String
+        let path: String
+        let body: [UInt8]
+        let attempts: Int
+        let state: String
+        let lastStatus: Int?
+    }
+
+    func enqueueCall(kind: String, transaction: String, path: String, body: [UInt8], at now: Int64, dueAt: Int64) throws {
+        try db.run(
+            """
+            INSERT INTO wallet_calls (kind, transaction_id, path, body, created_at, state, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, 'pending', ?)
+            """, [.text(kind), .text(transaction), .text(path), .blob(body), .integer(now), .integer(dueAt)])
+    }
+
+    /// The pending calls due by `realNow` (real-time milliseconds), oldest first.
+    func dueCalls(at realNow: Int64, limit: Int) throws -> [WalletCall] {
+        try db.query(
+            "SELECT * FROM wallet_calls WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?",
+            [.integer(realNow), .integer(Int64(limit))]
+        ).map(Self.call)
+    }
+
+    /// The calls owed for a transaction, in order (tests and the back office look at them).
+    func calls(transaction: String) throws -> [WalletCall] {
+        try db.query("SELECT * FROM wallet_calls WHERE transaction_id = ? ORDER BY seq", [.text(transaction)]).map(Self.call)
+    }
+
+    /// The wallet answered: the call is done, whatever it said.
+    func markAnswered(_ seq: Int64, status: Int, attempts: Int, at realNow: Int64) throws {
+        try db.run(
+            "UPDATE wallet_calls SET state = 'answered', attempts = ?, last_status = ?, last_error = NULL, answered_at = ? WHERE seq = ?",
+            [.integer(Int64(attempts)), .integer(Int64(status)), .integer(realNow), .integer(seq)])
+    }
+
+    /// No answer (or a 5xx): try again at `next` (real time).
+    func reschedule(_ seq: Int64, attempts: Int, status: Int?, error: String?, next: Int64) throws {
+        try db.run(
+            "UPDATE wallet_calls SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?",
+            [.integer(Int64(attempts)), status.map { .integer(Int64($0)) } ?? .null, error.map(DatabaseValue.text) ?? .null,
+             .integer(next), .integer(seq)])
+    }
+
+    private static func call(_ row: Row) throws -> WalletCall {
+        WalletCall(
+            seq: try row["seq"], kind: try row["kind"], transactionID: try row["transaction_id"], path: try row["path"],
+            body: try row["body"], attempts: Int(try row["attempts"] as Int64), state: try row["state"],
+            lastStatus: (try row["last_status"] as Int64?).map(Int.init))
+    }
+}

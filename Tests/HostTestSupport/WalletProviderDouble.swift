@@ -1,0 +1,164 @@
+import Foundation
+import SandboxHTTP
+import SandboxWire
+import Synchronization
+import TestSupport
+import WebhookSignature
+
+/// A stand-in for the wallet simulator's provider API (docs/qr-payments.md, "Host and wallet"),
+/// for tests of a host alone: it checks every request's `Wallet-Signature` with the region's
+/// secret, makes orders (idempotent on `orderId`), closes them (`409 order_paid` once paid) and
+/// takes refunds (202), and keeps what it was asked, so a test sees what the host sent.
+///
+/// It never notifies by itself: a test plays the wallet with ``notification(_:)`` and posts it,
+/// signed, to the host (``notify(_:host:)``).
+///
+/// ```swift
+/// let wallet = try WalletProviderDouble(region: "EU", secret: secret)
+/// let host = try InProcessHost(region: "EU", walletURL: wallet.url)
+/// ```
+public final class WalletProviderDouble: @unchecked Sendable {
+    /// What the double was asked.
+    public struct Log: Sendable {
+        public var orders: [WalletProvider.OrderRequest] = []
+        /// `(orderId, reason)` of each close.
+        public var closes: [(order: String, reason: String)] = []
+        public var refunds: [WalletProvider.RefundRequest] = []
+        /// Requests refused because their signature did not verify.
+        public var unsigned = 0
+    }
+
+    public let region: String
+    public let secret: String
+    private let server: Server
+    private let state = Mutex<(log: Log, orders: [String: WalletProvider.Order], status: Int?)>((Log(), [:], nil))
+
+    public var url: String { "http://127.0.0.1:\(server.port)" }
+    public var log: Log { state.withLock { $0.log } }
+
+    /// Starts the double on a free port (or `port`, to come back where a stopped one was).
+    public init(region: String, secret: String, port: UInt16 = 0) throws {
+        self.region = region
+        self.secret = secret
+        let box = Box()
+        var router = Router()
+        router.post("/provider/v1/orders") { request in try box.double!.order(request) }
+        router.get("/provider/v1/orders/{orderId}") { request in try box.double!.get(request) }
+        router.post("/provider/v1/orders/{orderId}/close") { request in try box.double!.close(request) }
+        router.post("/provider/v1/refunds") { request in try box.double!.refund(request) }
+        server = Server(name: "wallet-double", configuration: ServerConfiguration(port: port, drainSeconds: 0.1), responder: router)
+        box.double = self
+        try server.start()
+    }
+
+    private final class Box: @unchecked Sendable { weak var double: WalletProviderDouble? }
+
+    public func stop() { server.stop() }
+
+    /// From now on every provider call answers `status` with an error envelope (nil: normal again).
+    public func answerEverything(with status: Int?) { state.withLock { $0.status = status } }
+
+    /// Marks an order paid at the wallet (a close is then refused with `409 order_paid`).
+    public func markPaid(_ order: String) {
+        state.withLock { $0.orders[order]?.status = .paid }
+    }
+
+    // MARK: - Provider API
+
+    private func verified(_ request: Request) throws {
+        if let status = state.withLock({ $0.status }) {
+            throw HTTPError(status: status, code: .injectedFault, message: "The double answers \(status).")
+        }
+        let headers = ["MONEI-Signature": request.header(WalletProvider.signatureHeader) ?? ""]
+        guard request.header(WalletProvider.regionHeader) == region,
+            (try? WebhookVerifier.verify(scheme: .monei, headers: headers, body: request.body, secret: secret)) != nil
+        else {
+            state.withLock { $0.log.unsigned += 1 }
+            throw HTTPError(status: 401, code: .providerSignatureInvalid, message: "Wallet-Signature does not verify.")
+        }
+    }
+
+    private func order(_ request: Request) throws -> Response {
+        try verified(request)
+        let asked = try request.decode(WalletProvider.OrderRequest.self)
+        let order = state.withLock { state -> WalletProvider.Order in
+            state.log.orders.append(asked)
+            if let made = state.orders[asked.orderId] { return made }
+            let now = Date()
+            let made = WalletProvider.Order(
+                orderId: asked.orderId, region: asked.region, merchantId: asked.merchantId, merchantName: asked.merchantName,
+                terminalId: asked.terminalId, amount: asked.amount, currency: asked.currency, brand: asked.brand,
+                brandFullName: asked.brandFullName, reference: asked.reference, status: .pending,
+                payUrl: "\(url)/pay/\(asked.orderId)", createdAt: now, expiresAt: now.addingTimeInterval(Double(asked.expiresInSeconds)))
+            state.orders[asked.orderId] = made
+            return made
+        }
+        return .json(order, status: 201)
+    }
+
+    private func get(_ request: Request) throws -> Response {
+        try verified(request)
+        guard let order = state.withLock({ $0.orders[request.parameter("orderId")] }) else {
+            throw HTTPError(status: 404, code: .orderNotFound, message: "No such order.")
+        }
+        return .json(order)
+    }
+
+    private func close(_ request: Request) throws -> Response {
+        try verified(request)
+        let reason = try request.decode(WalletProvider.CloseRequest.self).reason
+        let id = request.parameter("orderId")
+        return try state.withLock { state in
+            state.log.closes.append((id, reason))
+            guard var order = state.orders[id] else { throw HTTPError(status: 404, code: .orderNotFound, message: "No such order.") }
+            if order.status == .paid { throw HTTPError(status: 409, code: .orderPaid, message: "The order was paid.") }
+            order.status = .closed
+            order.reason = reason
+            state.orders[id] = order
+            return .json(order)
+        }
+    }
+
+    private func refund(_ request: Request) throws -> Response {
+        try verified(request)
+        let asked = try request.decode(WalletProvider.RefundRequest.self)
+        state.withLock { $0.log.refunds.append(asked) }
+        return .json(["refundId": asked.refundId], status: 202)
+    }
+
+    // MARK: - Notifications
+
+    /// A notification of `type` about `order` (a fresh id unless given).
+    public func notification(
+        _ type: WalletProvider.NotificationType, order: String, refund: String? = nil, paymentId: String? = nil, reason: String? = nil,
+        id: String = "ntf_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    ) -> WalletProvider.Notification {
+        WalletProvider.Notification(id: id, type: type, orderId: order, refundId: refund, paymentId: paymentId, reason: reason)
+    }
+
+    /// The signed headers and body the wallet posts, signed with `secret` (the region's by default)
+    /// for `region` (this double's by default) at `timestamp` (now by default).
+    public func signed(
+        _ notification: WalletProvider.Notification, secret: String? = nil, region: String? = nil, timestamp: Int? = nil
+    ) throws -> (body: String, headers: [(String, String)]) {
+        let body = try JSON.encode(notification)
+        let signedAt = timestamp ?? Int(Date().timeIntervalSince1970)
+        let value = try WebhookSigner.headers(scheme: .monei, id: "", timestamp: signedAt, body: body, secret: secret ?? self.secret)[0].value
+        return (
+            String(decoding: body, as: UTF8.self),
+            [(WalletProvider.signatureHeader, value), (WalletProvider.regionHeader, region ?? self.region)]
+        )
+    }
+
+    /// Posts `notification`, signed, to the host's `POST /provider/v1/notifications`.
+    public func notify(_ notification: WalletProvider.Notification, host: Service) async throws -> HTTPReply {
+        let (body, headers) = try signed(notification)
+        return await host.call("POST", "/provider/v1/notifications", raw: body, headers: headers)
+    }
+
+    /// ``notify(_:host:)`` from a thread that is not a task's (the race tests).
+    public func notifyNow(_ notification: WalletProvider.Notification, host: Service) throws -> HTTPReply {
+        let (body, headers) = try signed(notification)
+        return host.call("POST", "/provider/v1/notifications", raw: body, headers: headers)
+    }
+}

@@ -72,11 +72,11 @@ struct QRPaymentTests {
             let phone = try await qrPhone(sandbox, clock: clock)
             let sdk = phone.sdk
             let wallet = Wallet(sandbox)
-            var events = sdk.doQRPayment(requestedAmount: 1250, tipAmount: 250, reference: "QR-1").makeAsyncIterator()
+            var events = sdk.doQRPayment(requestedAmount: 1250, tipAmount: 150, reference: "QR-1").makeAsyncIterator()
             #expect(try await next(&events, "brands") == .displayBrands([.ALIPAY, .WECHATPAY, .PAYCONIQ]))
             guard case .displayQR(let order) = try await next(&events, "QR") else { Issue.record("no displayQR"); return }
             #expect(order.transactionStatus == .NEW && order.brand == .ALIPAY && order.paymentMethod == .QRCODE, "\(order)")
-            #expect(order.transactionAmount == 1250 && order.tipAmount == 250 && order.externalID == "QR-1")
+            #expect(order.transactionAmount == 1250 && order.tipAmount == 150 && order.externalID == "QR-1")
             #expect(order.qrCode == wallet.url + "/pay/" + order.transactionId, "\(order.qrCode ?? "")")
             #expect(order.qrCodeSVG?.hasPrefix("<svg") == true)
 

@@ -93,7 +93,10 @@ let package = Package(
             path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
         .target(
             name: "HostTestSupport",
-            dependencies: ["TestSupport", "Launcher", "EnvironmentHost", "SandboxCore", "SandboxHTTP", "Clocks", "SandboxWire", "WebhookSignature"],
+            dependencies: [
+                "TestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
+                "Clocks",
+            ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
@@ -116,10 +119,12 @@ let package = Package(
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
         .testTarget(
             name: "WalletSimulatorTests",
-            dependencies: ["WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport"]),
+            dependencies: [
+                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport", "HostTestSupport",
+            ]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "TestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),

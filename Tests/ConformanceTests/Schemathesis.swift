@@ -121,12 +121,22 @@ enum Schemathesis {
         against host: HostUnderTest, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
         numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
     ) throws -> Outcome {
+        try run(
+            base: host.base, filters: filters, authorization: authorization, dictionaries: dictionaries, numbers: numbers,
+            settings: settings, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Runs one pass against the service at `base` (`http://127.0.0.1:<port>`), which serves its document at `/openapi.yaml`.
+    static func run(
+        base: String, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
+        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
+    ) throws -> Outcome {
         let command = try command()
         let scratch = TemporaryDirectory()
         let config = scratch.file("schemathesis.toml")
         let text = try configuration(dictionaries: dictionaries, numbers: numbers, settings: standingSettings + settings)
         try text.write(to: config, atomically: true, encoding: .utf8)
-        var arguments = ["--config-file", config.path, "run", host.base + "/openapi.yaml", "--url", host.base]
+        var arguments = ["--config-file", config.path, "run", base + "/openapi.yaml", "--url", base]
         arguments += filters
         if let authorization { arguments += ["-H", "Authorization: Bearer \(authorization)"] }
         arguments += ["--exclude-checks", excludedChecks.map(\.check).joined(separator: ",")]

@@ -208,3 +208,19 @@ struct HostDatabaseTests {
         }
     }
 }
+
+@Suite("Sandbox: the wallet")
+struct SandboxWalletTests {
+    @Test("the wallet keeps its state beside the hosts' and notifies each region's host of this sandbox")
+    func walletKnowsEveryHost() throws {
+        let directory = TemporaryDirectory()
+        var configuration = try sandboxConfiguration(basePort: 0, dataDirectory: directory.file("state"))
+        configuration.walletPublicURL = "http://192.168.1.20:8110"
+        let sandbox = try Sandbox.start(configuration: configuration)
+        defer { sandbox.stop() }
+        let wallet = sandbox.wallet.configuration
+        #expect(wallet.hostURLs == Dictionary(uniqueKeysWithValues: sandbox.hosts.map { ($0.name, $0.url) }))
+        #expect(wallet.publicURL == "http://192.168.1.20:8110")
+        #expect(FileManager.default.fileExists(atPath: directory.file("state/wallet.sqlite").path))
+    }
+}

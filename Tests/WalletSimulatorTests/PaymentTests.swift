@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import HostTestSupport
 import TestSupport
 
 /// The customer's buttons through the API, and what the host hears of them.
 @Suite struct PaymentTests {
     @Test func payingTellsTheHostScannedThenPaidAndAnswersPaidOnceTheHostAcknowledged() throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-1")
         let paid = wallet.press("pay", "tx-1")
@@ -19,9 +20,9 @@ import TestSupport
     }
 
     @Test func aPaymentTheHostRefusesIsRefusedWithTheHostsMessageAndNothingCharged() throws {
-        let host = try FakeHost()
+        let host = try RecordingWalletHost()
         host.answer(with: .refuse("The order closed at the host's apmTimeout."))
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-1")
         let reply = wallet.press("pay", "tx-1")
@@ -33,7 +34,7 @@ import TestSupport
     @Test func withTheHostDownPayAnswersPayingAndTheOutboxIsDeliveredAfterARestart() async throws {
         let port = freePort()
         let directory = TemporaryDirectory()
-        var wallet: TestWallet? = try TestWallet(directory: directory, hosts: ["EU": "http://127.0.0.1:\(port)"], payWait: .milliseconds(300))
+        var wallet: InProcessWallet? = try InProcessWallet(directory: directory, hosts: ["EU": "http://127.0.0.1:\(port)"], payWait: .milliseconds(300))
         wallet!.makeOrder("tx-1")
         let paying = wallet!.press("pay", "tx-1")
         #expect(paying.string("status") == "paying", "\(paying)")
@@ -41,8 +42,8 @@ import TestSupport
         wallet!.stop()
         wallet = nil
 
-        let host = try FakeHost(port: port)
-        let restarted = try TestWallet(directory: directory, hosts: ["EU": host.url])
+        let host = try RecordingWalletHost(port: port)
+        let restarted = try InProcessWallet(directory: directory, hosts: ["EU": host.url])
         defer { restarted.stop(); host.stop() }
         #expect(await eventually { restarted.order("tx-1").string("status") == "paid" }, "\(restarted.order("tx-1"))")
         #expect(host.types(of: "tx-1") == ["order.scanned", "order.paid"])
@@ -50,9 +51,9 @@ import TestSupport
     }
 
     @Test func aHostThatFailsIsRetriedUntilItAcknowledges() async throws {
-        let host = try FakeHost()
+        let host = try RecordingWalletHost()
         host.answer(with: .fail)
-        let wallet = try TestWallet(hosts: ["EU": host.url], payWait: .milliseconds(200))
+        let wallet = try InProcessWallet(hosts: ["EU": host.url], payWait: .milliseconds(200))
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-1")
         #expect(wallet.press("pay", "tx-1").string("status") == "paying")
@@ -62,8 +63,8 @@ import TestSupport
     }
 
     @Test func scanDeclineAndExpireChangeTheOrderAndTellTheHost() async throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-scan")
         #expect(wallet.press("scan", "tx-scan").string("status") == "scanned")
@@ -85,16 +86,16 @@ import TestSupport
     }
 
     @Test func openingThePayPageScansTheOrder() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let page = wallet.service.call("GET", "/pay/tx-1")
+        let page = wallet.call("GET", "/pay/tx-1")
         #expect(page.status == 200 && page.text.contains("<html"), "\(page.status)")
         #expect(wallet.order("tx-1").string("status") == "scanned")
     }
 
     @Test func theWalletExpiresAnOrderNobodyPaidAtItsDeadlineOnItsClock() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1", expiresIn: 60)
         wallet.advance(59)
@@ -104,15 +105,15 @@ import TestSupport
     }
 
     @Test func theOrdersListShowsOpenOrdersNewestFirstOrAllOfThem() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-a")
         wallet.advance(1)
         wallet.makeOrder("tx-b")
         wallet.press("expire", "tx-a")
-        #expect(wallet.service.call("GET", "/api/orders").objects("orders").map { $0["orderId"] as? String } == ["tx-b"])
-        #expect(wallet.service.call("GET", "/api/orders?status=all").objects("orders").map { $0["orderId"] as? String } == ["tx-b", "tx-a"])
-        let bad = wallet.service.call("GET", "/api/orders?status=closed")
+        #expect(wallet.call("GET", "/api/orders").objects("orders").map { $0["orderId"] as? String } == ["tx-b"])
+        #expect(wallet.call("GET", "/api/orders?status=all").objects("orders").map { $0["orderId"] as? String } == ["tx-b", "tx-a"])
+        let bad = wallet.call("GET", "/api/orders?status=closed")
         #expect(bad.status == 400 && bad.errorField == "query.status", "\(bad)")
     }
 
@@ -130,19 +131,19 @@ import TestSupport
         ("POST", "/_sandbox/clock", #"{"set":"yesterday"}"#, 400, "invalid_request"),
     ])
     func badCustomerRequestsGetTheEnvelope(_ method: String, _ path: String, body: String?, status: Int, code: String) throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let reply = wallet.service.call(method, path, raw: body)
+        let reply = wallet.call(method, path, raw: body)
         #expect(reply.status == status && reply.errorCode == code, "\(method) \(path): \(reply)")
         #expect(wallet.order("tx-1").string("status") == "pending")
     }
 
     @Test func theQRImageOfAnOrderIsAnSVG() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
-        let svg = wallet.service.call("GET", "/api/orders/tx-1/qr.svg")
+        let svg = wallet.call("GET", "/api/orders/tx-1/qr.svg")
         #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml" && svg.text.hasPrefix("<svg"), "\(svg)")
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import HostTestSupport
 import TestSupport
 
 /// The provider API the hosts call: signatures, idempotent orders, close, bad input.
 @Suite struct ProviderAPITests {
     @Test func anOrderSignedWithItsRegionsSecretIsMadeWithItsPayURL() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let made = wallet.makeOrder("tx-1")
         #expect(made.status == 201, "\(made)")
@@ -24,7 +25,7 @@ import TestSupport
         ("not the MONEI format", "EU", nil, .some("sha256=abc")),
     ])
     func aRequestWithoutAValidSignatureIsRefused(_ why: String, region: String, secret: String?, signature: String??) throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let body: [String: Any] = [
             "orderId": "tx-1", "region": region, "merchantId": "EU-M01", "merchantName": "Shop", "terminalId": "EU-T0101",
@@ -37,14 +38,14 @@ import TestSupport
     }
 
     @Test func aSignatureOlderThanFiveMinutesIsRefused() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let reply = wallet.provider("GET", "/provider/v1/orders/tx-1", timestamp: Int(Date().timeIntervalSince1970) - 301)
         #expect(reply.status == 401 && reply.errorCode == "provider_signature_invalid", "\(reply)")
     }
 
     @Test func anotherRegionsHostCannotSeeOrCloseAnOrder() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         wallet.makeOrder("tx-1")
         #expect(wallet.provider("GET", "/provider/v1/orders/tx-1", region: "ANZ").errorCode == "order_not_found")
@@ -54,7 +55,7 @@ import TestSupport
     }
 
     @Test func theSameOrderAgainAnswersTheSameOrderAndAnotherWithItsIdIsRefused() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let first = wallet.makeOrder("tx-1")
         let again = wallet.makeOrder("tx-1")
@@ -82,7 +83,7 @@ import TestSupport
         ("amount", #""12""#, "invalid_json"),
     ])
     func aBadFieldOfAnOrderIsRefusedByName(_ field: String, json: String, code: String) throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let value = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
         let reply = wallet.makeOrder("tx-1") { $0[field] = value }
@@ -91,7 +92,7 @@ import TestSupport
     }
 
     @Test func aMissingFieldOrABodyThatIsNotJSONIsA400() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let missing = wallet.makeOrder("tx-1") { $0.removeValue(forKey: "currency") }
         #expect(missing.status == 400 && missing.errorCode == "invalid_json" && missing.errorField == "currency", "\(missing)")
@@ -100,8 +101,8 @@ import TestSupport
     }
 
     @Test func theHostClosesAnUnpaidOrderButNotAPaidOne() throws {
-        let host = try FakeHost()
-        let wallet = try TestWallet(hosts: ["EU": host.url])
+        let host = try RecordingWalletHost()
+        let wallet = try InProcessWallet(hosts: ["EU": host.url])
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-open")
         let closed = wallet.provider("POST", "/provider/v1/orders/tx-open/close", ["reason": "cancelled"])
@@ -116,8 +117,42 @@ import TestSupport
         #expect(wallet.order("tx-paid").string("status") == "paid")
     }
 
+    @Test func aCloseWhileThePaymentWaitsForTheHostDropsThePayment() async throws {
+        let host = try RecordingWalletHost()
+        host.answer(with: .fail)
+        let wallet = try InProcessWallet(hosts: ["EU": host.url], payWait: .milliseconds(100))
+        defer { wallet.stop(); host.stop() }
+        wallet.makeOrder("tx-1")
+        #expect(wallet.press("pay", "tx-1").string("status") == "paying")
+        let closed = wallet.provider("POST", "/provider/v1/orders/tx-1/close", ["reason": "cancelled"])
+        #expect(closed.string("status") == "closed", "the host decides: it cancelled first \(closed)")
+        host.answer(with: .acknowledge)
+        #expect(await eventually { (try? wallet.wallet.pendingNotifications()) == 0 })
+        #expect(host.types(of: "tx-1") == ["order.scanned"], "the payment never reaches the host")
+        #expect(wallet.order("tx-1").string("status") == "closed")
+        #expect(wallet.order("tx-1")["paymentId"] is NSNull, "nothing is charged")
+    }
+
+    @Test(arguments: [
+        ("GET", "/provider/v1/orders/a%20b", nil as String?, 400, "invalid_request"),
+        ("GET", "/provider/v1/refunds/nope", nil, 404, "not_found"),
+        ("POST", "/provider/v1/orders", "not json", 400, "invalid_json"),
+        ("POST", "/provider/v1/orders", "[]", 400, "invalid_json"),
+        ("POST", "/provider/v1/refunds", #"{"refundId":"rf-1"}"#, 400, "invalid_json"),
+        ("POST", "/provider/v1/orders/tx-1/close", "{}", 400, "invalid_json"),
+        ("DELETE", "/provider/v1/orders/tx-1", nil, 405, "method_not_allowed"),
+    ])
+    func badProviderRequestsGetTheEnvelope(_ method: String, _ path: String, raw: String?, status: Int, code: String) throws {
+        let wallet = try InProcessWallet()
+        defer { wallet.stop() }
+        let body = raw.map { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) } ?? nil
+        // Signed over the exact bytes sent: the refusal is about the request, not its signature.
+        let reply = body is [String: Any] ? wallet.provider(method, path, body as? [String: Any]) : wallet.signedRaw(method, path, raw ?? "")
+        #expect(reply.status == status && reply.errorCode == code, "\(method) \(path): \(reply)")
+    }
+
     @Test func closingAnUnknownOrderIs404() throws {
-        let wallet = try TestWallet()
+        let wallet = try InProcessWallet()
         defer { wallet.stop() }
         let reply = wallet.provider("POST", "/provider/v1/orders/nope/close", ["reason": "cancelled"])
         #expect(reply.status == 404 && reply.errorCode == "order_not_found", "\(reply)")

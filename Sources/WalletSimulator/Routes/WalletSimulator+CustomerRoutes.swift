@@ -35,7 +35,7 @@ extension WalletSimulator {
 
         router.get("/api/rules") { _ in .json(["rules": try book.rules()]) }
         router.post("/api/rules") { request in
-            let rule = try Self.rule(try request.decode(StandingRule.Draft.self), id: book.ids.next("rule"), now: book.clock.now())
+            let rule = try Self.rule(try request.decode(StandingRule.Draft.self), id: book.ids.next("rule"), now: Date(milliseconds: book.now))
             try book.addRule(rule)
             return .json(rule, status: 201)
         }

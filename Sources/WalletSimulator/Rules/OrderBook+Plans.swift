@@ -52,6 +52,8 @@ extension OrderBook {
     @discardableResult
     func tick() throws -> Int {
         let now = now
+        // A read first: an idle wallet does not commit (and sync) ten times a second.
+        guard try store.read({ db in try db.orders.anythingDue(at: now) }) else { return 0 }
         let changes = try store.write { db -> Int in
             var changes = 0
             for var order in try db.orders.planned(dueBy: now) {

@@ -140,6 +140,16 @@ final class OrderBook: Sendable {
                     order.reason = message
                     try db.orders.update(order)
                 }
+                // A refund the host no longer takes (past its apmRefundTimeout) is not paid out.
+                if entry.type == .refundSucceeded,
+                    let refundId = (try? JSONDecoder().decode(WalletProvider.Notification.self, from: Data(entry.body)))?.refundId,
+                    var refund = try db.refunds.find(refundId)
+                {
+                    refund.status = .failed
+                    refund.reason = message
+                    refund.providerId = nil
+                    try db.refunds.finish(refund)
+                }
             }
         }
         orderChanged.broadcast()

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// The running `sandbox-host` against `openapi/environment-host.yaml`, and that document
-/// against the contracts in `docs/terminal-lifecycle.md`, `docs/card-payments.md` and `docs/webhooks.md`.
+/// against the contracts in `docs/terminal-lifecycle.md`, `docs/card-payments.md`, `docs/webhooks.md` and
+/// `docs/qr-payments.md`.
 ///
 /// Each surface gets its own host (fresh data directory) and credentials made over HTTP the way a
 /// client makes them, then schemathesis generates requests from the document and checks every
@@ -14,7 +15,7 @@ struct ConformanceTests {
     /// One API surface of the host: the operations with this tag (`payments` also runs the public
     /// `receipts` pages, which need receipts that only the payments surface makes).
     enum Surface: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case platform, terminal, payments, merchant, backoffice, sandbox
+        case platform, terminal, payments, apm, merchant, backoffice, sandbox
         var testDescription: String { rawValue }
     }
 
@@ -124,6 +125,10 @@ struct ConformanceTests {
 
         case .payments:
             return try paymentPasses(host: host, fixtures: fixtures)
+
+        case .apm:
+            guard let wallet = host.wallet else { throw HarnessError("the apm surface's host has no wallet double") }
+            return try apmPasses(host: host, wallet: wallet, fixtures: fixtures)
 
         case .merchant:
             // The merchant's own terminals (201, or 409 when one has a device) and another
@@ -244,7 +249,7 @@ struct ConformanceTests {
     @Test("the host answers as its OpenAPI document says", arguments: Surface.allCases)
     func surfaceConformsToTheDocument(_ surface: Surface) throws {
         _ = try Schemathesis.command()
-        let host = try HostUnderTest()
+        let host = try surface == .apm ? HostUnderTest(wallet: try Self.apmWallet()) : HostUnderTest()
         let fixtures = try Fixtures.load()
         for var pass in try Self.passes(surface, host: host, fixtures: fixtures) {
             try pass.prepare?(&pass)
@@ -319,8 +324,15 @@ struct ConformanceTests {
     /// with `prose`, every endpoint it names in backticks elsewhere (`POST /terminal/v1/reader/prepare`
     /// in a list, `POST /merchant/v1/checkouts {…}` in a sentence), an abbreviated one included when
     /// exactly one path it names ends so (`GET …/webhook` beside `PUT /backoffice/v1/merchants/{merchantId}/webhook`).
-    static func contractEndpoints(_ document: String, prose: Bool = false) throws -> Set<String> {
-        let text = try String(contentsOf: Paths.repository.appendingPathComponent(document), encoding: .utf8)
+    ///
+    /// With `section` (`## Host API`), only that section is read, up to the next `## ` heading.
+    static func contractEndpoints(_ document: String, prose: Bool = false, section: String? = nil) throws -> Set<String> {
+        var text = try String(contentsOf: Paths.repository.appendingPathComponent(document), encoding: .utf8)
+        if let section {
+            guard let start = text.range(of: "\n" + section + "\n") else { throw HarnessError("\(document) has no section \(section)") }
+            let rest = text[start.upperBound...]
+            text = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        }
         let row = try NSRegularExpression(pattern: #"^\| `(GET|POST|PUT|DELETE|PATCH) (/[^`?]*)[^`]*`"#, options: .anchorsMatchLines)
         let mention = try NSRegularExpression(pattern: #"`(GET|POST|PUT|DELETE|PATCH) (/[^`?\s]*)[^`]*`"#)
         let abbreviated = try NSRegularExpression(pattern: #"`(GET|POST|PUT|DELETE|PATCH) (?:…|\.\.\.)(/[^`?\s]*)[^`]*`"#)
@@ -348,10 +360,13 @@ struct ConformanceTests {
         let lifecycle = try Self.contractEndpoints("docs/terminal-lifecycle.md")
         let payments = try Self.contractEndpoints("docs/card-payments.md", prose: true)
         let webhooks = try Self.contractEndpoints("docs/webhooks.md", prose: true)
+        // Only its "Host API" section: the other endpoints it names are the wallet's (openapi/wallet.yaml).
+        let qr = try Self.contractEndpoints("docs/qr-payments.md", section: "## Host API")
+        #expect(qr.count >= 5, "read too few endpoints from docs/qr-payments.md: \(qr.sorted())")
         #expect(lifecycle.count >= 28, "read too few endpoints from docs/terminal-lifecycle.md: \(lifecycle.sorted())")
         #expect(payments.count >= 17, "read too few endpoints from docs/card-payments.md: \(payments.sorted())")
         #expect(webhooks.count >= 7, "read too few endpoints from docs/webhooks.md: \(webhooks.sorted())")
-        let contract = lifecycle.union(payments).union(webhooks)
+        let contract = lifecycle.union(payments).union(webhooks).union(qr)
         let platform: Set = ["GET /healthz", "GET /v1/environment", "GET /openapi.yaml"]
         #expect(contract.subtracting(documented).isEmpty, "contract endpoints the document lacks: \(contract.subtracting(documented).sorted())")
         #expect(
@@ -363,7 +378,8 @@ struct ConformanceTests {
     static func surface(of path: String) -> String {
         let prefixes: [(String, String)] = [
             ("/terminal/v1/transactions", "payments"), ("/terminal/v1/reader/", "payments"),
-            ("/terminal/v1/statistics", "payments"), ("/terminal/v1/", "terminal"), ("/merchant/v1/", "merchant"),
+            ("/terminal/v1/statistics", "payments"), ("/terminal/v1/apm/", "apm"), ("/terminal/v1/", "terminal"),
+            ("/provider/v1/", "provider"), ("/merchant/v1/", "merchant"),
             ("/backoffice/v1/", "backoffice"), ("/_sandbox/", "sandbox"), ("/receipts/", "receipts"),
         ]
         return prefixes.first { path.hasPrefix($0.0) }?.1 ?? "platform"
@@ -381,7 +397,7 @@ struct ConformanceTests {
                 #expect(operation.statuses.contains("400"), "\(operation.label) takes a body but documents no 400")
                 #expect(operation.statuses.contains("415"), "\(operation.label) takes a JSON body but documents no 415")
             }
-            if surface == "merchant" || surface == "backoffice" || surface == "payments" {
+            if surface == "merchant" || surface == "backoffice" || surface == "payments" || surface == "apm" {
                 #expect(operation.secured, "\(operation.label) has no security requirement")
             }
             #expect(operation.statuses.contains { $0.hasPrefix("2") }, "\(operation.label) documents no success")

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import TestSupport
 import Testing
 
@@ -13,12 +14,19 @@ final class HostUnderTest {
     var base: String { process.url }
     var port: UInt16 { process.port }
 
-    init() throws {
+    /// The QR wallet provider the host makes orders at (`--wallet-url`), when it has one.
+    let wallet: WalletProviderDouble?
+
+    init(wallet: WalletProviderDouble? = nil) throws {
+        self.wallet = wallet
         // CONFORMANCE_ACCESS_LOG=<file> keeps the host's access log (which statuses the run saw).
         process = try SandboxHostProcess(
             region: Self.region, dataDirectory: dataDirectory.url,
-            arguments: ["--access-log", ProcessInfo.processInfo.environment["CONFORMANCE_ACCESS_LOG"] ?? "off"])
+            arguments: ["--access-log", ProcessInfo.processInfo.environment["CONFORMANCE_ACCESS_LOG"] ?? "off"]
+                + (wallet.map { ["--wallet-url", $0.url] } ?? []))
     }
+
+    deinit { wallet?.stop() }
 
     /// A JSON answer of the host.
     struct Answer {

@@ -14,7 +14,7 @@ import WebhookSignature
 /// signed, to the host (``notify(_:host:)``).
 ///
 /// ```swift
-/// let wallet = try WalletProviderDouble(region: "EU", secret: secret)
+/// let wallet = try WalletProviderDouble(region: "EU")   // signs with EU's secret of wallet.json
 /// let host = try InProcessHost(region: "EU", walletURL: wallet.url)
 /// ```
 public final class WalletProviderDouble: @unchecked Sendable {
@@ -36,8 +36,20 @@ public final class WalletProviderDouble: @unchecked Sendable {
     public var url: String { "http://127.0.0.1:\(server.port)" }
     public var log: Log { state.withLock { $0.log } }
 
-    /// Starts the double on a free port (or `port`, to come back where a stopped one was).
-    public init(region: String, secret: String, port: UInt16 = 0) throws {
+    /// The secret of `region` in the shipped `sandbox-data/wallet.json`, which the hosts sign with.
+    public static func shippedSecret(_ region: String) throws -> String {
+        let file = Paths.sandboxData.appendingPathComponent("wallet.json")
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let secret = (root["secrets"] as? [String: Any])?[region] as? String
+        else { throw HarnessError("\(file.path) has no secrets.\(region)") }
+        return secret
+    }
+
+    /// Starts the double on a free port (or `port`, to come back where a stopped one was), with
+    /// the region's shipped secret unless `secret` names another.
+    public init(region: String, secret: String? = nil, port: UInt16 = 0) throws {
+        let secret = try secret ?? Self.shippedSecret(region)
         self.region = region
         self.secret = secret
         let box = Box()

@@ -201,7 +201,8 @@ struct ReadTests {
             ).map { try $0["object"] }
             #expect(
                 objects == [
-                    "index sqlite_autoindex_transactions_1", "index transactions_by_reference", "index transactions_by_terminal_time",
+                    "index sqlite_autoindex_transactions_1", "index transactions_by_original", "index transactions_by_reference",
+                    "index transactions_by_terminal_time",
                     "index transactions_by_time", "index transactions_in_flight", "index transactions_latest_by_type", "trigger transactions_rollup_delete",
                     "trigger transactions_rollup_insert", "trigger transactions_rollup_update",
                 ], "\(objects)")

@@ -41,6 +41,11 @@ enum ReceiptPage {
             }
         }
         if let card = record.maskedPAN { lines.append(("Card", "\(record.cardBrand ?? "") \(card)")) }
+        // A QR wallet payment names its wallet and the wallet's own id of the payment.
+        if record.paymentMethod != .CARD {
+            lines.append(("Paid with", "\(record.apmBrandFullName ?? record.cardBrand ?? "QR wallet") (QR wallet)"))
+            if let reference = record.apmProviderReference { lines.append(("Wallet reference", reference)) }
+        }
         if let auth = record.authID { lines.append(("Authorisation", auth)) }
         lines.append(("Status", record.status.rawValue))
         lines.append(("Acquirer", region.name))

@@ -32,7 +32,7 @@ struct HostRepository {
             ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, name
             """
         ).map { try $0["sql"] }
-        for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads"] {
+        for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "card_reads", "apm_notifications", "wallet_calls"] {
             try db.run("DELETE FROM \(table)")
         }
         try db.execute("DROP TABLE transactions")

@@ -140,4 +140,16 @@ struct QROrderTests {
         expectReply(await counter.cancel(id), 409, "apm_order_closed", "cancel again")
         expectReply(await counter.poll(id), 200, nil, "poll the cancelled order")
     }
+
+    @Test("a close the wallet answers with 503 is sent again until it is taken")
+    func closeIsRetried() async throws {
+        let counter = try await QRCounter.open()
+        defer { counter.stop() }
+        let id = try await counter.order(1000, "order")
+        counter.wallet.answerEverything(with: 503)
+        expectReply(await counter.cancel(id), 200, nil, "cancel while the wallet answers 503")
+        #expect(!counter.wallet.log.closes.contains { $0.order == id }, "refused so far")
+        counter.wallet.answerEverything(with: nil)
+        #expect(await eventually { counter.wallet.log.closes.contains { $0.order == id && $0.reason == "cancelled" } }, "\(counter.wallet.log.closes)")
+    }
 }

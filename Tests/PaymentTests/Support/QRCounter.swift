@@ -30,17 +30,11 @@ final class QRCounter: @unchecked Sendable {
         self.token = token
     }
 
-    static let secret: String = {
-        let data = FileManager.default.contents(atPath: Paths.sandboxData.appendingPathComponent("wallet.json").path) ?? Data()
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        return ((object?["secrets"] as? [String: Any])?["EU"] as? String) ?? ""
-    }()
-
     /// Starts the double and the host (on `directory`, fresh by default), logs EU-T0101 in.
     static func open(
         directory: TemporaryDirectory = TemporaryDirectory(), walletURL: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> QRCounter {
-        let wallet = try WalletProviderDouble(region: "EU", secret: secret)
+        let wallet = try WalletProviderDouble(region: "EU")
         let running = try InProcessHost(region: "EU", directory: directory, dispatches: false, walletURL: walletURL ?? wallet.url)
         let host = Host(
             service: running.service, fixture: try MerchantsFile.load().region("EU"), facts: try RegionFacts.load("EU"))

@@ -13,6 +13,7 @@ import TestSupport
     func theQRsURLPaidInTheBrowserCompletesTheSDKsPaymentCleared() throws {
         let bench = try PortalBench()
         _ = try bench.tapsim("register quick", "--pin", "1234", "--terminal", "EU-T0101")
+        _ = try bench.tapsim("login", "--pin", "1234")
         // The device waits for a real customer: tapsim polls its host every apmPulling seconds.
         let device = try ChildProcess(
             try builtExecutable("tapsim"),
@@ -22,15 +23,15 @@ import TestSupport
         #expect(device.waitForOutput("Waiting for the customer", seconds: 30), "\(device.stdout)\n\(device.stderr)")
         let wallet = try #require(bench.running.sandbox.endpoints.wallet)
         let url = try #require(
-            device.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                .first { $0.hasPrefix(wallet + "/pay/") },
+            device.stdout.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix(wallet + "/pay/") },
             "no pay URL in \(device.stdout)")
 
         let seen = try BrowserPerson.run([
-            .goto(url), .read("body"), .click("Pay"), .waitText("body", contains: "aid"), .read("body"),
+            .goto(url), .read("#order"), .click("Pay"), .waitText("#outcome", contains: "Paid"), .read("#outcome"),
         ])
         let page = try #require(seen.first as? String)
         #expect(page.contains("12.50") && page.contains("Alipay+"), "the pay page shows the amount and the brand: \(page)")
+        #expect(seen.last as? String == "Paid", "\(seen)")
 
         let output = device.finish(within: 30)
         #expect(output.status == 0, "\(output)")

@@ -14,11 +14,23 @@ final class ChangeSignal: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits until the next broadcast or `deadline`, whichever is first.
-    func wait(until deadline: Date) {
+    /// The count of broadcasts so far: read it before looking at the state, then ``wait(until:since:)``
+    /// returns at once for a change that came in between (no wake-up is lost).
+    var generationNow: UInt64 {
         condition.lock()
-        let seen = generation
+        defer { condition.unlock() }
+        return generation
+    }
+
+    /// Waits until a broadcast after the one numbered `seen` (now, if one came already) or `deadline`.
+    func wait(until deadline: Date, since seen: UInt64) {
+        condition.lock()
         while generation == seen, condition.wait(until: deadline) {}
         condition.unlock()
+    }
+
+    /// Waits until the next broadcast or `deadline`, whichever is first.
+    func wait(until deadline: Date) {
+        wait(until: deadline, since: generationNow)
     }
 }

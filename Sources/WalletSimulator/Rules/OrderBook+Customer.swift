@@ -87,8 +87,13 @@ extension OrderBook {
         let (seconds, attoseconds) = payWait.components
         let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         var current = order
+        // Read before the first look: a change made since then is not waited for.
+        var seen = orderChanged.generationNow
+        guard let first = try? store.read({ db in try db.orders.find(order.orderId) }) else { return current }
+        current = first
         while current.status == .paying, Date() < deadline {
-            orderChanged.wait(until: min(deadline, Date().addingTimeInterval(0.05)))
+            orderChanged.wait(until: min(deadline, Date().addingTimeInterval(0.05)), since: seen)
+            seen = orderChanged.generationNow
             guard let read = try? store.read({ db in try db.orders.find(order.orderId) }) else { break }
             current = read
         }

@@ -65,13 +65,14 @@ final class SteppedClock: ReaderClock, @unchecked Sendable {
         due.forEach { $0.continuation.resume() }
     }
 
-    /// Returns once a wait has begun after `count` earlier ones (real time, at most 20 s).
+    /// Returns once a wait has begun after `count` earlier ones (real time, at most 20 s), or the
+    /// calling task is cancelled.
     func untilWaiting(after count: Int? = nil) async {
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
+        while Date() < deadline, !Task.isCancelled {
             let ready = lock.withLock { !sleepers.isEmpty && (count.map { waits > $0 } ?? true) }
             if ready { return }
-            try? await Task.sleep(nanoseconds: 1_000_000)
+            try? await Task.sleep(nanoseconds: 2_000_000)
         }
     }
 }

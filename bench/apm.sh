@@ -8,7 +8,8 @@
 # alternate the order, so drift on a shared machine hits both alike.
 # Figures: qr_payments_per_s; qr_vs_card_sales, its ratio to card sales (aim 0.25 or more); and
 # qr_approval_to_final_p99_ms, from the wallet's approval to the host's final status (the wallet's
-# pay call, which answers once the host acknowledged; aim under 20 ms). Ends with `name: value`
+# pay call, which answers once the host acknowledged; aim under 20 ms); and the CPU the sandbox
+# process spends per QR payment and per card sale. Ends with `name: value`
 # lines. Timings are for reading, never asserted.
 #
 #   bench/apm.sh                         # 32 devices, 2 rounds of 10 s per side after 2 s warm-up (~1 min)
@@ -61,7 +62,8 @@ backoffice_key=$(python3 -c 'import json; print(json.load(open("sandbox-data/mer
 
 base_port=$(free_port)
 "$sandbox_binary" up --base-port "$base_port" --data-dir "$work/data" --access-log off --sandbox-data "$work/sandbox-data" >/dev/null &
-pids+=($!)
+sandbox_pid=$!
+pids+=($sandbox_pid)
 wait_for "http://127.0.0.1:$base_port/v1/environment"
 endpoints="$work/data/endpoints.json"
 for _ in $(seq 200); do [ -s "$endpoints" ] && break; sleep 0.05; done
@@ -71,21 +73,28 @@ wait_for "$wallet/"
 
 "$load" setup --url "$host" --region EU --backoffice-key "$backoffice_key" --terminals "$terminals" --out "$work/state.json" 2>/dev/null
 
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$sandbox_pid/stat"; }
 run_card() {
+  local before
+  before=$(cpu_ticks)
   "$load" sale --state "$work/state.json" --url "$host" --expect-contains '"transactionStatus":"CLEARED"' --warmup "$WARMUP" \
     --duration "$DURATION" --label card --latencies "$work/card-$1.lat" >"$work/card-$1.json"
+  echo $(($(cpu_ticks) - before)) >"$work/card-$1.cpu"
 }
 run_qr() {
+  local before
+  before=$(cpu_ticks)
   "$load" apm --state "$work/state.json" --url "$host" --wallet "$wallet" --warmup "$WARMUP" --duration "$DURATION" \
     --label qr --latencies "$work/qr-$1.lat" --approvals "$work/approval-$1.lat" >"$work/qr-$1.json"
+  echo $(($(cpu_ticks) - before)) >"$work/qr-$1.cpu"
 }
 for round in $(seq "$ROUNDS"); do
   if [ $((round % 2)) = 1 ]; then run_qr "$round"; run_card "$round"; else run_card "$round"; run_qr "$round"; fi
 done
 
-python3 - "$work" "$ROUNDS" "$(nproc)" "$load_before" <<'PY'
+python3 - "$work" "$ROUNDS" "$(nproc)" "$load_before" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
-work, rounds, cores, load_before = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+work, rounds, cores, load_before, tick = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
 def latencies(name):
     return sorted(int(line) for r in range(1, rounds + 1) for line in open(f"{work}/{name}-{r}.lat") if line.strip())
 def pct(values, p):
@@ -115,5 +124,13 @@ print(f"qr_vs_card_sales: {qr['rps'] / card['rps']:.3f}")
 print(f"qr_payment_p99_ms: {qr['p99_ms']:.2f}")
 print(f"qr_approval_to_final_p50_ms: {pct(approvals, 50):.2f}")
 print(f"qr_approval_to_final_p99_ms: {pct(approvals, 99):.2f}")
+# CPU the sandbox (hosts and wallet, one process) spent per payment, warm-up included: what bounds
+# the rate on a machine of few cores.
+def cpu_ms(name):
+    served = sum(json.load(open(f"{work}/{name}-{r}.json"))["requests"] + json.load(open(f"{work}/{name}-{r}.json"))["warmup_requests"]
+                 for r in range(1, rounds + 1))
+    return sum(int(open(f"{work}/{name}-{r}.cpu").read()) for r in range(1, rounds + 1)) / tick * 1000 / max(served, 1)
+print(f"qr_sandbox_cpu_ms_per_payment: {cpu_ms('qr'):.2f}")
+print(f"card_sandbox_cpu_ms_per_sale: {cpu_ms('card'):.2f}")
 print(f"qr_failures: {qr['failures']}")
 PY

@@ -79,11 +79,6 @@ public struct WalletData: Sendable, Equatable {
     }
 }
 
-/// A `wallet.json` the simulator cannot use.
-public struct WalletDataError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-}
-
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -73,12 +73,14 @@ public final class InProcessWallet: @unchecked Sendable {
     }
 
     /// A customer or sandbox-control request (blocking, from async tests too).
+    @discardableResult
     public func call(_ method: String, _ path: String, body: [String: Any]? = nil, raw: String? = nil) -> HTTPReply {
         service.call(method, path, body: body, raw: raw)
     }
 
     public func order(_ id: String) -> HTTPReply { service.call("GET", "/api/orders/\(id)") }
 
+    @discardableResult
     public func press(_ action: String, _ id: String, body: [String: Any]? = nil) -> HTTPReply {
         service.call("POST", "/api/orders/\(id)/\(action)", body: body)
     }

@@ -111,6 +111,21 @@ import TestSupport
         #expect(wallet.call("GET", "/api/rules").objects("rules").isEmpty)
     }
 
+    @Test func whatARulePlannedIsDoneAfterARestartToo() async throws {
+        let host = try RecordingWalletHost()
+        let directory = TemporaryDirectory()
+        var wallet: InProcessWallet? = try InProcessWallet(directory: directory, hosts: ["EU": host.url])
+        wallet!.call("POST", "/api/rules", body: ["action": "approve", "afterSeconds": 60, "count": 1])
+        wallet!.makeOrder("tx-1")
+        wallet!.stop()
+        wallet = nil
+        let restarted = try InProcessWallet(directory: directory, hosts: ["EU": host.url])
+        defer { restarted.stop(); host.stop() }
+        #expect(restarted.order("tx-1").string("status") == "pending")
+        restarted.advance(60)
+        #expect(await eventually { restarted.order("tx-1").string("status") == "paid" })
+    }
+
     @Test func aRuleLaterThanTheDeadlineLetsTheOrderExpire() throws {
         let wallet = try InProcessWallet()
         defer { wallet.stop() }

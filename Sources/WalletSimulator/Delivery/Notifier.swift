@@ -43,14 +43,13 @@ final class Notifier: Sendable {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
             while running.load(ordering: .sequentiallyConsistent) {
-                // Taken before looking at the outbox, so a notification written meanwhile wakes the wait at once.
-                let seen = book.outboxChanged.generationNow
+                let mark = book.outboxChanged.mark
                 let started = (try? startDue()) ?? 0
                 if started == 0 {
                     let next = (try? book.store.read { db in try db.outbox.nextDue() }) ?? nil
                     let now = book.realTime.nowMilliseconds()
                     let wait = next.map { max(1, min(100, $0 - now)) } ?? 100
-                    book.outboxChanged.wait(until: Date().addingTimeInterval(Double(wait) / 1000), since: seen)
+                    book.outboxChanged.wait(after: mark, until: Date().addingTimeInterval(Double(wait) / 1000))
                 }
             }
             finished.signal()

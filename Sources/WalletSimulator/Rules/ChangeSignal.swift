@@ -1,7 +1,10 @@
 import Foundation
 
-/// Tells threads that wait for an order to change (a customer's Pay waiting for the host's
-/// answer) that something changed, so they look again at once instead of polling.
+/// Tells threads that wait for a change (the notifier for a new notification, a customer's Pay
+/// for the host's answer) that something changed, so they look again at once instead of polling.
+///
+/// Take ``mark`` before looking, then ``wait(after:until:)`` with it: a change between the look
+/// and the wait is not missed.
 final class ChangeSignal: @unchecked Sendable {
     // @unchecked: `generation` is only touched with `condition` locked.
     private let condition = NSCondition()
@@ -14,23 +17,17 @@ final class ChangeSignal: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The count of broadcasts so far: read it before looking at the state, then ``wait(until:since:)``
-    /// returns at once for a change that came in between (no wake-up is lost).
-    var generationNow: UInt64 {
+    /// How many changes there were so far.
+    var mark: UInt64 {
         condition.lock()
         defer { condition.unlock() }
         return generation
     }
 
-    /// Waits until a broadcast after the one numbered `seen` (now, if one came already) or `deadline`.
-    func wait(until deadline: Date, since seen: UInt64) {
+    /// Waits until there was a change after `mark`, or `deadline`, whichever is first.
+    func wait(after mark: UInt64, until deadline: Date) {
         condition.lock()
-        while generation == seen, condition.wait(until: deadline) {}
+        while generation == mark, condition.wait(until: deadline) {}
         condition.unlock()
-    }
-
-    /// Waits until the next broadcast or `deadline`, whichever is first.
-    func wait(until deadline: Date) {
-        wait(until: deadline, since: generationNow)
     }
 }

@@ -87,15 +87,12 @@ extension OrderBook {
         let (seconds, attoseconds) = payWait.components
         let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         var current = order
-        // Read before the first look: a change made since then is not waited for.
-        var seen = orderChanged.generationNow
-        guard let first = try? store.read({ db in try db.orders.find(order.orderId) }) else { return current }
-        current = first
         while current.status == .paying, Date() < deadline {
-            orderChanged.wait(until: min(deadline, Date().addingTimeInterval(0.05)), since: seen)
-            seen = orderChanged.generationNow
+            let mark = orderChanged.mark
+            // Read after taking the mark: an answer recorded in between is seen now, one after wakes the wait.
             guard let read = try? store.read({ db in try db.orders.find(order.orderId) }) else { break }
             current = read
+            if current.status == .paying { orderChanged.wait(after: mark, until: deadline) }
         }
         return current
     }

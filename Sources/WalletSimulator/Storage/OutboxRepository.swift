@@ -1,28 +1,6 @@
 import SandboxStore
 import SandboxWire
 
-/// One notification waiting for (or past) its delivery to a host.
-struct OutboxEntry: Sendable, Equatable {
-    enum State: String, Sendable {
-        /// Not acknowledged yet: retried.
-        case pending
-        /// The host answered 2xx.
-        case delivered
-        /// The host answered 409: the order could no longer take it.
-        case refused
-        /// Made pointless before it went out (a payment of an order the host closed meanwhile).
-        case dropped
-    }
-
-    var seq: Int64
-    var id: String
-    var region: String
-    var orderId: String
-    var type: WalletProvider.NotificationType
-    var body: [UInt8]
-    var attempts: Int
-}
-
 /// All SQL of the notification outbox. A row is written in the same transaction as the state
 /// change it reports, so a notification is never lost nor sent for a change that did not happen.
 struct OutboxRepository {

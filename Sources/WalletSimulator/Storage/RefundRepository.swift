@@ -1,27 +1,5 @@
 import SandboxStore
 
-/// One row of `refunds`: a host's refund and what the wallet will answer, and when.
-struct RefundRecord: Sendable, Equatable {
-    enum Status: String, Sendable { case pending, succeeded, failed }
-
-    var refundId: String
-    var orderId: String
-    var region: String
-    var amount: Int
-    var reference: String?
-    var status: Status
-    /// On `failed`: an ``APMDeclineReason`` raw value.
-    var reason: String?
-    /// The wallet's id of the refund, once it succeeded.
-    var providerId: String?
-    /// What the wallet decided when the refund came (a rule's), carried out at `dueAt`.
-    var outcome: RuleAction
-    var outcomeReason: String?
-    var dueAt: Int64
-    var createdAt: Int64
-    var request: String
-}
-
 /// All SQL about refunds.
 struct RefundRepository {
     let db: Connection
@@ -70,7 +48,7 @@ struct RefundRepository {
     }
 
     private static func record(_ row: Row) throws -> RefundRecord {
-        try RefundRecord(
+        RefundRecord(
             refundId: try row["refund_id"], orderId: try row["order_id"], region: try row["region"], amount: try row["amount"],
             reference: try row["reference"], status: RefundRecord.Status(rawValue: try row["status"]) ?? .pending, reason: try row["reason"],
             providerId: try row["provider_id"], outcome: RuleAction(rawValue: try row["outcome"]) ?? .approve,

@@ -20,7 +20,7 @@ struct RuleRepository {
 
     func all() throws -> [StandingRule] {
         try db.query("SELECT \(Self.columns) FROM rules ORDER BY seq").map { row in
-            try StandingRule(
+            StandingRule(
                 ruleId: try row["rule_id"], appliesTo: StandingRule.Target(rawValue: try row["applies_to"]) ?? .orders,
                 region: try row["region"], merchantId: try row["merchant_id"], terminalId: try row["terminal_id"],
                 action: RuleAction(rawValue: try row["action"]) ?? .approve, reason: try row["reason"], afterSeconds: try row["after_seconds"],

@@ -20,7 +20,7 @@ import TestSupport
             ["--endpoints", bench.endpoints.path, "--sandbox-data", Paths.sandboxData.path, "qr", "pay", "--amount", "1250"],
             workingDirectory: bench.work)
         defer { device.stop() }
-        #expect(device.waitForOutput("Waiting for the customer", seconds: 30), "\(device.stdout)\n\(device.stderr)")
+        #expect(device.waitForOutput("Waiting for the customer", seconds: 90), "\(device.stdout)\n\(device.stderr)")
         let wallet = try #require(bench.running.sandbox.endpoints.wallet)
         let url = try #require(
             device.stdout.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix(wallet + "/pay/") },
@@ -28,12 +28,12 @@ import TestSupport
 
         let seen = try BrowserPerson.run([
             .goto(url), .read("#order"), .click("Pay"), .waitText("#outcome", contains: "Paid"), .read("#outcome"),
-        ])
+        ], timeoutMilliseconds: 60_000)
         let page = try #require(seen.first as? String)
         #expect(page.contains("12.50") && page.contains("Alipay+"), "the pay page shows the amount and the brand: \(page)")
         #expect(seen.last as? String == "Paid", "\(seen)")
 
-        let output = device.finish(within: 30)
+        let output = device.finish(within: 90)
         #expect(output.status == 0, "\(output)")
         #expect(output.stdout.contains("The customer opened the QR"), "\(output.stdout)")
         #expect(output.stdout.contains("CLEARED"), "\(output.stdout)")

@@ -5,8 +5,9 @@ import Testing
 
 /// QR wallet payments through the SDK against a live sandbox (host + wallet simulator): the
 /// customer's buttons are pressed through the wallet's API between two of the SDK's polls, which
-/// a ``SteppedClock`` releases one at a time (docs/qr-payments.md).
-@Suite("SDK QR payments on a live sandbox")
+/// a ``SteppedClock`` releases one at a time (docs/qr-payments.md). Serialized: each test runs a
+/// whole sandbox, and several at once starve the other suites' real-time waits on two cores.
+@Suite("SDK QR payments on a live sandbox", .serialized)
 struct QRPaymentTests {
     /// A phone registered and logged in on `terminal`, polling on `clock`.
     func qrPhone(_ sandbox: LiveSandbox, clock: SteppedClock, terminal: String = "EU-T0101", brand: APMPaymentData.APMBrand? = nil)

@@ -194,9 +194,9 @@ extension TapOnMobile {
             case .success(let answer):
                 current = answer
                 announce()
-            case .failure(.network(let error)) where !last:
+            case .failure(.network) where !last:
                 // A poll that got no answer is tried again at the next interval.
-                _ = error
+                break
             case .failure(let error):
                 return .failure(error)
             }

@@ -88,6 +88,11 @@ struct QRPaymentTests {
             clock.advance(by: 5)
             guard case .processing(let scanned) = try await next(&events, "processing") else { Issue.record("no processing"); return }
             #expect(scanned.transactionStatus == .ONGOING)
+            // One more poll that still reads ONGOING, before the customer pays: no second `processing`.
+            await clock.untilWaiting()
+            let waits = clock.waitCount
+            clock.advance(by: 5)
+            await clock.untilWaiting(after: waits)
             let paid = try await wallet.press("pay", order.transactionId)
             #expect(paid["status"] as? String == "paid", "\(paid)")
             let final = try await stepUntilCompleted(&events, clock: clock, seen: &seen)

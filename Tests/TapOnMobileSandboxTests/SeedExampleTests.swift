@@ -25,14 +25,14 @@ struct SeedExampleTests {
     func eventually(
         _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) async {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(condition(), "\(what); printed last: \(printed.lines(after: max(0, printed.count - 5)))", sourceLocation: sourceLocation)
     }
 
     /// The id of the one order the wallet has open (the one an example just made), waiting for it to appear.
     func openOrder(_ wallet: Wallet, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
             let reply = await Service(name: "wallet", baseURL: wallet.url).call("GET", "/api/orders?status=open")
             if let orders = reply.object["orders"] as? [[String: Any]], let id = orders.first?["orderId"] as? String { return id }

@@ -28,6 +28,7 @@ release: setup
 bench: release
 	SKIP_BUILD=1 bench/http.sh
 	SKIP_BUILD=1 bench/sale.sh
+	SKIP_BUILD=1 bench/apm.sh
 	SKIP_BUILD=1 bench/history.sh
 	bench/webhooks.sh
 	SKIP_BUILD=1 bench/webhook-delivery.sh

@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WebhookInboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
-        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport", "SandboxWire"]),
+        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport", "SandboxWire", "QRCode"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 

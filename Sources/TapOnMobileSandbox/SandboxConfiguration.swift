@@ -75,6 +75,13 @@ public struct SandboxConfiguration: Sendable {
     public var requestTimeout: TimeInterval
     /// Makes the installation id and idempotency keys; random UUIDs by default.
     public var makeIdentifier: @Sendable () -> String
+    /// The wallet brand a QR payment uses (the choice a customer makes on the SDK's brand screen,
+    /// which the sandbox does not draw); `nil`: the terminal's first active `apmConfig` brand.
+    public var qrBrand: APMPaymentData.APMBrand?
+    /// The clock QR payments poll on (`apmPulling`) and time out on (`apmTimeout`); `nil`: ``clock``.
+    /// A separate one lets a command-line device wait for a real customer while its card reader
+    /// skips its waits, and a test step the polls while the reader's clock runs by itself.
+    public var apmClock: (any ReaderClock)?
 
     /// A configuration; every argument has a default that suits `sandbox up` on this machine.
     public init(
@@ -95,7 +102,9 @@ public struct SandboxConfiguration: Sendable {
         onReaderNotice: @escaping Reader.NoticeHandler = { _ in },
         requestTimeout: TimeInterval = 15,
         makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
-        onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in }
+        onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in },
+        qrBrand: APMPaymentData.APMBrand? = nil,
+        apmClock: (any ReaderClock)? = nil
     ) {
         self.endpointOverrides = endpointOverrides
         self.endpointsFile = endpointsFile
@@ -113,6 +122,8 @@ public struct SandboxConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.makeIdentifier = makeIdentifier
         self.onSDKScreen = onSDKScreen
+        self.qrBrand = qrBrand
+        self.apmClock = apmClock
     }
 
     /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that

@@ -18,9 +18,9 @@ import UIKit
 /// Combine exists. Each publisher starts its call when subscribed. Only the SDK's public API is
 /// used here, so the same file compiles outside the SDK's module too (see above).
 ///
-/// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest` and
-/// `updateLanguage` overload by return type, so the use decides (`.receive(on:)` picks the
-/// publisher, `for await` the stream).
+/// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest`,
+/// `doQRPayment`, `doQRRefund`/`doQRefund` and `updateLanguage` overload by return type, so the use
+/// decides (`.receive(on:)` picks the publisher, `for await` the stream).
 extension TapOnMobile {
     /// One async call as a publisher of its single result.
     private func publisher<T: Sendable>(
@@ -192,6 +192,41 @@ extension TapOnMobile {
                 currency: currency, requestedAmount: requestedAmount, transactionId: transactionId, reference: reference,
                 container: container, paymentSolutionReceiptHandling: paymentSolutionReceiptHandling, checkoutId: checkoutId
             ) as AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    public func doQRPayment(
+        requestedAmount: Int, tipAmount: Int?, reference: String?, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true
+    ) -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        publisher {
+            self.doQRPayment(
+                requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference, container: container,
+                paymentSolutionReceiptHandling: paymentSolutionReceiptHandling
+            ) as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    public func cancelQRPayment(transactionId: String, reason: String = "") -> AnyPublisher<Result<APMTransaction, TapOnMobileError>, Never> {
+        publisher { await self.cancelQRPayment(transactionId: transactionId, reason: reason) }
+    }
+
+    public func doQRRefund(refundedTransactionId: String, refundAmount: Int, reference: String?)
+        -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never>
+    {
+        publisher {
+            self.doQRRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+                as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    /// ``doQRRefund(refundedTransactionId:refundAmount:reference:)`` as the seed's declaration spells it.
+    public func doQRefund(refundedTransactionId: String, refundAmount: Int, reference: String?)
+        -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never>
+    {
+        publisher {
+            self.doQRRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+                as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
         }
     }
 

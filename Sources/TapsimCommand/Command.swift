@@ -9,18 +9,58 @@ struct Command: Sendable {
     let name: String
     let summary: String
     let description: CommandDescription
+    /// The option a bare argument stands for (`qr cancel TRANSACTION_ID` is `--transaction`), and
+    /// its placeholder in the usage line; nil: the command takes options only.
+    let positional: (option: String, placeholder: String)?
     let run: Body
 
-    init(_ name: String, _ summary: String, options: [Option] = [], examples: [String] = [], run: @escaping Body) {
+    init(
+        _ name: String, _ summary: String, positional: (option: String, placeholder: String)? = nil, options: [Option] = [],
+        examples: [String] = [], run: @escaping Body
+    ) {
         self.name = name
         self.summary = summary
+        self.positional = positional
         description = CommandDescription(name: "tapsim \(name)", summary: summary, options: options, examples: examples)
         self.run = run
     }
 
+    /// The command's own arguments with its bare argument, if any, turned into its option.
+    ///
+    /// - Throws: `UsageError` for a second bare argument.
+    func namingPositional(_ arguments: [String]) throws(UsageError) -> [String] {
+        guard let positional else { return arguments }
+        var result: [String] = []
+        var found = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument.hasPrefix("--") {
+                result.append(argument)
+                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+                if !argument.contains("="), description.options.contains(where: { $0.name == name && $0.placeholder != nil }),
+                    index < arguments.count
+                {
+                    result.append(arguments[index])
+                    index += 1
+                }
+            } else {
+                guard !found else { throw UsageError("unexpected argument '\(argument)': give one \(positional.placeholder)") }
+                found = true
+                result += ["--\(positional.option)", argument]
+            }
+        }
+        return result
+    }
+
     /// `--help`: the command's options, and where the global ones are.
     var help: String {
-        description.help + "\n\n"
+        var text = description.help
+        if let positional, text.hasPrefix("USAGE: tapsim \(name) [options]") {
+            text = "USAGE: tapsim \(name) [options] \(positional.placeholder)" + text.dropFirst("USAGE: tapsim \(name) [options]".count)
+        }
+        return text + "\n\n"
             + "Global options (--env, --flavour, --device, --endpoints, --sandbox-data, --json, --field, --real-time,\n"
             + "--dry-run) may come before or after the command; see 'tapsim --help'."
     }
@@ -48,11 +88,16 @@ enum Commands {
             Registration.begin, Registration.confirm, Registration.end, Registration.issue, Registration.token, Registration.quick,
         ])
 
-    static let groups: [String: CommandGroup] = ["register": register]
+    static let qr = CommandGroup(
+        name: "qr", summary: "QR wallet payments: the customer scans the QR with a wallet (the wallet simulator), pays, declines or lets it expire.",
+        commands: [QRPayments.pay, QRPayments.cancel, QRPayments.refund])
+
+    static let groups: [String: CommandGroup] = ["register": register, "qr": qr]
 
     static let all: [Command] =
         register.commands + [
             Sessions.login, Sessions.logout, Sessions.prepare, Payments.pay, Payments.refund, Payments.reverse, Payments.dcc,
+        ] + qr.commands + [
             Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
             Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
             Sessions.unregister, Sessions.status, Demo.command,

@@ -25,6 +25,8 @@ final class Context: @unchecked Sendable {
     let sdk: TapOnMobile
     /// The test card the next card screen gets (`pay --card`), read by the SDK's card script provider.
     let card = CardChoice()
+    /// What QR payments poll on: real time, until tapsim decided the order at the wallet itself.
+    let customerClock = CustomerClock()
     private(set) var state: TapsimState
     private var loadedSandboxData: SandboxData?
 
@@ -45,10 +47,12 @@ final class Context: @unchecked Sendable {
             explicitDevice ?? URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
         state = TapsimState.load(from: deviceDirectory)
         let card = self.card
+        let customerClock = self.customerClock
         let configuration = SandboxConfiguration(
             endpointOverrides: [region: host], endpointsFile: endpoints.file, deviceDirectory: deviceDirectory,
             clock: globals.realTime ? LiveReaderClock() : SkippingClock(),
-            cardScripts: { _ in card.current.map { .tap($0, pin: card.pin, pinOnRequest: card.pin) } })
+            cardScripts: { _ in card.current.map { .tap($0, pin: card.pin, pinOnRequest: card.pin) } },
+            apmClock: customerClock)
         sdk = TapOnMobile(configuration: configuration)
     }
 
@@ -180,6 +184,14 @@ final class Context: @unchecked Sendable {
             let clock = try? JSONDecoder().decode(SandboxClockState.self, from: data)
         else { return nil }
         return Format.parseTime(clock.now)
+    }
+
+    /// The wallet simulator's customer API, from `endpoints.json` (`qr pay --approve` …).
+    func walletCustomer() throws(UsageError) -> WalletCustomer {
+        guard let text = endpoints.contents.wallet, let url = URL(string: text) else {
+            throw UsageError("\(endpoints.file.path) names no wallet: start 'sandbox up' (it runs the wallet simulator)")
+        }
+        return WalletCustomer(base: url)
     }
 
     /// The terminal's currency, for commands given no `--currency`.

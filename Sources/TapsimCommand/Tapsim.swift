@@ -206,7 +206,7 @@ struct Invocation {
         }
         let options: ParsedArguments
         do {
-            guard let parsed = try command.description.parse(own) else {
+            guard let parsed = try command.description.parse(try command.namingPositional(own)) else {
                 say(command.help)
                 return nil
             }

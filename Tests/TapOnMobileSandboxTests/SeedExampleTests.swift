@@ -25,9 +25,21 @@ struct SeedExampleTests {
     func eventually(
         _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) async {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         #expect(condition(), "\(what); printed last: \(printed.lines(after: max(0, printed.count - 5)))", sourceLocation: sourceLocation)
+    }
+
+    /// The id of the one order the wallet has open (the one an example just made), waiting for it to appear.
+    func openOrder(_ wallet: Wallet, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
+            let reply = await Service(name: "wallet", baseURL: wallet.url).call("GET", "/api/orders?status=open")
+            if let orders = reply.object["orders"] as? [[String: Any]], let id = orders.first?["orderId"] as? String { return id }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        Issue.record("the wallet has no open order", sourceLocation: sourceLocation)
+        throw BackOfficeFailure(description: "no open order")
     }
 
     @Test("the seed's examples, unchanged but for the import, run against a sandbox and report what the seed says they do")
@@ -36,11 +48,12 @@ struct SeedExampleTests {
         defer { sandbox.stop() }
         let directory = TemporaryDirectory()
         let screens = ScreenRecorder()
+        let qrClock = SteppedClock()
         TapOnMobile.shared.configure(
             SandboxConfiguration(
                 endpointOverrides: sandbox.endpoints, endpointsFile: nil, deviceDirectory: directory.file("device"),
                 clock: ManualReaderClock(), readerScript: ReaderScript(preparationSeconds: 2), cardScripts: { _ in .tap(card("visa")) },
-                onSDKScreen: { screens.add($0) }))
+                onSDKScreen: { screens.add($0) }, apmClock: qrClock))
         // The seed gives initialization as a usage block only.
         _ = try value(await TapOnMobile.shared.initialization(environment: .sandboxEU), "initialization")
         let app = SeedExamples()
@@ -115,6 +128,41 @@ struct SeedExampleTests {
         app.example94_getDigitalReceipt()
         await eventually("e-mail receipt") { app.sdkFeedback.contains { $0.hasPrefix("Success - Receipt Confirmation Status:") } }
         _ = await expectPrinted("Card Test result: true") { app.example85_doCardReaderTest() }
+
+        // QR: a payment the customer pays in the wallet, a partial refund of it (the example's
+        // spelling doQRRefund), and a second payment cancelled before anyone pays.
+        let wallet = Wallet(sandbox)
+        let stepper = Task {
+            while !Task.isCancelled {
+                await qrClock.untilWaiting()
+                qrClock.advance(by: 5)
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+        defer { stepper.cancel() }
+        app.rootViewController = nil
+        app.sdkFeedback = []
+        app.example42_doQRPayment()
+        let paying = try await openOrder(wallet)
+        try await wallet.press("pay", paying)
+        await eventually("QR payment") { app.sdkFeedback.contains(" - Finish: Success. Payment transaction id: \(paying)") }
+        #expect(app.transactionId == paying)
+        app.amount = "500"
+        app.example48_doQRRefund()
+        await eventually("QR refund") { app.sdkFeedback.contains { $0.hasPrefix(" - Finish: Success. Refunded transaction id:") } }
+        #expect(app.transactionId != paying)
+        app.example42_doQRPayment()
+        let pending = try await openOrder(wallet)
+        app.transactionId = pending
+        app.reason = "customer left"
+        app.example45_cancelQRPayment()
+        await eventually("QR cancel") { app.sdkFeedback.contains(" - Finish: Success. Cancelled payment transaction id: \(pending)") }
+        await eventually("the cancelled payment completes") {
+            app.sdkFeedback.contains(" - Finish: Success. Payment transaction id: \(pending)")
+        }
+        #expect(app.sdkFeedback.contains { $0.hasPrefix(" - update: displayQR") }, "\(app.sdkFeedback)")
+        stepper.cancel()
+        app.amount = "1250"
 
         // Secure code, logout, unregistration.
         app.oldSecretCode = "2468"

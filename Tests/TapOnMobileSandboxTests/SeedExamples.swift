@@ -48,6 +48,8 @@ final class SeedExamples {
     var amount = "1250"
     var tipAmount = ""
     var reference: String? = nil
+    /// Code block 45's cancel reason.
+    var reason = ""
     var checkoutId: String? = nil
     var transactionId = ""
     var sdkFeedback: [String] = []
@@ -613,6 +615,108 @@ final class SeedExamples {
                 }
             }
             .store(in: &disposables)
+    }
+
+    /// Seed code block 40 (seed lines 1109–1115), "Usage": the placeholders (`/* amount here as Int */` …)
+    /// are filled with the properties code block 42 uses; nothing else differs.
+    func example40_doQRPaymentUsage() -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        TapOnMobile.shared.doQRPayment(
+            requestedAmount: Int(amount) ?? 0,
+            tipAmount: Int(tipAmount),
+            reference: reference,
+            container: getRootViewController(),
+            paymentSolutionReceiptHandling: true
+        )
+    }
+
+    /// Seed code block 42 (seed lines 1136–1160).
+    func example42_doQRPayment() {
+        TapOnMobile.shared.doQRPayment(
+            requestedAmount: Int(amount) ?? 0,
+            tipAmount: Int(tipAmount),
+            reference: reference,
+            container: getRootViewController()
+        )
+        .receive(on: DispatchQueue.main)
+        .sink { [weak self] result in
+            guard let self = self else { return }
+
+            switch result {
+            case .success(let QRpaymentProcessEvent):
+                switch QRpaymentProcessEvent {
+                case .completed(let apmTransaction):
+                    self.transactionId = apmTransaction.transactionId
+                    self.sdkFeedback.append("")
+                    self.sdkFeedback.append(" - Finish: Success. Payment transaction id: \(apmTransaction.transactionId)")
+                @unknown default:
+                    self.sdkFeedback.append(" - update: \(QRpaymentProcessEvent)")
+                }
+            case .failure(let error):
+                self.sdkFeedback.append(" Payment: Error: \(error)")
+            }
+        }
+        .store(in: &disposables)
+    }
+
+    /// Seed code block 44 (seed lines 1183–1186), "Usage": the placeholders filled as in code block 45.
+    func example44_cancelQRPaymentUsage() -> AnyPublisher<Result<APMTransaction, TapOnMobileError>, Never> {
+        TapOnMobile.shared.cancelQRPayment(
+            transactionId: transactionId,
+            reason: ""
+        )
+    }
+
+    /// Seed code block 45 (seed lines 1196–1207).
+    func example45_cancelQRPayment() {
+        TapOnMobile.shared.cancelQRPayment(transactionId: transactionId, reason: reason)
+            .receive(on: DispatchQueue.main)
+            .sink { result in
+                switch result {
+                case .success(let apmTransaction):
+                    self.transactionId = apmTransaction.transactionId
+                    self.sdkFeedback.append(" - Finish: Success. Cancelled payment transaction id: \(apmTransaction.transactionId)")
+                case .failure(let error):
+                    self.sdkFeedback.append("Payment: Error: \(error)")
+                }
+            }
+            .store(in: &disposables)
+    }
+
+    /// Seed code block 47 (seed lines 1230–1234), "Usage", under the declaration's spelling `doQRefund`:
+    /// the placeholders filled as in code block 48.
+    func example47_doQRefundUsage() -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        TapOnMobile.shared.doQRefund(
+            refundedTransactionId: transactionId,
+            refundAmount: Int(amount) ?? 0,
+            reference: reference
+        )
+    }
+
+    /// Seed code block 48 (seed lines 1244–1266), under the example's spelling `doQRRefund`.
+    func example48_doQRRefund() {
+        TapOnMobile.shared.doQRRefund(
+            refundedTransactionId: transactionId,
+            refundAmount: Int(amount) ?? 0,
+            reference: reference
+        )
+        .receive(on: DispatchQueue.main)
+        .sink { [weak self] result in
+            guard let self = self else { return }
+
+            switch result {
+            case .success(let QRpaymentProcessEvent):
+                switch QRpaymentProcessEvent {
+                case .completed(let transaction):
+                    self.sdkFeedback.append(" - Finish: Success. Refunded transaction id: \(transaction.transactionId)")
+                    transactionId = transaction.transactionId
+                default:
+                    break
+                }
+            case .failure(let error):
+                self.sdkFeedback.append("QR Refund: Error: \(error)")
+            }
+        }
+        .store(in: &disposables)
     }
 }
 

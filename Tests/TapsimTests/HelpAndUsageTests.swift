@@ -7,7 +7,7 @@ struct HelpAndUsageTests {
     /// Every command of docs/sdk.md's `tapsim` section.
     static let commands = [
         "register begin", "register confirm", "register end", "register issue", "register token", "register quick", "login",
-        "logout", "prepare", "pay", "refund", "reverse", "dcc", "last", "history", "count", "details", "stats", "receipt",
+        "logout", "prepare", "pay", "refund", "reverse", "dcc", "qr pay", "qr cancel", "qr refund", "last", "history", "count", "details", "stats", "receipt",
         "terminal-info", "info-init", "reader-test", "validate", "secret-code", "relink", "support", "unregister", "status",
         "demo",
     ]
@@ -55,6 +55,7 @@ struct HelpAndUsageTests {
             (["frobnicate"], "tapsim: unknown command 'frobnicate'\nRun 'tapsim --help' for usage."),
             (["register", "sideways"], "tapsim: unknown command 'register sideways'\nRun 'tapsim --help' for usage."),
             (["register"], "tapsim: 'register' needs one of: begin, confirm, end, issue, token, quick\nRun 'tapsim --help' for usage."),
+            (["qr"], "tapsim: 'qr' needs one of: pay, cancel, refund\nRun 'tapsim --help' for usage."),
             (["--bogus", "status"], "tapsim: unknown option '--bogus'\nRun 'tapsim --help' for usage."),
             (["pay", "--bogus"], "tapsim pay: unknown option '--bogus'\nRun 'tapsim pay --help' for usage."),
             (["pay", "--amount"], "tapsim pay: --amount needs a value (N)\nRun 'tapsim pay --help' for usage."),
@@ -92,6 +93,14 @@ struct HelpAndUsageTests {
             (["dcc", "--accept"], "--transaction ID is required: no sale of this device waits for a DCC choice"),
             (["register", "confirm"], "--challenge CODE is required"),
             (["--env", "MARS", "status"], "--env must be one of"),
+            (["qr", "pay"], "--amount N is required"),
+            (["qr", "pay", "--amount", "100", "--approve", "--expire"], "give at most one of --approve, --decline and --expire"),
+            (["qr", "pay", "--amount", "100", "--decline", "broke"], "--decline takes insufficient_funds, limit_exceeded"),
+            (["qr", "pay", "--amount", "100", "--approve", "--no-wait"], "--no-wait ends before the customer acts"),
+            (["qr", "pay", "--amount", "100", "--approve"], "names no wallet: start 'sandbox up'"),
+            (["qr", "cancel"], "--transaction ID is required"),
+            (["qr", "cancel", "t1", "t2"], "unexpected argument 't2': give one TRANSACTION_ID"),
+            (["qr", "refund", "t1"], "--amount N is required"),
         ]
         for (arguments, message) in cases {
             let result = try run(

@@ -27,7 +27,7 @@ struct HelpExamplesTests {
         "register begin": .freshDevice, "register confirm": .freshDevice, "register end": .freshDevice,
         "register issue": .freshDevice, "register token": .freshDevice, "register quick": .freshDevice,
         "login": .registered, "logout": .registered, "prepare": .loggedIn, "pay": .ready, "refund": .ready, "reverse": .ready,
-        "dcc": .ready, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
+        "dcc": .ready, "qr pay": .loggedIn, "qr cancel": .loggedIn, "qr refund": .loggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
         "terminal-info": .loggedIn, "info-init": .loggedIn, "reader-test": .ready, "validate": .loggedIn, "secret-code": .loggedIn,
         "relink": .loggedIn, "support": .freshDevice, "unregister": .registered, "status": .freshDevice, "demo": .freshDevice,
     ]

@@ -159,6 +159,8 @@ public struct APMTransaction: Codable, Sendable, Equatable, Hashable {
             merchantId: merchantId, terminalId: terminalId, cancellable: false, cardType: brand?.rawValue,
             authId: providerReference ?? "", cardNumber: "", responseCode: responseCode, responseMsg: responseMsg,
             externalID: externalID, refundedTransactionId: refundedTransactionId, isReversalAvailable: false,
-            paymentMethod: paymentMethod, refundable: refundable, currency: currency)
+            paymentMethod: paymentMethod, refundable: refundable, ref1: externalID, currency: currency,
+            // The host's details write the reference in ref1 too, and a QR payment never retries a PIN.
+            transactionRetry: 0)
     }
 }

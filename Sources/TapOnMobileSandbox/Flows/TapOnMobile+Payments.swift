@@ -307,7 +307,7 @@ extension TapOnMobile {
     }
 
     /// An `AsyncStream` fed by `body` in a task; ending the iteration early cancels the card screen.
-    private func stream<Event: Sendable>(
+    func stream<Event: Sendable>(
         _ body: @escaping @Sendable (_ emit: @escaping @Sendable (Result<Event, TapOnMobileError>) -> Void) async -> Void
     ) -> AsyncStream<Result<Event, TapOnMobileError>> {
         let reader = self.reader

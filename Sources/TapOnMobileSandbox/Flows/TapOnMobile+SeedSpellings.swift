@@ -25,4 +25,17 @@ extension TapOnMobile {
     ) async -> Result<ReceiptConfirmation, TapOnMobileError> {
         await getDigitalReceipt(from: transactionId, receiptType: receiptType, email: email)
     }
+
+    /// ``doQRRefund(refundedTransactionId:refundAmount:reference:)`` as the seed's declaration spells it.
+    ///
+    /// ```swift
+    /// for await result in TapOnMobile.shared.doQRefund(refundedTransactionId: id, refundAmount: 500, reference: nil) {
+    ///     print(result)
+    /// }
+    /// ```
+    public func doQRefund(
+        refundedTransactionId: String, refundAmount: Int, reference: String?
+    ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
+        doQRRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+    }
 }

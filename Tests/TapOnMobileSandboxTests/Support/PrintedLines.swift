@@ -16,8 +16,9 @@ final class PrintedLines: @unchecked Sendable {
     /// The lines printed after the first `index`.
     func lines(after index: Int) -> [String] { lock.withLock { Array(lines.dropFirst(index)) } }
 
-    /// The first line printed after the first `index` that contains `text`, once there is one (nil after `seconds`).
-    func line(after index: Int, containing text: String, seconds: Double = 20) async -> String? {
+    /// The first line printed after the first `index` that contains `text`, once there is one (nil after `seconds`:
+    /// generous, since on a loaded machine of two cores other suites' blocking children can hold the task pool).
+    func line(after index: Int, containing text: String, seconds: Double = 90) async -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let found = lock.withLock({ lines.dropFirst(index).first { $0.contains(text) } }) { return found }

@@ -8,6 +8,13 @@
 //                         [--save-body FILE]
 //                         one thread and one keep-alive connection per device of STATE, each sealing a
 //                         fresh card payload and POSTing a sale, back to back.
+//   bench-load apm        --state STATE --url U --wallet W [--brand ALIPAY] [--amount 1000]
+//                         [--approvals FILE]
+//                         one thread per device of STATE, each paying by QR back to back: the device makes
+//                         the order (POST /terminal/v1/apm/qr/payments), the customer pays it through the
+//                         wallet's API (POST W/api/orders/{id}/pay, answered once the host took the
+//                         notification: the approval-to-final latency, written to --approvals), and the
+//                         device's next poll reads CLEARED. A request is one whole QR payment.
 //   bench-load get        --url U --token T --path P [--path P2 …] [--pages 1-50] [--connections 2]
 //                         [--expect-contains S] [--warmup-requests N]
 //                         GETs the paths in turn (`{page}` becomes a random page); with --warmup-requests,
@@ -352,6 +359,66 @@ func sale(_ arguments: Arguments) {
             }
             return .ok
         }
+    }
+}
+
+// MARK: - apm: QR payments, approved through the wallet's customer API
+
+func apm(_ arguments: Arguments) {
+    let (_, connections) = loadState(arguments.required("state"))
+    let base = arguments.required("url")
+    let wallet = arguments.required("wallet")
+    let brand = arguments.string("brand") ?? "ALIPAY"
+    let amount = arguments.int("amount", default: 1000)
+    let warmup = arguments.double("warmup", default: 2)
+    // Approvals are kept from (about) the end of the warm-up, as runLoad records payments.
+    let recordFrom = monotonicNanos() + 50_000_000 + UInt64(warmup * 1e9)
+    let approvals = Mutex<[UInt64]>([])
+    runLoad(
+        label: arguments.string("label") ?? "apm", connections: connections.count, warmup: warmup,
+        duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies")
+    ) { index in
+        let connection = connections[index]
+        let host = HTTPClient(configuration: .init(maxIdleHandles: 1))
+        let customer = HTTPClient(configuration: .init(maxIdleHandles: 1))
+        let headers: HTTPClientHeaders = ["Authorization": "Bearer " + connection.token, "Content-Type": "application/json"]
+        let body = Array(#"{"requestedAmount":\#(amount),"brand":"\#(brand)"}"#.utf8)
+        return {
+            let created: HTTPClientResponse
+            do {
+                created = try host.send(HTTPClientRequest(method: .post, url: base + "/terminal/v1/apm/qr/payments", headers: headers, body: body))
+            } catch {
+                return .failed("create: \(error)")
+            }
+            guard created.status == 201,
+                let order = try? JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
+                let id = order["transactionId"] as? String
+            else { return .failed("create: " + describe(created)) }
+            let approvedAt = monotonicNanos()
+            let paid: HTTPClientResponse
+            do {
+                paid = try customer.send(
+                    HTTPClientRequest(
+                        method: .post, url: wallet + "/api/orders/\(id)/pay", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
+            } catch {
+                return .failed("pay: \(error)")
+            }
+            let acknowledged = monotonicNanos()
+            guard paid.status == 200, holds(paid.body, #""status":"paid""#) else { return .failed("pay: " + describe(paid)) }
+            if approvedAt >= recordFrom { approvals.withLock { $0.append(acknowledged - approvedAt) } }
+            let polled: HTTPClientResponse
+            do {
+                polled = try host.send(HTTPClientRequest(method: .get, url: base + "/terminal/v1/apm/transactions/\(id)", headers: headers, body: []))
+            } catch {
+                return .failed("poll: \(error)")
+            }
+            guard polled.status == 200, holds(polled.body, #""transactionStatus":"CLEARED""#) else { return .failed("poll: " + describe(polled)) }
+            return .ok
+        }
+    }
+    if let file = arguments.string("approvals") {
+        let text = approvals.withLock { $0 }.map(String.init).joined(separator: "\n") + "\n"
+        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else { fail("cannot write \(file)") }
     }
 }
 
@@ -849,11 +916,12 @@ let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 switch arguments.command {
 case "setup": setup(arguments)
 case "sale": sale(arguments)
+case "apm": apm(arguments)
 case "get": get(arguments)
 case "seed": seed(arguments)
 case "raw-sqlite": rawSQLite(arguments)
 case "raw-query": rawQuery(arguments)
 case "explain": explain(arguments)
 default:
-    fail("usage: bench-load setup|sale|get|seed|raw-sqlite|raw-query|explain [--option value …] (see bench/Tools/BenchLoad/main.swift)")
+    fail("usage: bench-load setup|sale|apm|get|seed|raw-sqlite|raw-query|explain [--option value …] (see bench/Tools/BenchLoad/main.swift)")
 }

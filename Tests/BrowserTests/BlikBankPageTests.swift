@@ -9,6 +9,12 @@ import TestSupport
 @Suite(.serialized) struct BlikBankPageTests {
     static let available = BrowserPerson.isAvailable
 
+    /// "57 s" → 57 (a countdown runs on with real time while the browser starts: only its range is asserted).
+    static func seconds(_ seen: Any) -> Int? {
+        guard let text = seen as? String, text.hasSuffix(" s") else { return nil }
+        return Int(text.dropLast(2))
+    }
+
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func generatingACodeShowsItWithItsCountdownAndItPays() throws {
         let wallet = try InProcessWallet()
@@ -21,7 +27,7 @@ import TestSupport
         #expect((seen[0] as? String)?.contains("50.00") == true, "Anna has 50.00 PLN: \(seen[0])")
         let six = try #require((seen[1] as? String)?.replacingOccurrences(of: " ", with: ""))
         #expect(six.count == 6 && six.allSatisfy(\.isNumber), "\(seen[1])")
-        #expect(["120 s", "119 s", "118 s"].contains(seen[2] as? String), "the countdown of its 120 s: \(seen[2])")
+        #expect(Self.seconds(seen[2]).map { (1...120).contains($0) } == true, "the countdown of its 120 s: \(seen[2])")
         let nine = try #require((seen[3] as? String)?.replacingOccurrences(of: " ", with: ""))
         let verification = try #require(seen[4] as? String)
         #expect(nine.count == 9 && verification.count == 4, "\(seen[3]) / \(verification)")
@@ -44,7 +50,7 @@ import TestSupport
         ])
         #expect(seen[0] as? String == "Kawiarnia Wisła")
         #expect((seen[1] as? String)?.contains("12.50") == true, "\(seen[1])")
-        #expect(["60 s", "59 s", "58 s"].contains(seen[2] as? String), "the customer's 60 s: \(seen[2])")
+        #expect(Self.seconds(seen[2]).map { (1...60).contains($0) } == true, "the customer's 60 s: \(seen[2])")
         #expect((seen[3] as? String)?.hasPrefix("Approved: ") == true && (seen[3] as? String)?.hasSuffix("paid to Kawiarnia Wisła") == true, "\(seen[3])")
         #expect((seen[4] as? String)?.contains("4,987.50") == true, "\(seen[4])")
         #expect(wallet.balance("jan") == 498_750)

@@ -8,9 +8,9 @@ import Synchronization
 /// The APM wallet simulator: the QR-wallet provider the hosts call, the customer who opens
 /// the QR (docs/qr-payments.md), and the BLIK bank with its customers' bank app (docs/blik.md).
 ///
-/// Its state is one SQLite file, `<data-dir>/wallet.sqlite`: orders, refunds, standing rules and
-/// BLIK customers and codes, the outbox of notifications to the hosts, which a delivery thread sends until each is
-/// acknowledged. A scheduler carries out what rules planned, on the wallet's own clock.
+/// Its state is one SQLite file, `<data-dir>/wallet.sqlite`: orders, refunds, standing rules, BLIK
+/// customers (balances) and codes, and the outbox of notifications to the hosts, which a delivery
+/// thread sends until each is acknowledged. A scheduler carries out what rules planned, on the wallet's own clock.
 ///
 /// ```swift
 /// let wallet = try WalletSimulator.start(configuration: .init(

@@ -4,7 +4,7 @@ import Testing
 
 /// The running `sandbox-host` against `openapi/environment-host.yaml`, and that document
 /// against the contracts in `docs/terminal-lifecycle.md`, `docs/card-payments.md`, `docs/webhooks.md` and
-/// `docs/qr-payments.md`.
+/// `docs/qr-payments.md` and `docs/blik.md`.
 ///
 /// Each surface gets its own host (fresh data directory) and credentials made over HTTP the way a
 /// client makes them, then schemathesis generates requests from the document and checks every
@@ -363,10 +363,13 @@ struct ConformanceTests {
         // Only its "Host API" section: the other endpoints it names are the wallet's (openapi/wallet.yaml).
         let qr = try Self.contractEndpoints("docs/qr-payments.md", section: "## Host API")
         #expect(qr.count >= 5, "read too few endpoints from docs/qr-payments.md: \(qr.sorted())")
+        // Its "Host and wallet" section's terminal API table (the host → wallet rows are the wallet's).
+        let blik = try Self.contractEndpoints("docs/blik.md", section: "## Host and wallet")
+        #expect(blik.count >= 4, "read too few endpoints from docs/blik.md: \(blik.sorted())")
         #expect(lifecycle.count >= 28, "read too few endpoints from docs/terminal-lifecycle.md: \(lifecycle.sorted())")
         #expect(payments.count >= 17, "read too few endpoints from docs/card-payments.md: \(payments.sorted())")
         #expect(webhooks.count >= 7, "read too few endpoints from docs/webhooks.md: \(webhooks.sorted())")
-        let contract = lifecycle.union(payments).union(webhooks).union(qr)
+        let contract = lifecycle.union(payments).union(webhooks).union(qr).union(blik)
         let platform: Set = ["GET /healthz", "GET /v1/environment", "GET /openapi.yaml"]
         #expect(contract.subtracting(documented).isEmpty, "contract endpoints the document lacks: \(contract.subtracting(documented).sorted())")
         #expect(

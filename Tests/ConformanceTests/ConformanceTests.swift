@@ -15,7 +15,7 @@ struct ConformanceTests {
     /// One API surface of the host: the operations with this tag (`payments` also runs the public
     /// `receipts` pages, which need receipts that only the payments surface makes).
     enum Surface: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case platform, terminal, payments, apm, merchant, backoffice, sandbox
+        case platform, terminal, payments, apm, blik, merchant, backoffice, sandbox
         var testDescription: String { rawValue }
     }
 
@@ -129,6 +129,10 @@ struct ConformanceTests {
         case .apm:
             guard let wallet = host.wallet else { throw HarnessError("the apm surface's host has no wallet double") }
             return try apmPasses(host: host, wallet: wallet, fixtures: fixtures)
+
+        case .blik:
+            guard let wallet = host.wallet else { throw HarnessError("the blik surface's host has no wallet double") }
+            return try blikPasses(host: host, wallet: wallet, fixtures: fixtures)
 
         case .merchant:
             // The merchant's own terminals (201, or 409 when one has a device) and another
@@ -249,8 +253,11 @@ struct ConformanceTests {
     @Test("the host answers as its OpenAPI document says", arguments: Surface.allCases)
     func surfaceConformsToTheDocument(_ surface: Surface) throws {
         _ = try Schemathesis.command()
-        let host = try surface == .apm ? HostUnderTest(wallet: try Self.apmWallet()) : HostUnderTest()
-        let fixtures = try Fixtures.load()
+        let host =
+            try surface == .apm
+            ? HostUnderTest(wallet: try Self.apmWallet())
+            : surface == .blik ? HostUnderTest(region: Self.blikRegion, wallet: try Self.blikWallet()) : HostUnderTest()
+        let fixtures = try Fixtures.load(region: host.hostRegion)
         for var pass in try Self.passes(surface, host: host, fixtures: fixtures) {
             try pass.prepare?(&pass)
             let started = Date()

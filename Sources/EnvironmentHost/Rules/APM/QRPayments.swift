@@ -194,7 +194,7 @@ struct QRPayments: Sendable {
         return try store.write { db in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
             var record = try record(db, id: id, terminal: terminal)
-            guard record.type == .AUTH else { throw PaymentError.wrongState("A QR refund cannot be cancelled.") }
+            guard record.type == .AUTH else { throw PaymentError.wrongState("A refund (QR or BLIK) cannot be cancelled.") }
             switch record.status {
             case .NEW, .ONGOING:
                 record.moveAPM(to: .USER_CANCELLED, by: .cancelled, at: now)

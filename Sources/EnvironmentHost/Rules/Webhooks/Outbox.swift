@@ -34,7 +34,7 @@ struct Outbox: Sendable {
             let originalPaymentId: String?
             let dccAmount: Int?
             let dccCurrency: String?
-            /// `CARD`, or `QRCODE` for a QR wallet payment (its brand in `cardBrand`).
+            /// `CARD`, `QRCODE` for a QR wallet payment (its brand in `cardBrand`), or `BLIK` (`cardBrand` BLIK).
             let paymentMethod: String
 
             /// Every field is written, absent values as `null`, as the documented payload shows.

@@ -91,6 +91,13 @@ public final class WalletProviderDouble: @unchecked Sendable {
         state.withLock { $0.codes[code] = BlikCode(verification: verification) }
     }
 
+    /// Runs `action` when a BLIK payment's code is spent, before the double answers the host: a
+    /// notification or a cancel that overtakes the wallet's answer (nil: none).
+    public func beforeBlikAnswer(_ action: (@Sendable (WalletBlik.PaymentRequest) -> Void)?) {
+        hook.withLock { $0 = action }
+    }
+    private let hook = Mutex<(@Sendable (WalletBlik.PaymentRequest) -> Void)?>(nil)
+
     /// The code lived its 120 seconds (the wallet's clock is not the host's: the test says so).
     public func expireBlikCode(_ code: String) {
         state.withLock { $0.codes[code]?.expired = true }
@@ -155,6 +162,7 @@ public final class WalletProviderDouble: @unchecked Sendable {
             state.orders[asked.paymentId] = made
             return made
         }
+        hook.withLock { $0 }?(asked)
         return .json(order, status: 201)
     }
 

@@ -82,6 +82,31 @@ struct BlikOutcomeTests {
         #expect(paidOnce == 20, "both terminals asked the wallet each round: \(paidOnce)")
     }
 
+    @Test("the customer's answer or the app's cancel overtakes the wallet's answer: the payment keeps that outcome")
+    func outcomeBeforeTheAnswer() async throws {
+        let counter = try await QRCounter.blik()
+        defer { counter.stop() }
+        let wallet = counter.wallet, service = counter.service, token = counter.token
+        // The wallet approves before it answers the host.
+        wallet.beforeBlikAnswer { asked in
+            _ = try? wallet.notifyNow(wallet.notification(.orderPaid, order: asked.paymentId, paymentId: "early"), host: service)
+        }
+        wallet.issueBlikCode("121212")
+        let paid = expectReply(await counter.blikPay(1000, code: "121212"), 201, nil, "approved before the answer")
+        #expect(paid.string("transactionStatus") == "CLEARED" && paid.string("providerReference") == "early", "\(paid)")
+        // The app cancels before the wallet answers.
+        wallet.beforeBlikAnswer { asked in
+            _ = service.call("POST", "/terminal/v1/apm/transactions/\(asked.paymentId)/cancel", bearer: token, raw: "")
+        }
+        wallet.issueBlikCode("343434")
+        let cancelled = expectReply(await counter.blikPay(1000, code: "343434"), 201, nil, "cancelled before the answer")
+        let id = try #require(cancelled.string("transactionId"))
+        #expect(cancelled.string("transactionStatus") == "USER_CANCELLED", "\(cancelled)")
+        #expect(await eventually { wallet.log.closes.contains { $0.order == id && $0.reason == "cancelled" } }, "\(wallet.log.closes)")
+        wallet.beforeBlikAnswer(nil)
+        _ = try await counter.blikPayment(1000, code: "565656", "the terminal is free")
+    }
+
     @Test("one payment at a time per terminal; an Idempotency-Key answers the first payment again without asking the wallet")
     func busyAndIdempotent() async throws {
         let counter = try await QRCounter.blik()

@@ -61,8 +61,11 @@ extension QRPayments {
             try abandon(made, closing: true, at: now)
             throw error
         }
-        // The code is spent: the customer has the confirmation request.
-        return try finish(made, terminal: terminal, key: key, at: now) { $0.moveAPM(to: .ONGOING, by: .codeAccepted, at: now) }
+        // The code is spent: the customer has the confirmation request. A notification or a cancel
+        // that overtook the wallet's answer has decided already, and stays.
+        return try finish(made, terminal: terminal, key: key, at: now) {
+            if $0.status == .NEW { $0.moveAPM(to: .ONGOING, by: .codeAccepted, at: now) }
+        }
     }
 
     /// The seed's rules for `payCode` and `verificationCode`, checked before the wallet is asked:

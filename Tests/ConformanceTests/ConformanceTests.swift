@@ -4,7 +4,7 @@ import Testing
 
 /// The running `sandbox-host` against `openapi/environment-host.yaml`, and that document
 /// against the contracts in `docs/terminal-lifecycle.md`, `docs/card-payments.md`, `docs/webhooks.md` and
-/// `docs/qr-payments.md`.
+/// `docs/qr-payments.md` and `docs/blik.md`.
 ///
 /// Each surface gets its own host (fresh data directory) and credentials made over HTTP the way a
 /// client makes them, then schemathesis generates requests from the document and checks every
@@ -15,7 +15,7 @@ struct ConformanceTests {
     /// One API surface of the host: the operations with this tag (`payments` also runs the public
     /// `receipts` pages, which need receipts that only the payments surface makes).
     enum Surface: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case platform, terminal, payments, apm, merchant, backoffice, sandbox
+        case platform, terminal, payments, apm, blik, merchant, backoffice, sandbox
         var testDescription: String { rawValue }
     }
 
@@ -129,6 +129,10 @@ struct ConformanceTests {
         case .apm:
             guard let wallet = host.wallet else { throw HarnessError("the apm surface's host has no wallet double") }
             return try apmPasses(host: host, wallet: wallet, fixtures: fixtures)
+
+        case .blik:
+            guard let wallet = host.wallet else { throw HarnessError("the blik surface's host has no wallet double") }
+            return try blikPasses(host: host, wallet: wallet, fixtures: fixtures)
 
         case .merchant:
             // The merchant's own terminals (201, or 409 when one has a device) and another
@@ -249,8 +253,11 @@ struct ConformanceTests {
     @Test("the host answers as its OpenAPI document says", arguments: Surface.allCases)
     func surfaceConformsToTheDocument(_ surface: Surface) throws {
         _ = try Schemathesis.command()
-        let host = try surface == .apm ? HostUnderTest(wallet: try Self.apmWallet()) : HostUnderTest()
-        let fixtures = try Fixtures.load()
+        let host =
+            try surface == .apm
+            ? HostUnderTest(wallet: try Self.apmWallet())
+            : surface == .blik ? HostUnderTest(region: Self.blikRegion, wallet: try Self.blikWallet()) : HostUnderTest()
+        let fixtures = try Fixtures.load(region: host.hostRegion)
         for var pass in try Self.passes(surface, host: host, fixtures: fixtures) {
             try pass.prepare?(&pass)
             let started = Date()
@@ -363,10 +370,13 @@ struct ConformanceTests {
         // Only its "Host API" section: the other endpoints it names are the wallet's (openapi/wallet.yaml).
         let qr = try Self.contractEndpoints("docs/qr-payments.md", section: "## Host API")
         #expect(qr.count >= 5, "read too few endpoints from docs/qr-payments.md: \(qr.sorted())")
+        // Its "Host and wallet" section's terminal API table (the host → wallet rows are the wallet's).
+        let blik = try Self.contractEndpoints("docs/blik.md", section: "## Host and wallet")
+        #expect(blik.count >= 4, "read too few endpoints from docs/blik.md: \(blik.sorted())")
         #expect(lifecycle.count >= 28, "read too few endpoints from docs/terminal-lifecycle.md: \(lifecycle.sorted())")
         #expect(payments.count >= 17, "read too few endpoints from docs/card-payments.md: \(payments.sorted())")
         #expect(webhooks.count >= 7, "read too few endpoints from docs/webhooks.md: \(webhooks.sorted())")
-        let contract = lifecycle.union(payments).union(webhooks).union(qr)
+        let contract = lifecycle.union(payments).union(webhooks).union(qr).union(blik)
         let platform: Set = ["GET /healthz", "GET /v1/environment", "GET /openapi.yaml"]
         #expect(contract.subtracting(documented).isEmpty, "contract endpoints the document lacks: \(contract.subtracting(documented).sorted())")
         #expect(

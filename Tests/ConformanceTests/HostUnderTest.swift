@@ -17,11 +17,15 @@ final class HostUnderTest {
     /// The QR wallet provider the host makes orders at (`--wallet-url`), when it has one.
     let wallet: WalletProviderDouble?
 
-    init(wallet: WalletProviderDouble? = nil) throws {
+    /// The host's region: EU, or MBANK for the BLIK surface (its terminals have `blikEnabled`).
+    let hostRegion: String
+
+    init(region: String = HostUnderTest.region, wallet: WalletProviderDouble? = nil) throws {
         self.wallet = wallet
+        hostRegion = region
         // CONFORMANCE_ACCESS_LOG=<file> keeps the host's access log (which statuses the run saw).
         process = try SandboxHostProcess(
-            region: Self.region, dataDirectory: dataDirectory.url,
+            region: region, dataDirectory: dataDirectory.url,
             arguments: ["--access-log", ProcessInfo.processInfo.environment["CONFORMANCE_ACCESS_LOG"] ?? "off"]
                 + (wallet.map { ["--wallet-url", $0.url] } ?? []))
     }
@@ -172,7 +176,7 @@ extension HostUnderTest {
     /// the bearer token of the terminal API's session calls.
     func sessionToken(_ fixtures: Fixtures, deviceID: String = "conformance-session-device", pin: String = "2468") throws -> String {
         guard let terminal = fixtures.terminals.first(where: { $0.registerOptions.contains("portal") }) else {
-            throw HarnessError("merchants.json: no terminal of \(Self.region) takes portal registration")
+            throw HarnessError("merchants.json: no terminal of \(hostRegion) takes portal registration")
         }
         let secret = try register(device: deviceID, terminal: terminal.id, pin: pin, fixtures)
         return try login(device: deviceID, secret: secret, pin: pin)

@@ -68,7 +68,7 @@ final class PaymentDevice {
     func seal(_ plaintext: [String: Any]) throws -> String {
         let json = try JSONSerialization.data(withJSONObject: plaintext, options: [.sortedKeys])
         let box = try AESGCM.seal(
-            json, key: readerKey, associatedData: Array("tapsandbox-card-v1|\(HostUnderTest.region)|\(terminal.id)".utf8))
+            json, key: readerKey, associatedData: Array("tapsandbox-card-v1|\(host.hostRegion)|\(terminal.id)".utf8))
         return Base64.encode(box.combined)
     }
 

@@ -25,6 +25,8 @@ import Testing
         .deadline: ([.NEW, .DCC_REQUIRED, .PIN_REQUESTED, .ONGOING], [.TIMEOUT]),
         // QR wallet orders: NEW until scanned, ONGOING after; a QR refund waits ONGOING.
         .scanned: ([.NEW], [.ONGOING]),
+        // BLIK: ONGOING once the wallet took the code.
+        .codeAccepted: ([.NEW], [.ONGOING]),
         .paid: ([.NEW, .ONGOING], [.CLEARED]),
         .declined: ([.NEW, .ONGOING], [.DECLINED]),
         .expired: ([.NEW, .ONGOING], [.TIMEOUT]),
@@ -118,10 +120,13 @@ import Testing
     @Test("card events never act on a QR payment, wallet events never on a card sale; the deadline and the refund act on both")
     func eventsBelongToAPaymentMethod() {
         let card: Set<Event> = [.card, .dccChoice, .pin, .reversal, .refund, .deadline]
-        let wallet: Set<Event> = [.scanned, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline]
+        let wallet: Set<Event> = [
+            .scanned, .codeAccepted, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline,
+        ]
         for event in Event.allCases {
             #expect(Machine.applies(event, to: .CARD) == card.contains(event), "\(event) on a card sale")
             #expect(Machine.applies(event, to: .QRCODE) == wallet.contains(event), "\(event) on a QR payment")
+            #expect(Machine.applies(event, to: .BLIK) == wallet.contains(event), "\(event) on a BLIK payment")
         }
     }
 

@@ -10,6 +10,11 @@ import WebhookSignature
 /// secret, makes orders (idempotent on `orderId`), closes them (`409 order_paid` once paid) and
 /// takes refunds (202), and keeps what it was asked, so a test sees what the host sent.
 ///
+/// For BLIK (docs/blik.md) it plays the bank's code book: a test issues codes
+/// (``issueBlikCode(_:verification:)``), and `POST /provider/v1/blik/payments` spends one
+/// atomically and makes its order (brand BLIK), or refuses it as the wallet does
+/// (`blik_code_unknown`, `blik_code_used`, `blik_code_expired`, `blik_verification_failed`).
+///
 /// It never notifies by itself: a test plays the wallet with ``notification(_:)`` and posts it,
 /// signed, to the host (``notify(_:host:)``).
 ///
@@ -24,6 +29,8 @@ public final class WalletProviderDouble: @unchecked Sendable {
         /// `(orderId, reason)` of each close.
         public var closes: [(order: String, reason: String)] = []
         public var refunds: [WalletProvider.RefundRequest] = []
+        /// Every BLIK payment asked for, refused or not.
+        public var blikPayments: [WalletBlik.PaymentRequest] = []
         /// Requests refused because their signature did not verify.
         public var unsigned = 0
     }
@@ -31,7 +38,10 @@ public final class WalletProviderDouble: @unchecked Sendable {
     public let region: String
     public let secret: String
     private let server: Server
-    private let state = Mutex<(log: Log, orders: [String: WalletProvider.Order], status: Int?)>((Log(), [:], nil))
+    /// A BLIK code the double's bank issued: its verification code, and whether it is spent or expired.
+    private struct BlikCode { var verification: String?; var used = false; var expired = false }
+    private let state = Mutex<(log: Log, orders: [String: WalletProvider.Order], status: Int?, codes: [String: BlikCode])>(
+        (Log(), [:], nil, [:]))
 
     public var url: String { "http://127.0.0.1:\(server.port)" }
     public var log: Log { state.withLock { $0.log } }
@@ -58,6 +68,7 @@ public final class WalletProviderDouble: @unchecked Sendable {
         router.get("/provider/v1/orders/{orderId}") { request in try box.double!.get(request) }
         router.post("/provider/v1/orders/{orderId}/close") { request in try box.double!.close(request) }
         router.post("/provider/v1/refunds") { request in try box.double!.refund(request) }
+        router.post("/provider/v1/blik/payments") { request in try box.double!.blikPayment(request) }
         server = Server(name: "wallet-double", configuration: ServerConfiguration(port: port, drainSeconds: 0.1), responder: router)
         box.double = self
         try server.start()
@@ -73,6 +84,23 @@ public final class WalletProviderDouble: @unchecked Sendable {
     /// Marks an order paid at the wallet (a close is then refused with `409 order_paid`).
     public func markPaid(_ order: String) {
         state.withLock { $0.orders[order]?.status = .paid }
+    }
+
+    /// The bank issues `code` (with `verification` for a 9-digit one): it pays once.
+    public func issueBlikCode(_ code: String, verification: String? = nil) {
+        state.withLock { $0.codes[code] = BlikCode(verification: verification) }
+    }
+
+    /// Runs `action` when a BLIK payment's code is spent, before the double answers the host: a
+    /// notification or a cancel that overtakes the wallet's answer (nil: none).
+    public func beforeBlikAnswer(_ action: (@Sendable (WalletBlik.PaymentRequest) -> Void)?) {
+        hook.withLock { $0 = action }
+    }
+    private let hook = Mutex<(@Sendable (WalletBlik.PaymentRequest) -> Void)?>(nil)
+
+    /// The code lived its 120 seconds (the wallet's clock is not the host's: the test says so).
+    public func expireBlikCode(_ code: String) {
+        state.withLock { $0.codes[code]?.expired = true }
     }
 
     // MARK: - Provider API
@@ -105,6 +133,36 @@ public final class WalletProviderDouble: @unchecked Sendable {
             state.orders[asked.orderId] = made
             return made
         }
+        return .json(order, status: 201)
+    }
+
+    private func blikPayment(_ request: Request) throws -> Response {
+        try verified(request)
+        let asked = try request.decode(WalletBlik.PaymentRequest.self)
+        let order = try state.withLock { state -> WalletProvider.Order in
+            state.log.blikPayments.append(asked)
+            if let made = state.orders[asked.paymentId] { return made }
+            guard var code = state.codes[asked.payCode] else {
+                throw HTTPError(status: 404, code: .blikCodeUnknown, message: "No bank app issued that code.", field: "payCode")
+            }
+            if code.expired { throw HTTPError(status: 410, code: .blikCodeExpired, message: "The code expired.", field: "payCode") }
+            if code.used { throw HTTPError(status: 409, code: .blikCodeUsed, message: "The code was used already.", field: "payCode") }
+            guard code.verification == asked.verificationCode else {
+                throw HTTPError(
+                    status: 403, code: .blikVerificationFailed, message: "The verification code does not match.", field: "verificationCode")
+            }
+            code.used = true
+            state.codes[asked.payCode] = code
+            let now = Date()
+            let made = WalletProvider.Order(
+                orderId: asked.paymentId, region: asked.region, merchantId: asked.merchantId, merchantName: asked.merchantName,
+                terminalId: asked.terminalId, amount: asked.amount, currency: asked.currency, brand: "BLIK", brandFullName: "BLIK",
+                reference: asked.reference, status: .pending, payUrl: "\(url)/bank", createdAt: now,
+                expiresAt: now.addingTimeInterval(Double(asked.expiresInSeconds)))
+            state.orders[asked.paymentId] = made
+            return made
+        }
+        hook.withLock { $0 }?(asked)
         return .json(order, status: 201)
     }
 

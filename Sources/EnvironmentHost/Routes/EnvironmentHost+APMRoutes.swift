@@ -1,8 +1,8 @@
 import SandboxHTTP
 import SandboxWire
 
-/// QR wallet payments on the terminal API (docs/qr-payments.md, "Host API"): make the order, poll
-/// it, cancel it, refund it. A device's session, as for card payments.
+/// QR wallet and BLIK payments on the terminal API (docs/qr-payments.md, "Host API"; docs/blik.md):
+/// make the order, poll it, cancel it, refund it. A device's session, as for card payments.
 extension EnvironmentHost {
     static func addAPMRoutes(to router: inout Router, _ qr: QRPayments, courier: WalletCourier) {
         @Sendable func id(_ request: Request) throws -> String {
@@ -12,6 +12,10 @@ extension EnvironmentHost {
             // Blocking routes: the order is made at the wallet while the device waits for its QR.
             apm.post("/qr/payments") { request, session in
                 try qr.create(session, try request.decode(APMBodies.Payment.self), key: try idempotencyKey(request))
+            }
+            // The wallet checks the code while the device waits: a refusal is answered at once.
+            apm.post("/blik/payments") { request, session in
+                try qr.createBlik(session, try request.decode(APMBodies.BlikPayment.self), key: try idempotencyKey(request))
             }
             apm.get("/transactions/{transactionId}") { request, session in
                 .json(try qr.transaction(session, id: try id(request)))
@@ -27,6 +31,13 @@ extension EnvironmentHost {
                 let body = try request.decode(APMBodies.Refund.self)
                 _ = try Validate.identifier(body.refundedTransactionId, field: "refundedTransactionId")
                 let answer = try qr.refund(session, body, key: try idempotencyKey(request))
+                courier.wake()
+                return answer
+            }
+            apm.post("/blik/refunds") { request, session in
+                let body = try request.decode(APMBodies.Refund.self)
+                _ = try Validate.identifier(body.refundedTransactionId, field: "refundedTransactionId")
+                let answer = try qr.refund(session, body, key: try idempotencyKey(request), method: .BLIK)
                 courier.wake()
                 return answer
             }

@@ -41,8 +41,12 @@ enum ReceiptPage {
             }
         }
         if let card = record.maskedPAN { lines.append(("Card", "\(record.cardBrand ?? "") \(card)")) }
-        // A QR wallet payment names its wallet and the wallet's own id of the payment.
-        if record.paymentMethod != .CARD {
+        // A QR wallet payment names its wallet and the wallet's own id of the payment; a BLIK
+        // payment the customer's bank and its id.
+        if record.paymentMethod == .BLIK {
+            lines.append(("Paid with", "BLIK (code confirmed in the bank app)"))
+            if let reference = record.apmProviderReference { lines.append(("BLIK reference", reference)) }
+        } else if record.paymentMethod != .CARD {
             lines.append(("Paid with", "\(record.apmBrandFullName ?? record.cardBrand ?? "QR wallet") (QR wallet)"))
             if let reference = record.apmProviderReference { lines.append(("Wallet reference", reference)) }
         }

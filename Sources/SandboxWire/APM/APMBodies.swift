@@ -62,13 +62,20 @@ public enum APMBodies {
         public var payCode: String
         /// Required with a 9-digit `payCode`, absent with a 6-digit one.
         public var verificationCode: String?
+        /// ISO 4217; optional (the seed's call has none), and when given it must be the terminal's,
+        /// as for a card sale: a BLIK account pays in its own currency only.
+        public var currency: String?
 
-        public init(requestedAmount: Int, tipAmount: Int? = nil, reference: String? = nil, payCode: String, verificationCode: String? = nil) {
+        public init(
+            requestedAmount: Int, tipAmount: Int? = nil, reference: String? = nil, payCode: String, verificationCode: String? = nil,
+            currency: String? = nil
+        ) {
             self.requestedAmount = requestedAmount
             self.tipAmount = tipAmount
             self.reference = reference
             self.payCode = payCode
             self.verificationCode = verificationCode
+            self.currency = currency
         }
     }
 }

@@ -30,15 +30,19 @@ final class QRCounter: @unchecked Sendable {
         self.token = token
     }
 
-    /// Starts the double and the host (on `directory`, fresh by default), logs EU-T0101 in.
+    /// Starts the double and the host (on `directory`, fresh by default), logs EU-T0101 in (or
+    /// `terminalID` of `region`: MBANK-T0101 for BLIK).
     static func open(
-        directory: TemporaryDirectory = TemporaryDirectory(), walletURL: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        region: String = "EU", terminalID: String? = nil, directory: TemporaryDirectory = TemporaryDirectory(), walletURL: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> QRCounter {
-        let wallet = try WalletProviderDouble(region: "EU")
-        let running = try InProcessHost(region: "EU", directory: directory, dispatches: false, walletURL: walletURL ?? wallet.url)
+        let wallet = try WalletProviderDouble(region: region)
+        let running = try InProcessHost(region: region, directory: directory, dispatches: false, walletURL: walletURL ?? wallet.url)
         let host = Host(
-            service: running.service, fixture: try MerchantsFile.load().region("EU"), facts: try RegionFacts.load("EU"))
-        let terminal = try host.counter(sourceLocation: sourceLocation)
+            service: running.service, fixture: try MerchantsFile.load().region(region), facts: try RegionFacts.load(region))
+        let terminal =
+            try terminalID.map { id in try host.terminal(id, sourceLocation: sourceLocation) { $0.id == id } }
+            ?? host.counter(sourceLocation: sourceLocation)
         let device = try await host.register(terminal, sourceLocation: sourceLocation)
         let token = try await host.login(device, autoLogin: terminal.autoLogin, sourceLocation: sourceLocation)
         let counter = QRCounter(wallet: wallet, running: running, host: host, terminal: terminal, device: device, token: token)

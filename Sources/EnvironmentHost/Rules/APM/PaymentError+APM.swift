@@ -24,12 +24,10 @@ extension PaymentError {
     static func providerSignatureInvalid(_ why: String) -> PaymentError {
         PaymentError(status: 401, code: .providerSignatureInvalid, message: why, field: "header.\(WalletProvider.signatureHeader)")
     }
-    /// A QR refund of a card sale, or a card refund of a QR payment.
-    static let notQRPayment = PaymentError(
-        status: 409, code: .transactionNotRefundable, message: "Only a QR wallet payment can be refunded by a QR refund.",
-        field: "refundedTransactionId")
+    /// A card refund of a QR (or BLIK) payment.
     static let qrPaymentByCard = PaymentError(
-        status: 409, code: .transactionNotRefundable, message: "A QR wallet payment is refunded by a QR refund (doQRRefund).",
+        status: 409, code: .transactionNotRefundable,
+        message: "A QR wallet or BLIK payment is refunded by its own refund (doQRRefund, doBlikRefund).",
         field: "transactionId")
     static func qrRefundOverAmount(left: Int) -> PaymentError {
         PaymentError(

@@ -2,11 +2,16 @@ import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
-/// doQRRefund: refunds of a cleared QR payment, several and partial, up to its amount. The wallet
-/// pays each one out asynchronously and says so in a notification; one it leaves unanswered for
-/// the terminal's `apmRefundTimeout` ends TIMEOUT, and a later success is refused.
+/// doQRRefund and doBlikRefund: refunds of a cleared QR (or BLIK) payment, several and partial, up
+/// to its amount. The wallet pays each one out asynchronously and says so in a notification; one
+/// it leaves unanswered for the terminal's `apmRefundTimeout` ends TIMEOUT, and a later success is
+/// refused.
 extension QRPayments {
-    func refund(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Refund, key: Payments.IdempotencyKey?) throws -> Response {
+    /// Refunds a payment of `method` (`QRCODE` on the QR route, `BLIK` on the BLIK one): each
+    /// route refunds its own payments only.
+    func refund(
+        _ session: Lifecycle.CurrentSession, _ body: APMBodies.Refund, key: Payments.IdempotencyKey?, method: PaymentMethod = .QRCODE
+    ) throws -> Response {
         let terminal = try payments.terminalInfo(session)
         guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
         try PaymentValidation.amount(body.refundAmount, terminal: terminal, field: "refundAmount")
@@ -22,7 +27,7 @@ extension QRPayments {
             } catch let error as PaymentError where error.code == .transactionNotFound {
                 throw PaymentError(status: error.status, code: error.code, message: error.message, field: "refundedTransactionId")
             }
-            guard original.paymentMethod != .CARD else { throw PaymentError.notQRPayment }
+            guard original.paymentMethod == method else { throw PaymentError.notAPMPayment(method) }
             guard original.type == .AUTH else { throw PaymentError.refundOfRefund }
             if original.status == .REFUNDED { throw PaymentError.alreadyRefunded }
             guard original.status == .CLEARED else { throw PaymentError.notRefundable(status: original.status.rawValue) }

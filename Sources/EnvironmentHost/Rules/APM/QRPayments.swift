@@ -34,7 +34,7 @@ struct QRPayments: Sendable {
     // MARK: - Create
 
     /// What the first write of a new payment found: a kept answer to a repeated key, or the new row.
-    private enum Started {
+    enum Started {
         case replay(Response)
         case made(TransactionRecord)
     }
@@ -60,24 +60,16 @@ struct QRPayments: Sendable {
         }
         let timeout = Self.timeout(terminal)
         let now = payments.now()
-        let started = try store.write { db -> Started in
-            try payments.expireStale(db, terminal: terminal.terminalId, at: now)
-            if let kept = try kept(db, key, terminal: terminal) { return .replay(kept) }
-            guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
-            var record = TransactionRecord(
-                id: payments.transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH,
-                status: .NEW, amount: body.requestedAmount, tipAmount: body.tipAmount, currency: terminal.currency.code,
-                reference: body.reference, at: now)
-            record.paymentMethod = .QRCODE
-            record.cardBrand = brand.brandName.rawValue
-            record.apmBrandFullName = brand.brandFullName
-            record.apmExpiresAt = now + Int64(timeout) * 1000
-            record.pendingUntil = record.apmExpiresAt
-            try record.save(db, at: now)
-            return .made(record)
-        }
         let made: TransactionRecord
-        switch started {
+        switch try start(terminal, key: key, at: now, {
+            $0.paymentMethod = .QRCODE
+            $0.cardBrand = brand.brandName.rawValue
+            $0.apmBrandFullName = brand.brandFullName
+            $0.amount = body.requestedAmount
+            $0.tipAmount = body.tipAmount
+            $0.reference = body.reference
+            $0.apmExpiresAt = now + Int64(timeout) * 1000
+        }) {
         case .replay(let response): return response
         case .made(let record): made = record
         }
@@ -89,16 +81,49 @@ struct QRPayments: Sendable {
                     terminalId: terminal.terminalId, amount: made.amount, currency: made.currency, brand: brand.brandName.rawValue,
                     brandFullName: brand.brandFullName, reference: made.reference, expiresInSeconds: timeout))
         } catch {
-            try store.write { db in
-                try db.apm.delete(id: made.id)
-                // The wallet may have made the order and only answered too late.
-                if wallet.baseURL != nil { try WalletCalls.close(db, order: made.id, reason: "cancelled", at: now) }
-            }
+            try abandon(made, closing: true, at: now)
             throw error
         }
-        return try store.write { db in
+        return try finish(made, terminal: terminal, key: key, at: now) { $0.apmQRCode = order.payUrl }
+    }
+
+    /// The first write of a new APM payment: a passed deadline applied, a repeated key answered
+    /// again, the busy rule, and the NEW row (`fill` sets its method, brand, amounts and deadline).
+    func start(
+        _ terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64, _ fill: (inout TransactionRecord) -> Void
+    ) throws -> Started {
+        try store.write { db -> Started in
+            try payments.expireStale(db, terminal: terminal.terminalId, at: now)
+            if let kept = try kept(db, key, terminal: terminal) { return .replay(kept) }
+            guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
+            var record = TransactionRecord(
+                id: payments.transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH,
+                status: .NEW, amount: 0, tipAmount: nil, currency: terminal.currency.code, reference: nil, at: now)
+            fill(&record)
+            record.pendingUntil = record.apmExpiresAt
+            try record.save(db, at: now)
+            return .made(record)
+        }
+    }
+
+    /// Removes the row of a payment the wallet did not make (nothing stays in flight); `closing`
+    /// also closes the order at the wallet, in case it was made and only answered too late.
+    func abandon(_ made: TransactionRecord, closing: Bool, at now: Int64) throws {
+        try store.write { db in
+            try db.apm.delete(id: made.id)
+            if closing, wallet.baseURL != nil { try WalletCalls.close(db, order: made.id, reason: "cancelled", at: now) }
+        }
+    }
+
+    /// The last write of a new APM payment, once the wallet made the order: `change` applied, the
+    /// 201 answer kept under the idempotency key.
+    func finish(
+        _ made: TransactionRecord, terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64,
+        _ change: (inout TransactionRecord) -> Void
+    ) throws -> Response {
+        try store.write { db in
             var record = try payments.record(db, id: made.id, terminal: terminal.terminalId)
-            record.apmQRCode = order.payUrl
+            change(&record)
             try record.save(db, at: now)
             let response = Response.json(try transaction(db, record, terminal: terminal), status: 201)
             try keep(db, key, response, terminal: terminal, at: now)
@@ -169,7 +194,7 @@ struct QRPayments: Sendable {
         return try store.write { db in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
             var record = try record(db, id: id, terminal: terminal)
-            guard record.type == .AUTH else { throw PaymentError.wrongState("A QR refund cannot be cancelled.") }
+            guard record.type == .AUTH else { throw PaymentError.wrongState("A refund (QR or BLIK) cannot be cancelled.") }
             switch record.status {
             case .NEW, .ONGOING:
                 record.moveAPM(to: .USER_CANCELLED, by: .cancelled, at: now)

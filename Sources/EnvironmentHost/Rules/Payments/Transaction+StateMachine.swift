@@ -35,6 +35,8 @@ enum TransactionStateMachine {
 
         /// The customer opened the QR's pay page.
         case scanned
+        /// The wallet took a BLIK code: the customer has the confirmation request (docs/blik.md).
+        case codeAccepted
         /// The customer paid, and the host took it.
         case paid
         /// The wallet declined (the customer, the provider, funds, limits).
@@ -52,7 +54,7 @@ enum TransactionStateMachine {
     /// The events of a card transaction, and those of a QR wallet one: a card event never acts on
     /// a QR order (nor a wallet's on a card sale), whatever its status.
     static let cardEvents: Set<Event> = [.card, .dccChoice, .pin, .reversal, .refund, .deadline]
-    static let apmEvents: Set<Event> = [.scanned, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline]
+    static let apmEvents: Set<Event> = [.scanned, .codeAccepted, .paid, .declined, .expired, .cancelled, .refundSucceeded, .refundFailed, .refund, .deadline]
 
     /// Whether `event` belongs to transactions paid by `method`.
     static func applies(_ event: Event, to method: PaymentMethod) -> Bool {
@@ -82,6 +84,8 @@ enum TransactionStateMachine {
         // A QR order waits NEW for the scan, ONGOING once scanned; either way it can be paid,
         // declined, expired or cancelled. A QR refund waits ONGOING for the wallet's answer.
         .scanned: ([.NEW], [.ONGOING]),
+        // A BLIK payment is ONGOING once the wallet took its code, while the customer decides.
+        .codeAccepted: ([.NEW], [.ONGOING]),
         .paid: ([.NEW, .ONGOING], [.CLEARED]),
         .declined: ([.NEW, .ONGOING], [.DECLINED]),
         .expired: ([.NEW, .ONGOING], [.TIMEOUT]),

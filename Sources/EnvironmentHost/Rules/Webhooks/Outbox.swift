@@ -34,7 +34,7 @@ struct Outbox: Sendable {
             let originalPaymentId: String?
             let dccAmount: Int?
             let dccCurrency: String?
-            /// `CARD`, or `QRCODE` for a QR wallet payment (its brand in `cardBrand`).
+            /// `CARD`, `QRCODE` for a QR wallet payment (its brand in `cardBrand`), or `BLIK` (`cardBrand` BLIK).
             let paymentMethod: String
 
             /// Every field is written, absent values as `null`, as the documented payload shows.
@@ -113,8 +113,9 @@ struct Outbox: Sendable {
                 record.responseMessage = message ?? record.responseMessage ?? "Timed out"
             } else {
                 record.moveAPM(to: .TIMEOUT, by: .deadline, at: now)
+                let limit = record.paymentMethod == .BLIK ? "blikTimeout" : "apmTimeout"
                 record.responseMessage =
-                    message ?? (record.type == .AUTH ? "The order was not paid within apmTimeout" : "The wallet did not answer within apmRefundTimeout")
+                    message ?? (record.type == .AUTH ? "The order was not paid within \(limit)" : "The wallet did not answer within apmRefundTimeout")
                 if record.type == .AUTH { try WalletCalls.close(db, order: record.id, reason: "expired", at: now) }
             }
             try record.save(db, at: now)

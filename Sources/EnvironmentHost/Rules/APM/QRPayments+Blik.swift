@@ -1,0 +1,91 @@
+import SandboxHTTP
+import SandboxStore
+import SandboxWire
+
+/// BLIK payments (docs/blik.md): an APM payment like a QR order (payment method BLIK, brand
+/// BLIK), made at the wallet with the customer's code instead of a QR. The wallet checks and
+/// spends the code at once; a refusal reaches the device at once with its own code, and nothing of
+/// it is kept. A code it takes leaves the payment ONGOING while the customer decides in the bank
+/// app, and the outcome comes back as the QR notifications, with the same deadlines, cancel,
+/// refunds and webhooks.
+extension QRPayments {
+    /// The terminal's `blikTimeout` when its DynamicProperties leave it out (the seed's 120 s).
+    static let defaultBlikTimeout = 120
+
+    static func blikTimeout(_ terminal: TerminalInfo) -> Int {
+        terminal.dynamicProperties.blikTimeout.flatMap { $0 > 0 ? $0 : nil } ?? defaultBlikTimeout
+    }
+
+    /// doBlikPayment: checks the payment as a card sale and the code's shape, holds the terminal
+    /// with a NEW row, asks the wallet, and answers the payment ONGOING (waiting for the customer).
+    ///
+    /// - Throws: `blik_not_enabled`, the card sale's refusals, `blik_code_invalid` (the shape,
+    ///   checked before the wallet is asked), the wallet's refusal of the code as it gave it
+    ///   (`blik_code_unknown`, `blik_code_expired`, `blik_code_used`, `blik_verification_failed`),
+    ///   `apm_provider_unavailable`. After a refusal nothing is stored and the terminal is free.
+    func createBlik(_ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: Payments.IdempotencyKey?) throws -> Response {
+        let terminal = try payments.terminalInfo(session)
+        guard terminal.blikEnabled == true else { throw PaymentError.blikNotEnabled }
+        try PaymentValidation.sale(
+            SandboxWire.SaleRequest(
+                currency: body.currency ?? terminal.currency.code, requestedAmount: body.requestedAmount, tipAmount: body.tipAmount,
+                reference: body.reference, checkoutId: nil, countryCode: nil, cardPayload: nil, readerOutcome: nil, callbackUrl: nil),
+            terminal: terminal)
+        try Self.checkBlikCode(body.payCode, verification: body.verificationCode)
+        let timeout = Self.blikTimeout(terminal)
+        let now = payments.now()
+        let made: TransactionRecord
+        switch try start(terminal, key: key, at: now, {
+            $0.paymentMethod = .BLIK
+            $0.cardBrand = APMPaymentData.APMBrand.BLIK.rawValue
+            $0.apmBrandFullName = "BLIK"
+            $0.amount = body.requestedAmount
+            $0.tipAmount = body.tipAmount
+            $0.reference = body.reference
+            $0.apmExpiresAt = now + Int64(timeout) * 1000
+        }) {
+        case .replay(let response): return response
+        case .made(let record): made = record
+        }
+        do {
+            _ = try wallet.blikPayment(
+                WalletBlik.PaymentRequest(
+                    paymentId: made.id, region: region.id, merchantId: terminal.merchantId, merchantName: terminal.merchantName,
+                    terminalId: terminal.terminalId, amount: made.amount, currency: made.currency, payCode: body.payCode,
+                    verificationCode: body.verificationCode, reference: made.reference, expiresInSeconds: timeout))
+        } catch let refusal as PaymentError where refusal.code != .apmProviderUnavailable {
+            // The code was refused: no order was made, so there is nothing to close.
+            try abandon(made, closing: false, at: now)
+            throw refusal
+        } catch {
+            try abandon(made, closing: true, at: now)
+            throw error
+        }
+        // The code is spent: the customer has the confirmation request. A notification or a cancel
+        // that overtook the wallet's answer has decided already, and stays.
+        return try finish(made, terminal: terminal, key: key, at: now) {
+            if $0.status == .NEW { $0.moveAPM(to: .ONGOING, by: .codeAccepted, at: now) }
+        }
+    }
+
+    /// The seed's rules for `payCode` and `verificationCode`, checked before the wallet is asked:
+    /// 6 digits alone, or 9 digits with a verification code of 4 digits (docs/blik.md, "Codes").
+    static func checkBlikCode(_ payCode: String, verification: String?) throws(PaymentError) {
+        func digits(_ text: String) -> Bool { !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        guard digits(payCode), payCode.utf8.count == 6 || payCode.utf8.count == 9 else {
+            throw .blikCodeInvalid("payCode must be 6 digits, or 9 digits with a verificationCode.", field: "payCode")
+        }
+        if payCode.utf8.count == 6 {
+            guard verification == nil else {
+                throw .blikCodeInvalid("A 6-digit payCode takes no verificationCode.", field: "verificationCode")
+            }
+        } else {
+            guard let verification else {
+                throw .blikCodeInvalid("A 9-digit payCode needs its verificationCode.", field: "verificationCode")
+            }
+            guard digits(verification), verification.utf8.count == 4 else {
+                throw .blikCodeInvalid("verificationCode must be 4 digits.", field: "verificationCode")
+            }
+        }
+    }
+}

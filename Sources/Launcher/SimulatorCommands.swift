@@ -74,7 +74,7 @@ public enum PortalCommand {
 public enum WalletCommand {
     public static let description = CommandDescription(
         name: "wallet-sim",
-        summary: "Runs the APM wallet simulator: the QR-wallet provider the hosts call and the customer's pay pages.",
+        summary: "Runs the APM wallet simulator: the QR-wallet provider the hosts call, the customer's pay pages, and the BLIK bank with its bank app (/bank).",
         options: [
             .value("port", "N", "TCP port (default: the port after the portal's, 8110)."),
             .value("data-dir", "DIR", "Folder of the wallet's SQLite database (wallet.sqlite).", default: ".sandbox"),

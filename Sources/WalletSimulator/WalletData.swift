@@ -1,8 +1,9 @@
 import Foundation
 import SandboxWire
 
-/// What `sandbox-data/wallet.json` holds: the secret of each region (the host↔wallet signatures)
-/// and the amounts that pick an outcome (docs/qr-payments.md, "Amounts that pick an outcome").
+/// What `sandbox-data/wallet.json` holds: the secret of each region (the host↔wallet signatures),
+/// the amounts that pick an outcome (docs/qr-payments.md, "Amounts that pick an outcome") and the
+/// BLIK bank (docs/blik.md).
 ///
 /// Data, not code, so a tester changes a secret or an amount without a build.
 public struct WalletData: Sendable, Equatable {
@@ -16,6 +17,8 @@ public struct WalletData: Sendable, Equatable {
     /// A region's own trigger, when it has one.
     public var regionTriggers: [String: Int]
     public var rules: [AmountRule]
+    /// BLIK: the bank's customers, codes and amounts.
+    public var blik: Blik
 
     /// One `rules` entry: the hundredths after the trigger amount and what the wallet then does.
     public struct AmountRule: Sendable, Equatable, Codable {
@@ -32,11 +35,12 @@ public struct WalletData: Sendable, Equatable {
         }
     }
 
-    public init(secrets: [String: String], defaultTrigger: Int = 43, regionTriggers: [String: Int] = [:], rules: [AmountRule] = []) {
+    public init(secrets: [String: String], defaultTrigger: Int = 43, regionTriggers: [String: Int] = [:], rules: [AmountRule] = [], blik: Blik = Blik()) {
         self.secrets = secrets
         self.defaultTrigger = defaultTrigger
         self.regionTriggers = regionTriggers
         self.rules = rules
+        self.blik = blik
     }
 
     public func trigger(region: String) -> Int { regionTriggers[region] ?? defaultTrigger }
@@ -55,6 +59,7 @@ public struct WalletData: Sendable, Equatable {
             let secrets: [String: String]
             let triggerAmounts: [String: Int]?
             let rules: [AmountRule]?
+            let blik: Blik.File?
         }
         let parsed: File
         do { parsed = try JSONDecoder().decode(File.self, from: data) } catch {
@@ -75,7 +80,9 @@ public struct WalletData: Sendable, Equatable {
                 throw WalletDataError(description: "\(file): rule \(rule.digits) declines without a reason")
             }
         }
-        return WalletData(secrets: parsed.secrets, defaultTrigger: defaultTrigger, regionTriggers: triggers, rules: parsed.rules ?? [])
+        let blik = try parsed.blik.map { try Blik.decode($0, name: file) } ?? Blik()
+        return WalletData(
+            secrets: parsed.secrets, defaultTrigger: defaultTrigger, regionTriggers: triggers, rules: parsed.rules ?? [], blik: blik)
     }
 }
 

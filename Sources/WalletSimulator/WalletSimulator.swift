@@ -5,12 +5,12 @@ import SandboxHTTP
 import SandboxStore
 import Synchronization
 
-/// The APM wallet simulator: the QR-wallet provider the hosts call, and the customer who opens
-/// the QR (docs/qr-payments.md).
+/// The APM wallet simulator: the QR-wallet provider the hosts call, the customer who opens
+/// the QR (docs/qr-payments.md), and the BLIK bank with its customers' bank app (docs/blik.md).
 ///
-/// Its state is one SQLite file, `<data-dir>/wallet.sqlite`: orders, refunds, standing rules and
-/// the outbox of notifications to the hosts, which a delivery thread sends until each is
-/// acknowledged. A scheduler carries out what rules planned, on the wallet's own clock.
+/// Its state is one SQLite file, `<data-dir>/wallet.sqlite`: orders, refunds, standing rules, BLIK
+/// customers (balances) and codes, and the outbox of notifications to the hosts, which a delivery
+/// thread sends until each is acknowledged. A scheduler carries out what rules planned, on the wallet's own clock.
 ///
 /// ```swift
 /// let wallet = try WalletSimulator.start(configuration: .init(
@@ -40,6 +40,8 @@ public final class WalletSimulator: RunningService, Responder {
         /// Real time, for the signatures' timestamps and delivery retries.
         public var realTime: any TimeSource
         public var ids: IdentifierSource
+        /// The digits of the BLIK codes the bank app issues.
+        public var blikCodes: BlikCodeSource
         /// The first delivery retry; each next one waits twice as long, up to `longestRetry`.
         public var firstRetry: Duration
         public var longestRetry: Duration
@@ -49,7 +51,7 @@ public final class WalletSimulator: RunningService, Responder {
         public init(
             server: ServerConfiguration, webRoot: URL, openAPIFile: URL, accessLog: AccessLog? = nil, dataDirectory: URL,
             data: WalletData, hostURLs: [String: String] = [:], publicURL: String? = nil, clock: SandboxClock = SandboxClock(),
-            realTime: any TimeSource = WallClock(), ids: IdentifierSource = .random, firstRetry: Duration = .milliseconds(250),
+            realTime: any TimeSource = WallClock(), ids: IdentifierSource = .random, blikCodes: BlikCodeSource = .random, firstRetry: Duration = .milliseconds(250),
             longestRetry: Duration = .seconds(10), payWait: Duration = .seconds(2)
         ) {
             self.server = server
@@ -63,6 +65,7 @@ public final class WalletSimulator: RunningService, Responder {
             self.clock = clock
             self.realTime = realTime
             self.ids = ids
+            self.blikCodes = blikCodes
             self.firstRetry = firstRetry
             self.longestRetry = longestRetry
             self.payWait = payWait
@@ -91,9 +94,9 @@ public final class WalletSimulator: RunningService, Responder {
         self.hostURLs = hostURLs
         // The server is made after the routes, which need the book: the pay URLs find it here.
         let listening = Locked<Server?>(nil)
-        let book = OrderBook(
+        let book = try OrderBook(
             store: store, clock: configuration.clock, realTime: configuration.realTime, data: configuration.data,
-            ids: configuration.ids, publicURL: { [configuration] in
+            ids: configuration.ids, codes: configuration.blikCodes, publicURL: { [configuration] in
                 publicURL.value ?? Self.ownURL(configuration.server.host, port: listening.value?.port ?? 0)
             }, payWait: configuration.payWait)
         self.book = book
@@ -108,6 +111,7 @@ public final class WalletSimulator: RunningService, Responder {
         let realTime = configuration.realTime
         Self.addProviderRoutes(to: &router, book: book, realTime: { Int(realTime.now().timeIntervalSince1970.rounded(.down)) })
         Self.addCustomerRoutes(to: &router, book: book)
+        Self.addBlikRoutes(to: &router, book: book)
         Self.addSandboxRoutes(to: &router, book: book)
         Self.addPageRoutes(to: &router, book: book, webRoot: configuration.webRoot)
         router.fallback = StaticFiles(root: configuration.webRoot)

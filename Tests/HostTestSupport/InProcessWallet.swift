@@ -21,14 +21,16 @@ public final class InProcessWallet: @unchecked Sendable {
     public let clock: SandboxClock
     public let service: Service
 
-    public init(directory: TemporaryDirectory = TemporaryDirectory(), hosts: [String: String] = [:], payWait: Duration = .seconds(2)) throws {
+    public init(directory: TemporaryDirectory = TemporaryDirectory(), hosts: [String: String] = [:], payWait: Duration = .seconds(2),
+        blikCodes: BlikCodeSource = .random
+    ) throws {
         self.directory = directory
         clock = SandboxClock()
         wallet = try WalletSimulator.start(
             configuration: .init(
                 server: ServerConfiguration(drainSeconds: 0.1), webRoot: Paths.web.appendingPathComponent("wallet"),
                 openAPIFile: Paths.openAPI.appendingPathComponent("wallet.yaml"), dataDirectory: directory.file("state"),
-                data: walletData, hostURLs: hosts, clock: clock, firstRetry: .milliseconds(50), longestRetry: .milliseconds(200),
+                data: walletData, hostURLs: hosts, clock: clock, blikCodes: blikCodes, firstRetry: .milliseconds(50), longestRetry: .milliseconds(200),
                 payWait: payWait))
         service = Service(name: "wallet", baseURL: wallet.url)
     }

@@ -15,6 +15,13 @@ extension WalletSimulator {
                 let (order, created) = try book.create(body)
                 return .json(order.order, status: created ? 201 : 200)
             }
+            group.post("/blik/payments") { request, region in
+                let body = try request.decode(WalletBlik.PaymentRequest.self)
+                try Validate.blikPayment(body, region: region)
+                let (order, created) = try book.blikPayment(body)
+                if created { book.outboxChanged.broadcast(); book.orderChanged.broadcast() }
+                return .json(order.order, status: created ? 201 : 200)
+            }
             group.get("/orders/{orderId}") { request, region in
                 .json(try book.order(try Validate.identifier(request.parameter("orderId"), field: "orderId"), region: region).order)
             }

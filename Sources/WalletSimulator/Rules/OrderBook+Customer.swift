@@ -7,6 +7,7 @@ extension OrderBook {
     /// The customer opened the pay page: a pending order becomes scanned (a scanned one stays).
     func scan(_ orderId: String) throws -> OrderRecord {
         try change(orderId) { db, order in
+            if order.isBlik { throw WalletError.blikNoScan }
             if order.status == .scanned { return }
             try markScanned(db, &order)
         }
@@ -15,15 +16,17 @@ extension OrderBook {
     /// The pay page was opened: scans the order if it is still pending, and never fails.
     func scanIfPending(_ orderId: String) {
         _ = try? change(orderId) { db, order in
-            if order.status == .pending { try markScanned(db, &order) }
+            if order.status == .pending, !order.isBlik { try markScanned(db, &order) }
         }
     }
 
-    /// The customer pressed Pay: the order is `paying` and the host is told; answers once the
-    /// host acknowledged (`paid`) or refused (`refused`), or after ``payWait`` (`paying`; the
-    /// notification goes on being retried).
+    /// The customer pressed Pay (BLIK: Approve, after the bank's checks): the order is `paying`
+    /// and the host is told; answers once the host acknowledged (`paid`) or refused (`refused`),
+    /// or after ``payWait`` (`paying`; the notification goes on being retried).
     func pay(_ orderId: String) throws -> OrderRecord {
-        let paying = try change(orderId) { db, order in try startPayment(db, &order) }
+        let paying = try change(orderId) { db, order in
+            if order.isBlik { try approveBlik(db, &order) } else { try startPayment(db, &order) }
+        }
         return waitWhilePaying(paying)
     }
 
@@ -64,9 +67,10 @@ extension OrderBook {
         try notify(db, .orderScanned, order: order)
     }
 
-    /// Scans first when the QR was never opened (the host sees the customer open it, then pay).
+    /// Scans first when the QR was never opened (the host sees the customer open it, then pay);
+    /// a BLIK order has no QR.
     func startPayment(_ db: Connection, _ order: inout OrderRecord) throws {
-        if order.status == .pending { try markScanned(db, &order) }
+        if order.status == .pending, !order.isBlik { try markScanned(db, &order) }
         order.status = .paying
         order.paymentId = ids.next("wpay")
         order.plan = nil

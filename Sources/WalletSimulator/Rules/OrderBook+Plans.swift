@@ -9,17 +9,23 @@ import SandboxWire
 extension OrderBook {
     /// The oldest standing rule for orders that matches (one use taken), else the amount's rule.
     func plan(_ db: Connection, for request: WalletProvider.OrderRequest, now: Int64) throws -> OrderRecord.Plan? {
-        if let rule = try db.rules.all().first(where: {
-            $0.appliesTo == .orders && $0.matches(region: request.region, merchantId: request.merchantId, terminalId: request.terminalId)
-        }) {
-            try db.rules.use(rule)
-            return OrderRecord.Plan(action: rule.action, reason: rule.reason, dueAt: now + Self.milliseconds(rule.afterSeconds))
+        if let plan = try standingRulePlan(db, region: request.region, merchantId: request.merchantId, terminalId: request.terminalId, now: now) {
+            return plan
         }
         guard let rule = amountRule(amount: request.amount, currency: request.currency, region: request.region) else { return nil }
         return OrderRecord.Plan(action: rule.outcome, reason: rule.reason?.rawValue, dueAt: now + Self.milliseconds(rule.afterSeconds ?? 0))
     }
 
     /// The `wallet.json` rule of an amount: the trigger (43) in major units, and the hundredths.
+    /// The oldest standing rule for orders that matches, one use taken (QR orders and BLIK payments alike).
+    func standingRulePlan(_ db: Connection, region: String, merchantId: String, terminalId: String, now: Int64) throws -> OrderRecord.Plan? {
+        guard let rule = try db.rules.all().first(where: {
+            $0.appliesTo == .orders && $0.matches(region: region, merchantId: merchantId, terminalId: terminalId)
+        }) else { return nil }
+        try db.rules.use(rule)
+        return OrderRecord.Plan(action: rule.action, reason: rule.reason, dueAt: now + Self.milliseconds(rule.afterSeconds))
+    }
+
     func amountRule(amount: Int, currency: String, region: String) -> WalletData.AmountRule? {
         guard let currency = Currency(code: currency),
             let digits = MagicAmounts.responseDigits(of: amount, trigger: data.trigger(region: region), exponent: currency.exponent)
@@ -66,13 +72,14 @@ extension OrderBook {
                     // The deadline came first: the order expired before the rule's time.
                     try finish(db, &order, as: .expired, reason: nil)
                 case (true, .approve):
-                    try startPayment(db, &order)
+                    // A BLIK customer's bank still checks the limit and the balance.
+                    if order.isBlik { try approveBlik(db, &order) } else { try startPayment(db, &order) }
                 case (true, .decline):
                     try finish(db, &order, as: .declined, reason: plan.reason ?? APMDeclineReason.declined_by_customer.rawValue)
                 case (true, .expire):
                     try finish(db, &order, as: .expired, reason: nil)
                 case (true, .scanOnly):
-                    if order.status == .pending { try markScanned(db, &order) } else { try db.orders.update(order) }
+                    if order.status == .pending, !order.isBlik { try markScanned(db, &order) } else { try db.orders.update(order) }
                 }
                 changes += 1
             }

@@ -55,6 +55,8 @@ extension OrderBook {
                 refund.status = .succeeded
                 refund.providerId = ids.next("wref")
                 try notify(db, .refundSucceeded, order: order, refundId: refund.refundId, paymentId: refund.providerId)
+                // Back to a BLIK customer's account (taken back if the host refuses the refund).
+                try creditRefund(db, order: order, amount: refund.amount)
             }
             try db.refunds.finish(refund)
             count += 1

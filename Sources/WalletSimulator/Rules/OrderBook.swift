@@ -21,6 +21,8 @@ final class OrderBook: Sendable {
     let realTime: any TimeSource
     let data: WalletData
     let ids: IdentifierSource
+    /// The digits of BLIK codes.
+    let codes: BlikCodeSource
     /// The base of every `payUrl`.
     let publicURL: @Sendable () -> String
     /// Wakes the notifier when a notification is queued.
@@ -32,17 +34,19 @@ final class OrderBook: Sendable {
 
     init(
         store: Store, clock: SandboxClock, realTime: any TimeSource, data: WalletData, ids: IdentifierSource,
-        publicURL: @escaping @Sendable () -> String, payWait: Duration
-    ) {
+        codes: BlikCodeSource = .random, publicURL: @escaping @Sendable () -> String, payWait: Duration
+    ) throws {
         self.store = store
         self.clock = clock
         self.realTime = realTime
         self.data = data
         self.ids = ids
+        self.codes = codes
         self.publicURL = publicURL
         self.payWait = payWait
         outboxChanged = ChangeSignal()
         orderChanged = ChangeSignal()
+        try store.write { [data] db in try db.blik.seed(data.blik.customers) }
     }
 
     var now: Int64 { clock.nowMilliseconds() }
@@ -89,6 +93,8 @@ final class OrderBook: Sendable {
                 throw WalletError.orderPaid
             case .pending, .scanned, .paying:
                 if order.status == .paying { try db.outbox.drop(orderId: orderId, type: .orderPaid) }
+                // The payment is dropped: a BLIK customer gets the money back.
+                try charge(db, &order, false)
                 order.status = .closed
                 order.reason = reason
                 order.plan = nil
@@ -129,6 +135,7 @@ final class OrderBook: Sendable {
                 try db.outbox.finish(entry.seq, state: .delivered, status: status)
                 // The host took the payment: the customer is charged, even if a close crossed it.
                 if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying || order.status == .closed {
+                    try charge(db, &order, true)
                     order.status = .paid
                     order.reason = nil
                     try db.orders.update(order)
@@ -136,6 +143,7 @@ final class OrderBook: Sendable {
             case .refused(let message):
                 try db.outbox.finish(entry.seq, state: .refused, status: 409)
                 if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying {
+                    try charge(db, &order, false)
                     order.status = .refused
                     order.reason = message
                     try db.orders.update(order)
@@ -149,19 +157,22 @@ final class OrderBook: Sendable {
                     refund.reason = message
                     refund.providerId = nil
                     try db.refunds.finish(refund)
+                    if let order = try db.orders.find(refund.orderId) { try creditRefund(db, order: order, amount: -refund.amount) }
                 }
             }
         }
         orderChanged.broadcast()
     }
 
-    /// Forgets every order, refund, rule and notification (`POST /_sandbox/reset`).
+    /// Forgets every order, refund, rule, notification and BLIK code, and puts the BLIK balances
+    /// back as `wallet.json` has them (`POST /_sandbox/reset`).
     func reset() throws {
         try store.write { db in
             try db.outbox.deleteAll()
             try db.refunds.deleteAll()
             try db.orders.deleteAll()
             try db.rules.deleteAll()
+            try db.blik.reset(to: data.blik.customers)
         }
         orderChanged.broadcast()
     }

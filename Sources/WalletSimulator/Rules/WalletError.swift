@@ -53,5 +53,32 @@ public struct WalletError: HTTPResponseError, Equatable {
         WalletError(409, .refundOverAmount, "The refund is more than is left of the payment (\(left) minor units).", field: "amount")
     }
 
+    // MARK: BLIK (docs/blik.md)
+
+    static func blikCodeInvalid(_ message: String, field: String) -> WalletError { WalletError(400, .blikCodeInvalid, message, field: field) }
+
+    static let blikCodeUnknown = WalletError(404, .blikCodeUnknown, "No bank app issued this BLIK code.", field: "payCode")
+
+    static let blikCodeExpired = WalletError(410, .blikCodeExpired, "The BLIK code lived its 120 seconds: ask the customer for a new one.", field: "payCode")
+
+    static let blikCodeUsed = WalletError(409, .blikCodeUsed, "The BLIK code was used already: a code pays once.", field: "payCode")
+
+    static let blikVerificationFailed = WalletError(
+        403, .blikVerificationFailed, "The verification code does not belong to this 9-digit BLIK code.", field: "verificationCode")
+
+    static let customerNotFound = WalletError(404, .customerNotFound, "The bank has no customer with that id.", field: "customerId")
+
+    static let blikNoScan = WalletError(409, .orderNotPayable, "A BLIK order has no QR to scan: approve or decline it.")
+
+    /// The refusal a code table entry names.
+    static func blikRefusal(_ code: String) -> WalletError {
+        switch code {
+        case "blik_code_expired": blikCodeExpired
+        case "blik_code_used": blikCodeUsed
+        case "blik_verification_failed": blikVerificationFailed
+        default: blikCodeUnknown
+        }
+    }
+
     static let ruleNotFound = WalletError(404, .ruleNotFound, "The wallet has no standing rule with that id.", field: "ruleId")
 }

@@ -25,6 +25,10 @@ struct OrderRecord: Sendable, Equatable {
     /// The canonical JSON of the ``WalletProvider/OrderRequest``.
     var request: String
     var plan: Plan?
+    /// BLIK: the customer whose code made the order (nil for the code table's codes and QR orders).
+    var customerId: String?
+    /// BLIK: whether the customer's balance was charged for it (on Approve; given back if the host refuses).
+    var charged = false
 
     /// What a rule decided to do with the order, and when (wallet clock).
     struct Plan: Sendable, Equatable {
@@ -34,6 +38,9 @@ struct OrderRecord: Sendable, Equatable {
     }
 
     var isPayable: Bool { status == .pending || status == .scanned }
+
+    /// A BLIK payment: no QR, the customer answers a confirmation request in the bank app.
+    var isBlik: Bool { brand == APMPaymentData.APMBrand.BLIK.rawValue }
 
     var order: WalletProvider.Order {
         WalletProvider.Order(
@@ -45,7 +52,8 @@ struct OrderRecord: Sendable, Equatable {
 
     static let columns = """
         order_id, region, merchant_id, merchant_name, terminal_id, amount, currency, brand, brand_full_name, reference,
-        status, pay_url, created_at, expires_at, payment_id, reason, request, plan_action, plan_reason, plan_due_at
+        status, pay_url, created_at, expires_at, payment_id, reason, request, plan_action, plan_reason, plan_due_at,
+        customer_id, charged
         """
 
     init(row: Row) throws {
@@ -71,6 +79,8 @@ struct OrderRecord: Sendable, Equatable {
         if let action = action.flatMap(RuleAction.init(rawValue:)), let due {
             plan = Plan(action: action, reason: try row["plan_reason"], dueAt: due)
         }
+        customerId = try row["customer_id"]
+        charged = (try row["charged"] as Int64) != 0
     }
 
     init(
@@ -100,7 +110,7 @@ struct OrderRecord: Sendable, Equatable {
             .text(currency), .text(brand), brandFullName.databaseValue, reference.databaseValue, .text(status.rawValue),
             .text(payUrl), .integer(createdAt), .integer(expiresAt), paymentId.databaseValue, reason.databaseValue, .text(request),
             plan.map { .text($0.action.rawValue) } ?? .null, plan?.reason.databaseValue ?? .null,
-            plan.map { .integer($0.dueAt) } ?? .null,
+            plan.map { .integer($0.dueAt) } ?? .null, customerId.databaseValue, .integer(charged ? 1 : 0),
         ]
     }
 }

@@ -7,7 +7,7 @@ struct OrderRepository {
 
     func insert(_ order: OrderRecord) throws {
         try db.run(
-            "INSERT INTO orders(\(OrderRecord.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO orders(\(OrderRecord.columns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
             order.values)
     }
 
@@ -27,11 +27,11 @@ struct OrderRepository {
     /// Writes the order's state (status, payment, reason, plan).
     func update(_ order: OrderRecord) throws {
         try db.run(
-            "UPDATE orders SET status = ?, payment_id = ?, reason = ?, plan_action = ?, plan_reason = ?, plan_due_at = ? WHERE order_id = ?",
+            "UPDATE orders SET status = ?, payment_id = ?, reason = ?, plan_action = ?, plan_reason = ?, plan_due_at = ?, charged = ? WHERE order_id = ?",
             [
                 .text(order.status.rawValue), order.paymentId.databaseValue, order.reason.databaseValue,
                 order.plan.map { .text($0.action.rawValue) } ?? .null, order.plan?.reason.databaseValue ?? .null,
-                order.plan.map { .integer($0.dueAt) } ?? .null, .text(order.orderId),
+                order.plan.map { .integer($0.dueAt) } ?? .null, .integer(order.charged ? 1 : 0), .text(order.orderId),
             ])
     }
 
@@ -62,6 +62,14 @@ struct OrderRepository {
         return due != 0
     }
 
+    /// A BLIK customer's confirmation requests still waiting for an answer at `now`, oldest first.
+    func waiting(customerId: String, at now: Int64) throws -> [OrderRecord] {
+        try db.query(
+            "SELECT \(OrderRecord.columns) FROM orders WHERE customer_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid",
+            [.text(customerId), .integer(now)]
+        ).map { try OrderRecord(row: $0) }
+    }
+
     func deleteAll() throws {
         try db.run("DELETE FROM orders")
     }
@@ -72,4 +80,5 @@ extension Connection {
     var refunds: RefundRepository { RefundRepository(db: self) }
     var rules: RuleRepository { RuleRepository(db: self) }
     var outbox: OutboxRepository { OutboxRepository(db: self) }
+    var blik: BlikRepository { BlikRepository(db: self) }
 }

@@ -77,5 +77,26 @@ enum WalletSchema {
             CREATE INDEX outbox_pending ON outbox(next_attempt_at) WHERE state = 'pending';
             CREATE INDEX outbox_pending_by_order ON outbox(order_id, seq) WHERE state = 'pending';
             """),
+        Migration(version: 2, name: "BLIK: the bank's customers, their codes, the customer and charge of an order", sql: """
+            ALTER TABLE orders ADD COLUMN customer_id TEXT;
+            ALTER TABLE orders ADD COLUMN charged INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX orders_by_customer ON orders(customer_id, created_at) WHERE customer_id IS NOT NULL;
+            CREATE TABLE blik_customers(
+                customer_id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                bank TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                balance INTEGER NOT NULL,
+                per_payment_limit INTEGER NOT NULL
+            );
+            CREATE TABLE blik_codes(
+                code TEXT PRIMARY KEY,
+                verification_code TEXT,
+                customer_id TEXT NOT NULL REFERENCES blik_customers(customer_id),
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                order_id TEXT
+            );
+            """),
     ]
 }

@@ -16,6 +16,8 @@ public enum BrowserPerson {
         case fill(String, String)
         case select(String, String)
         case click(String)
+        /// Tick the checkbox labelled `label`.
+        case check(String)
         /// Follow the link whose text is `name`.
         case clickLink(String)
         /// Press the button called `name` inside the element `css` matches (a table row).
@@ -36,6 +38,7 @@ public enum BrowserPerson {
             case .fill(let label, let text): ["fill": label, "text": text]
             case .select(let label, let value): ["select": label, "value": value]
             case .click(let name): ["click": name]
+            case .check(let label): ["check": label]
             case .clickLink(let name): ["clickLink": name]
             case .clickIn(let css, let name): ["clickIn": css, "name": name]
             case .read(let css): ["read": css]

@@ -49,6 +49,8 @@ def main():
                     page.get_by_label(step["select"], exact=True).select_option(step["value"])
                 elif "click" in step:
                     page.get_by_role("button", name=step["click"], exact=True).click()
+                elif "check" in step:
+                    page.get_by_label(step["check"], exact=True).check()
                 elif "clickLink" in step:
                     page.get_by_role("link", name=step["clickLink"], exact=True).click()
                 elif "clickIn" in step:

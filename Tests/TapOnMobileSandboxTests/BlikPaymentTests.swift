@@ -130,7 +130,7 @@ struct BlikPaymentTests {
             #expect(try await bank.requests(for: "jan").isEmpty, "the request is answered")
 
             let detail = try value(await phone.sdk.fetchTransactionDetails(transactionId: final.transactionId), "details")
-            #expect(detail.paymentMethod == "BLIK" && detail.transactionStatus == .CLEARED, "\(detail)")
+            #expect(detail.paymentMethod == .BLIK && detail.transactionStatus == .CLEARED, "\(detail)")
             #expect(try value(await phone.sdk.getLastTransaction(), "last").transactionId == final.transactionId)
             let blik = try value(
                 await phone.sdk.fetchTransactionsHistory(

@@ -10,10 +10,13 @@ import Testing
 @Suite("SDK BLIK payments on a live sandbox", .serialized)
 struct BlikPaymentTests {
     /// A phone registered and logged in on the mBank terminal, polling on `clock`.
-    func blikPhone(_ sandbox: LiveSandbox, clock: SteppedClock, terminal: String = "MBANK-T0101") async throws -> Phone {
+    func blikPhone(_ sandbox: LiveSandbox, clock: SteppedClock, terminal: String = "MBANK-T0101", typedCode: String? = nil)
+        async throws -> Phone
+    {
         let phone = makePhone(sandbox)
         var configuration = phone.sdk.configuration
         configuration.apmClock = clock
+        configuration.blikPayCode = typedCode
         phone.sdk.configure(configuration)
         try await registerAndPrepare(phone, on: terminal, in: sandbox, environment: .sandboxMBANK)
         return phone
@@ -255,7 +258,7 @@ struct BlikPaymentTests {
         try await withSandbox { sandbox in
             let clock = SteppedClock()
             let first = try await blikPhone(sandbox, clock: clock)
-            let second = try await blikPhone(sandbox, clock: clock, terminal: "MBANK-T0102")
+            let second = try await blikPhone(sandbox, clock: clock, terminal: "MBANK-T0103")
             let code = try await Bank(sandbox).code(for: "jan")
             async let a = firstEvent(first.sdk.doBlikPayment(requestedAmount: 1000, tipAmount: nil, reference: nil, payCode: code.code))
             async let b = firstEvent(second.sdk.doBlikPayment(requestedAmount: 1000, tipAmount: nil, reference: nil, payCode: code.code))
@@ -313,10 +316,7 @@ struct BlikPaymentTests {
     func containerAndNotEnabled() async throws {
         try await withSandbox { sandbox in
             let clock = SteppedClock()
-            let phone = try await blikPhone(sandbox, clock: clock)
-            var configuration = phone.sdk.configuration
-            configuration.blikPayCode = "777555"
-            phone.sdk.configure(configuration)
+            let phone = try await blikPhone(sandbox, clock: clock, typedCode: "777555")
             let container = await MainActor.run { UIViewController() }
             var events = phone.sdk.doBlikPayment(requestedAmount: 1000, tipAmount: nil, reference: nil, container: container)
                 .makeAsyncIterator()

@@ -82,6 +82,11 @@ public struct SandboxConfiguration: Sendable {
     /// A separate one lets a command-line device wait for a real customer while its card reader
     /// skips its waits, and a test step the polls while the reader's clock runs by itself.
     public var apmClock: (any ReaderClock)?
+    /// The BLIK code a customer types on the SDK's own code screen, which the sandbox does not
+    /// draw: used by `doBlikPayment` when a `container` is given (and `payCode` is then nil).
+    public var blikPayCode: String?
+    /// The verification code typed with a 9-digit ``blikPayCode``.
+    public var blikVerificationCode: String?
 
     /// A configuration; every argument has a default that suits `sandbox up` on this machine.
     public init(
@@ -104,7 +109,9 @@ public struct SandboxConfiguration: Sendable {
         makeIdentifier: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
         onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in },
         qrBrand: APMPaymentData.APMBrand? = nil,
-        apmClock: (any ReaderClock)? = nil
+        apmClock: (any ReaderClock)? = nil,
+        blikPayCode: String? = nil,
+        blikVerificationCode: String? = nil
     ) {
         self.endpointOverrides = endpointOverrides
         self.endpointsFile = endpointsFile
@@ -124,6 +131,8 @@ public struct SandboxConfiguration: Sendable {
         self.onSDKScreen = onSDKScreen
         self.qrBrand = qrBrand
         self.apmClock = apmClock
+        self.blikPayCode = blikPayCode
+        self.blikVerificationCode = blikVerificationCode
     }
 
     /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that

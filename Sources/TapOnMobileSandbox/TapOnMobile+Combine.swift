@@ -19,7 +19,8 @@ import UIKit
 /// used here, so the same file compiles outside the SDK's module too (see above).
 ///
 /// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest`,
-/// `doQRPayment`, `doQRRefund`/`doQRefund` and `updateLanguage` overload by return type, so the use
+/// `doQRPayment`, `doQRRefund`/`doQRefund`, `doBlikPayment`, `doBlikRefund`/`doBlikefund` and
+/// `updateLanguage` overload by return type, so the use
 /// decides (`.receive(on:)` picks the publisher, `for await` the stream).
 extension TapOnMobile {
     /// One async call as a publisher of its single result.
@@ -226,6 +227,38 @@ extension TapOnMobile {
     {
         publisher {
             self.doQRRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+                as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    public func doBlikPayment(
+        requestedAmount: Int, tipAmount: Int?, reference: String?, container: UIViewController? = nil,
+        paymentSolutionReceiptHandling: Bool = true, payCode: String? = nil, verificationCode: String? = nil
+    ) -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        publisher {
+            self.doBlikPayment(
+                requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference, container: container,
+                paymentSolutionReceiptHandling: paymentSolutionReceiptHandling, payCode: payCode, verificationCode: verificationCode
+            ) as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    public func doBlikRefund(refundedTransactionId: String, refundAmount: Int, reference: String?)
+        -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never>
+    {
+        publisher {
+            self.doBlikRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+                as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
+        }
+    }
+
+    /// ``doBlikRefund(refundedTransactionId:refundAmount:reference:)`` as the seed's declaration spells it.
+    @available(*, deprecated, renamed: "doBlikRefund(refundedTransactionId:refundAmount:reference:)")
+    public func doBlikefund(refundedTransactionId: String, refundAmount: Int, reference: String?)
+        -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never>
+    {
+        publisher {
+            self.doBlikRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
                 as AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>
         }
     }

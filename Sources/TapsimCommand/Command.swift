@@ -92,12 +92,16 @@ enum Commands {
         name: "qr", summary: "QR wallet payments: the customer scans the QR with a wallet (the wallet simulator), pays, declines or lets it expire.",
         commands: [QRPayments.pay, QRPayments.cancel, QRPayments.refund])
 
-    static let groups: [String: CommandGroup] = ["register": register, "qr": qr]
+    static let blik = CommandGroup(
+        name: "blik", summary: "BLIK payments: a code from the bank app (the wallet simulator), the customer approves, declines or does not answer.",
+        commands: [BlikPayments.code, BlikPayments.pay, BlikPayments.refund])
+
+    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik]
 
     static let all: [Command] =
         register.commands + [
             Sessions.login, Sessions.logout, Sessions.prepare, Payments.pay, Payments.refund, Payments.reverse, Payments.dcc,
-        ] + qr.commands + [
+        ] + qr.commands + blik.commands + [
             Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
             Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
             Sessions.unregister, Sessions.status, Demo.command,

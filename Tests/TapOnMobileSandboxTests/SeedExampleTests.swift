@@ -177,4 +177,54 @@ struct SeedExampleTests {
         #expect(!app.sdkFeedback.contains { $0.contains("Error") }, "\(app.sdkFeedback)")
         withExtendedLifetime(directory) {}
     }
+
+    @Test("the seed's BLIK examples (code blocks 50–55) run as written on an mBank terminal: a bank app code approved, refunded")
+    func blikExamplesRunAsWritten() async throws {
+        let sandbox = try LiveSandbox()
+        defer { sandbox.stop() }
+        let directory = TemporaryDirectory()
+        let clock = SteppedClock()
+        TapOnMobile.shared.configure(
+            SandboxConfiguration(
+                endpointOverrides: sandbox.endpoints, endpointsFile: nil, deviceDirectory: directory.file("device"),
+                clock: ManualReaderClock(), readerScript: ReaderScript(preparationSeconds: 2), apmClock: clock))
+        let phone = Phone(sdk: TapOnMobile.shared, directory: directory, clock: ManualReaderClock())
+        try await registerAndPrepare(phone, on: "MBANK-T0101", in: sandbox, environment: .sandboxMBANK)
+        let stepper = Task {
+            while !Task.isCancelled {
+                await clock.untilWaiting()
+                clock.advance(by: 3)
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            }
+        }
+        defer { stepper.cancel() }
+        let bank = Bank(sandbox)
+        let app = SeedExamples()
+        app.amount = "4500"
+        app.payCode = try await bank.code(for: "jan").code
+        app.example52_doBlikPayment()
+        let request = try await eventuallyRequest(bank, "jan")
+        try await bank.press("pay", request)
+        await eventually("BLIK payment") { app.sdkFeedback.contains(" - Finish: Success. Payment transaction id: \(request)") }
+        #expect(app.sdkFeedback.contains { $0.hasPrefix(" - Processing: Success. Processing Payment transaction id:") }, "\(app.sdkFeedback)")
+        #expect(app.transactionId == request)
+        app.amount = "1000"
+        app.example55_doBlikRefund()
+        await eventually("BLIK refund") { app.sdkFeedback.contains { $0.hasPrefix(" - Finish: Success. Refunded transaction id:") } }
+        #expect(app.transactionId != request)
+        #expect(try await bank.customer("jan").balance == 500_000 - 4500 + 1000)
+        #expect(!app.sdkFeedback.contains { $0.contains("Error") }, "\(app.sdkFeedback)")
+        _ = try value(await TapOnMobile.shared.unregister(), "unregister")
+    }
+
+    /// The id of the customer's first pending confirmation request, waiting for it to appear.
+    func eventuallyRequest(_ bank: Bank, _ customer: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
+            if let id = try await bank.requests(for: customer).first?["orderId"] as? String { return id }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        Issue.record("the bank app has no request for \(customer)", sourceLocation: sourceLocation)
+        throw BackOfficeFailure(description: "no request")
+    }
 }

@@ -50,6 +50,9 @@ final class SeedExamples {
     var reference: String? = nil
     /// Code block 45's cancel reason.
     var reason = ""
+    /// Code block 52's BLIK code and its verification code.
+    var payCode: String? = nil
+    var verificationCode: String? = nil
     var checkoutId: String? = nil
     var transactionId = ""
     var sdkFeedback: [String] = []
@@ -714,6 +717,112 @@ final class SeedExamples {
                 }
             case .failure(let error):
                 self.sdkFeedback.append("QR Refund: Error: \(error)")
+            }
+        }
+        .store(in: &disposables)
+    }
+}
+
+extension SeedExamples {
+    /// Seed code block 50 (seed lines 1297–1305), "Usage": the placeholders filled with the
+    /// properties code block 52 uses.
+    func example50_doBlikPaymentUsage() -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        TapOnMobile.shared.doBlikPayment(
+            requestedAmount: Int(amount) ?? 0,
+            tipAmount: Int(tipAmount),
+            reference: reference,
+            container: getRootViewController(),
+            paymentSolutionReceiptHandling: true,
+            payCode: payCode,
+            verificationCode: verificationCode
+        )
+    }
+
+    /// Seed code block 51 (seed lines 1317–1322): the event enum the BLIK calls report, matched
+    /// case by case as the seed declares it.
+    func example51_APMTransactionProcessEvent(_ event: APMTransactionProcessEvent) -> String {
+        switch event {
+        case .displayBrands: "displayBrands"
+        case .displayQR: "displayQR"
+        case .processing: "processing"
+        case .completed: "completed"
+        }
+    }
+
+    /// Seed code block 52 (seed lines 1327–1354).
+    func example52_doBlikPayment() {
+        TapOnMobile.shared.doBlikPayment(
+            requestedAmount: Int(amount) ?? 0,
+            tipAmount: Int(tipAmount),
+            reference: reference,
+            container: getRootViewController(),
+            payCode: payCode,
+            verificationCode: verificationCode
+        )
+        .receive(on: DispatchQueue.main)
+        .sink { [weak self] result in
+            guard let self = self else { return }
+
+            switch result {
+            case .success(let QRpaymentProcessEvent):
+                switch QRpaymentProcessEvent {
+                case .processing:
+                    self.sdkFeedback.append(" - Processing: Success. Processing Payment transaction id: \(self.transactionId)")
+                case .completed(let transaction):
+                    self.sdkFeedback.append(" - Finish: Success. Payment transaction id: \(transaction.transactionId)")
+                    self.transactionId = transaction.transactionId
+                default:
+                    break
+                }
+            case .failure(let error):
+                self.sdkFeedback.append(" BLIK Payment: Error: \(error)")
+            }
+        }
+        .store(in: &disposables)
+    }
+
+    /// Seed code block 53 (seed lines 1364–1370), the declaration's spelling `doBlikefund`, called
+    /// with the placeholders of code block 54 filled as in code block 55.
+    @available(*, deprecated)
+    func example53_doBlikefund() -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        TapOnMobile.shared.doBlikefund(
+            refundedTransactionId: transactionId,
+            refundAmount: Int(amount) ?? 0,
+            reference: reference
+        )
+    }
+
+    /// Seed code block 54 (seed lines 1379–1383), "Usage": the placeholders filled as in code block 55.
+    func example54_doBlikRefundUsage() -> AnyPublisher<Result<APMTransactionProcessEvent, TapOnMobileError>, Never> {
+        TapOnMobile.shared.doBlikRefund(
+            refundedTransactionId: transactionId,
+            refundAmount: Int(amount) ?? 0,
+            reference: reference
+        )
+    }
+
+    /// Seed code block 55 (seed lines 1393–1415).
+    func example55_doBlikRefund() {
+        TapOnMobile.shared.doBlikRefund(
+            refundedTransactionId: transactionId,
+            refundAmount: Int(amount) ?? 0,
+            reference: reference
+        )
+        .receive(on: DispatchQueue.main)
+        .sink { [weak self] result in
+            guard let self = self else { return }
+
+            switch result {
+            case .success(let QRpaymentProcessEvent):
+                switch QRpaymentProcessEvent {
+                case .completed(let transaction):
+                    self.sdkFeedback.append(" - Finish: Success. Refunded transaction id: \(transaction.transactionId)")
+                    self.transactionId = transaction.transactionId
+                default:
+                    break
+                }
+            case .failure(let error):
+                self.sdkFeedback.append("BLIK Refund: Error: \(error)")
             }
         }
         .store(in: &disposables)

@@ -7,7 +7,8 @@ struct HelpAndUsageTests {
     /// Every command of docs/sdk.md's `tapsim` section.
     static let commands = [
         "register begin", "register confirm", "register end", "register issue", "register token", "register quick", "login",
-        "logout", "prepare", "pay", "refund", "reverse", "dcc", "qr pay", "qr cancel", "qr refund", "last", "history", "count", "details", "stats", "receipt",
+        "logout", "prepare", "pay", "refund", "reverse", "dcc", "qr pay", "qr cancel", "qr refund", "blik code", "blik pay",
+        "blik refund", "last", "history", "count", "details", "stats", "receipt",
         "terminal-info", "info-init", "reader-test", "validate", "secret-code", "relink", "support", "unregister", "status",
         "demo",
     ]

@@ -18,6 +18,8 @@ struct HelpExamplesTests {
         case loggedIn
         /// …and its reader prepared.
         case ready
+        /// An mBank device (`--env MBANK`) registered on MBANK-T0101 (BLIK on) and logged in.
+        case blikLoggedIn
     }
 
     /// Every help text with examples: `tapsim` itself and each command. A command missing here
@@ -27,7 +29,8 @@ struct HelpExamplesTests {
         "register begin": .freshDevice, "register confirm": .freshDevice, "register end": .freshDevice,
         "register issue": .freshDevice, "register token": .freshDevice, "register quick": .freshDevice,
         "login": .registered, "logout": .registered, "prepare": .loggedIn, "pay": .ready, "refund": .ready, "reverse": .ready,
-        "dcc": .ready, "qr pay": .loggedIn, "qr cancel": .loggedIn, "qr refund": .loggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
+        "dcc": .ready, "qr pay": .loggedIn, "qr cancel": .loggedIn, "qr refund": .loggedIn,
+        "blik code": .freshDevice, "blik pay": .blikLoggedIn, "blik refund": .blikLoggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
         "terminal-info": .loggedIn, "info-init": .loggedIn, "reader-test": .ready, "validate": .loggedIn, "secret-code": .loggedIn,
         "relink": .loggedIn, "support": .freshDevice, "unregister": .registered, "status": .freshDevice, "demo": .freshDevice,
     ]
@@ -110,6 +113,8 @@ struct HelpExamplesTests {
             case .registered: steps = [["register", "quick", "--pin", "2468"]]
             case .loggedIn: steps = [["register", "quick", "--pin", "2468"], ["login", "--pin", "2468"]]
             case .ready: steps = [["register", "quick", "--pin", "2468"], ["login", "--pin", "2468"], ["prepare"]]
+            case .blikLoggedIn:
+                steps = [["--env", "MBANK", "register", "quick", "--pin", "2468", "--terminal", "MBANK-T0101"], ["--env", "MBANK", "login", "--pin", "2468"]]
             }
             for step in steps {
                 let result = try tapsim(step)

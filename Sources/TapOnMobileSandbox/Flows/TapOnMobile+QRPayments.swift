@@ -169,7 +169,7 @@ extension TapOnMobile {
     /// clock; then once more, and the host's answer (its deadline applied) is the result.
     ///
     /// - Parameter processing: Told once, when the status first reads `ONGOING`.
-    private func poll(
+    func poll(
         _ start: APMTransaction, loggedIn: LoggedIn, every pulling: TimeInterval, for timeout: TimeInterval,
         processing: (@Sendable (APMTransaction) -> Void)?
     ) async -> Result<APMTransaction, TapOnMobileError> {

@@ -39,3 +39,19 @@ extension TapOnMobile {
         doQRRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
     }
 }
+
+extension TapOnMobile {
+    /// ``doBlikRefund(refundedTransactionId:refundAmount:reference:)`` as the seed's declaration spells it.
+    ///
+    /// ```swift
+    /// for await result in TapOnMobile.shared.doBlikRefund(refundedTransactionId: id, refundAmount: 500, reference: nil) {
+    ///     print(result)
+    /// }
+    /// ```
+    @available(*, deprecated, renamed: "doBlikRefund(refundedTransactionId:refundAmount:reference:)")
+    public func doBlikefund(
+        refundedTransactionId: String, refundAmount: Int, reference: String?
+    ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
+        doBlikRefund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference)
+    }
+}

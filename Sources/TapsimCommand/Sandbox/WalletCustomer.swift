@@ -7,7 +7,8 @@ import TapOnMobileSandbox
 #endif
 
 /// The wallet simulator's customer API (`openapi/wallet.yaml`), as `tapsim qr pay --approve`,
-/// `--decline` and `--expire` press the pay page's buttons for a script.
+/// `--decline` and `--expire` press the pay page's buttons for a script, and `tapsim blik code`
+/// and `blik pay --approve` press the bank app's.
 ///
 /// ```swift
 /// let wallet = WalletCustomer(base: URL(string: "http://127.0.0.1:8110")!)
@@ -38,15 +39,45 @@ struct WalletCustomer: Sendable {
     /// - Throws: The wallet's refusal with its code (`order_not_payable`: a transaction error
     ///   `wrongState`; `order_not_found`: `notFound`), or a network error when it cannot be reached.
     func perform(_ action: Action, orderId: String) async throws(TapOnMobileError) -> WalletProvider.Order {
-        let path = "/api/orders/\(orderId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? orderId)/\(action.name)"
-        var request = URLRequest(url: URL(string: base.absoluteString.trimmingSuffix("/") + path)!, timeoutInterval: 15)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let path = "/api/orders/\(Self.encode(orderId))/\(action.name)"
+        let body: Data
         if case .decline(let reason) = action {
-            request.httpBody = Data(#"{"reason":"\#(reason.rawValue)"}"#.utf8)
+            body = Data(#"{"reason":"\#(reason.rawValue)"}"#.utf8)
         } else {
-            request.httpBody = Data("{}".utf8)
+            body = Data("{}".utf8)
+        }
+        return try await call("POST", path, body: body, as: WalletProvider.Order.self)
+    }
+
+    /// The bank app's "Generate code" (`POST /api/blik/codes`): a fresh code for the customer, with
+    /// its verification code when `nine`.
+    func blikCode(customerId: String, nine: Bool) async throws(TapOnMobileError) -> WalletBlik.Code {
+        let body = (try? JSONEncoder().encode(WalletBlik.CodeRequest(customerId: customerId, nine: nine))) ?? Data()
+        return try await call("POST", "/api/blik/codes", body: body, as: WalletBlik.Code.self)
+    }
+
+    /// The bank's customers with their balances now (`GET /api/blik/customers`).
+    func blikCustomers() async throws(TapOnMobileError) -> [WalletBlik.Customer] {
+        try await call("GET", "/api/blik/customers", body: nil, as: BlikCustomers.self).customers
+    }
+
+    /// `{"customers": [...]}`.
+    private struct BlikCustomers: Decodable { var customers: [WalletBlik.Customer] }
+
+    /// One call to the wallet's customer API.
+    ///
+    /// - Throws: The wallet's refusal with its code (`order_not_payable`: a transaction error
+    ///   `wrongState`; `order_not_found`, `customer_not_found`: `notFound`), or a network error
+    ///   when it cannot be reached.
+    private func call<Answer: Decodable>(
+        _ method: String, _ path: String, body: Data?, as: Answer.Type
+    ) async throws(TapOnMobileError) -> Answer {
+        var request = URLRequest(url: URL(string: base.absoluteString.trimmingSuffix("/") + path)!, timeoutInterval: 15)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
         }
         let data: Data
         let response: URLResponse
@@ -70,11 +101,13 @@ struct WalletCustomer: Sendable {
             }
         }
         do {
-            return try JSONDecoder().decode(WalletProvider.Order.self, from: data)
+            return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
-            throw .network(NetworkError(.invalidResponse, message: "The wallet's order does not decode: \(error)", status: status))
+            throw .network(NetworkError(.invalidResponse, message: "The wallet's answer does not decode: \(error)", status: status))
         }
     }
+
+    private static func encode(_ id: String) -> String { id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id }
 }
 
 extension String {

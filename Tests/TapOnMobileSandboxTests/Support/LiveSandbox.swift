@@ -21,6 +21,12 @@ extension InProcessSandbox {
     func backOffice(_ region: String) -> BackOffice {
         BackOffice(region: region, baseURL: try! url(of: region), key: fixtures.regions[region]!.backOfficeKey)
     }
+
+    /// Moves the wallet's clock forward (its `POST /_sandbox/clock`); what fell due is done before it answers.
+    func advanceWalletClock(seconds: Double) async throws {
+        let reply = await Service(name: "wallet", baseURL: sandbox.wallet.url).call("POST", "/_sandbox/clock", body: ["advanceSeconds": seconds])
+        guard reply.status == 200 else { throw BackOfficeFailure(description: "wallet clock: \(reply)") }
+    }
 }
 
 struct BackOfficeFailure: Error, CustomStringConvertible {

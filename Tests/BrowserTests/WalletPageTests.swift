@@ -13,7 +13,7 @@ import TestSupport
     private func walletWithOrder(amount: Int = 1250) throws -> (InProcessWallet, RecordingWalletHost) {
         let host = try RecordingWalletHost()
         let wallet = try InProcessWallet(hosts: ["EU": host.url])
-        let made = wallet.makeOrder("tx-1", amount: amount)
+        let made = wallet.makeOrder("tx-1", amount: amount, expiresIn: 300)
         try #require(made.status == 201, "\(made)")
         return (wallet, host)
     }

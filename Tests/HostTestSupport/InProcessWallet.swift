@@ -60,10 +60,13 @@ public final class InProcessWallet: @unchecked Sendable {
     }
 
     /// Makes an order as EU's host does; `change` edits the request first.
+    ///
+    /// It lives a day unless `expiresIn` says otherwise: the wallet's clock runs on with real time,
+    /// and a test that does not test expiry must not see its order expire on a slow machine.
     @discardableResult
     public func makeOrder(
         _ id: String = "tx-" + String(UInt32.random(in: 1...UInt32.max)), amount: Int = 1250, terminal: String = "EU-T0101",
-        expiresIn: Int = 300, change: (inout [String: Any]) -> Void = { _ in }
+        expiresIn: Int = 86_400, change: (inout [String: Any]) -> Void = { _ in }
     ) -> HTTPReply {
         var body: [String: Any] = [
             "orderId": id, "region": "EU", "merchantId": "EU-M01", "merchantName": "Café Lumière", "terminalId": terminal,

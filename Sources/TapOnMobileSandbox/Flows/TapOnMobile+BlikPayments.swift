@@ -115,33 +115,9 @@ extension TapOnMobile {
     public func doBlikRefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
-        stream { emit in
-            let loggedIn: LoggedIn
-            do throws(TapOnMobileError) {
-                loggedIn = try self.loggedIn()
-            } catch {
-                return emit(.failure(error))
-            }
-            let info: TerminalInfo
-            switch await self.send(loggedIn.client, "GET", "/terminal/v1/terminal", bearer: loggedIn.token, as: TerminalInfo.self) {
-            case .failure(let error): return emit(.failure(error))
-            case .success(let answer): info = answer
-            }
-            let created = await self.send(
-                loggedIn.client, "POST", "/terminal/v1/apm/blik/refunds",
-                body: APMBodies.Refund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference),
-                bearer: loggedIn.token, idempotent: true, as: APMTransaction.self)
-            guard case .success(let refund) = created else {
-                if case .failure(let error) = created { emit(.failure(error)) }
-                return
-            }
-            emit(.success(.processing(refund)))
-            let timings = info.dynamicProperties
-            let final = await self.poll(
-                refund, loggedIn: loggedIn, every: timings.blikPulling.map(TimeInterval.init) ?? BlikTimings.pulling,
-                for: timings.apmRefundTimeout.map(TimeInterval.init) ?? APMTimings.refundTimeout, processing: nil)
-            emit(final.map { .completed($0) })
-        }
+        apmRefund(
+            path: "/terminal/v1/apm/blik/refunds", refundedTransactionId: refundedTransactionId, refundAmount: refundAmount,
+            reference: reference, pulling: { $0.blikPulling.map(TimeInterval.init) ?? BlikTimings.pulling })
     }
 
     /// The seed's rule for the code and the container, checked before any call: without a

@@ -136,6 +136,17 @@ extension TapOnMobile {
     public func doQRRefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
+        apmRefund(
+            path: "/terminal/v1/apm/qr/refunds", refundedTransactionId: refundedTransactionId, refundAmount: refundAmount,
+            reference: reference, pulling: { $0.apmPulling.map(TimeInterval.init) ?? APMTimings.pulling })
+    }
+
+    /// A QR or BLIK refund: made on `path`, then polled every `pulling` seconds of the terminal's
+    /// timings up to its `apmRefundTimeout`.
+    func apmRefund(
+        path: String, refundedTransactionId: String, refundAmount: Int, reference: String?,
+        pulling: @escaping @Sendable (DynamicProperties) -> TimeInterval
+    ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
         stream { emit in
             let loggedIn: LoggedIn
             do throws(TapOnMobileError) {
@@ -149,7 +160,7 @@ extension TapOnMobile {
             case .success(let answer): info = answer
             }
             let created = await self.send(
-                loggedIn.client, "POST", "/terminal/v1/apm/qr/refunds",
+                loggedIn.client, "POST", path,
                 body: APMBodies.Refund(refundedTransactionId: refundedTransactionId, refundAmount: refundAmount, reference: reference),
                 bearer: loggedIn.token, idempotent: true, as: APMTransaction.self)
             guard case .success(let refund) = created else {
@@ -159,7 +170,7 @@ extension TapOnMobile {
             emit(.success(.processing(refund)))
             let timings = info.dynamicProperties
             let final = await self.poll(
-                refund, loggedIn: loggedIn, every: timings.apmPulling.map(TimeInterval.init) ?? APMTimings.pulling,
+                refund, loggedIn: loggedIn, every: pulling(timings),
                 for: timings.apmRefundTimeout.map(TimeInterval.init) ?? APMTimings.refundTimeout, processing: nil)
             emit(final.map { .completed($0) })
         }

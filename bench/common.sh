@@ -3,6 +3,29 @@
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+# The first of COUNT consecutive free ports below the ephemeral range (for `sandbox up --base-port`,
+# which listens on the base and the ports after it: an ephemeral base collides with the bench's
+# own client connections).
+free_port_block() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+count = int(sys.argv[1])
+for _ in range(200):
+    base = random.randrange(20000, 32000 - count)
+    sockets = []
+    try:
+        for port in range(base, base + count):
+            s = socket.socket(); s.bind(("127.0.0.1", port)); sockets.append(s)
+    except OSError:
+        continue
+    finally:
+        for s in sockets: s.close()
+    print(base); break
+else:
+    sys.exit("no block of free ports")
+PY
+}
+
 # Waits (up to 20 s) until URL answers anything; exits the script when it never does.
 wait_for() { for _ in $(seq 400); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done; echo "no answer from $1" >&2; exit 1; }
 

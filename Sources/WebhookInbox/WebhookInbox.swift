@@ -88,7 +88,7 @@ public final class WebhookInbox: RunningService, Responder {
             struct Event: Decodable { let id: String?; let type: String? }
             let event = try? JSONDecoder().decode(Event.self, from: Data(request.body))
             let delivery = Delivery(
-                receivedAt: ISO8601DateFormatter().string(from: clock.now()), region: region, merchantId: merchant,
+                receivedAt: WireTime.string(from: clock.now()), region: region, merchantId: merchant,
                 eventId: event?.id, type: event?.type, signature: signature,
                 headers: request.headers.filter { $0.key.hasPrefix("monei-") || $0.key.hasPrefix("webhook-") || $0.key == "content-type" },
                 body: String(decoding: request.body, as: UTF8.self))

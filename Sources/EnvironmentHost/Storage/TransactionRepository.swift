@@ -25,6 +25,14 @@ struct TransactionRepository {
         ).map(TransactionRecord.init)
     }
 
+    /// Whether a transaction of the terminal is past its deadline (what ``expired(terminal:at:)`` would find).
+    func hasExpired(terminal: String, at now: Int64) throws -> Bool {
+        try !db.query(
+            "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ? LIMIT 1",
+            [.text(terminal), .integer(now)]
+        ).isEmpty
+    }
+
     /// Whether the terminal has a transaction in flight.
     func hasInFlight(terminal: String) throws -> Bool {
         try !db.query(

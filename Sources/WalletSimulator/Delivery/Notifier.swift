@@ -9,6 +9,12 @@ import Synchronization
 /// host answers 2xx (taken) or 409 (refused). The outbox is in the database, so what was not
 /// delivered before a restart is delivered after it.
 ///
+/// One thread at a time delivers an order's notifications, oldest first. A customer's action
+/// (Pay, Decline, Expire) delivers its order's on the request's own thread, at once
+/// (``deliverNow(orderId:)``): Pay answers once the host took the payment, and a hop through the
+/// notifier's thread would add a wake-up and a thread to every payment. The notifier's thread
+/// delivers the rest (retries, an order's deadline, a rule) and what a restart left pending.
+///
 /// The wallet only connects to the hosts it was configured with (``WalletSimulator/Configuration/hostURLs``);
 /// a notification for a region without one waits, retried, until one is set.
 final class Notifier: Sendable {
@@ -16,7 +22,7 @@ final class Notifier: Sendable {
     struct Policy: Sendable {
         var firstRetry: Duration
         var longestRetry: Duration
-        /// Deliveries in flight at once (one per order at most).
+        /// Orders the notifier's thread delivers for at once (a customer's own action is not counted).
         var concurrency: Int
         var timeout: Duration
     }
@@ -27,7 +33,8 @@ final class Notifier: Sendable {
     private let client: HTTPClient
     private let running = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
-    private let inFlight = Mutex<Set<Int64>>([])
+    /// The orders whose notifications a thread is delivering.
+    private let delivering = Mutex<Set<String>>([])
 
     init(book: OrderBook, policy: Policy, hostURL: @escaping @Sendable (String) -> String?) {
         self.book = book
@@ -41,6 +48,7 @@ final class Notifier: Sendable {
 
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        book.deliverer.set { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
         let thread = Thread { [self] in
             while running.load(ordering: .sequentiallyConsistent) {
                 let mark = book.outboxChanged.mark
@@ -61,32 +69,67 @@ final class Notifier: Sendable {
     /// Stops taking notifications and waits for those in flight.
     func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+        book.deliverer.set { $0 = nil }
         book.outboxChanged.broadcast()
         finished.wait()
         let deadline = Date().addingTimeInterval(Double(policy.timeout.components.seconds) + 1)
-        while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
+        while !delivering.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
     }
 
-    /// Starts the deliveries that are due, each on a thread of its own (it blocks on the network).
+    /// Delivers the order's pending notifications now, on the calling thread, whether due or
+    /// waiting for a retry (the customer acted: the host may be back). When another thread is
+    /// delivering for the order, it goes on to this one too.
+    func deliverNow(orderId: String) {
+        guard running.load(ordering: .sequentiallyConsistent), claim(orderId) else {
+            book.outboxChanged.broadcast()
+            return
+        }
+        drain(orderId, dueBy: nil)
+        release(orderId, wake: false)
+    }
+
+    /// Starts the deliveries that are due, each order's on a thread of its own (it blocks on the network).
     private func startDue() throws -> Int {
-        let busy = inFlight.withLock { $0 }
+        let busy = delivering.withLock { $0 }
         let free = policy.concurrency - busy.count
         guard free > 0 else { return 0 }
         let now = book.realTime.nowMilliseconds()
         let due = try book.store.read { db in try db.outbox.due(at: now, limit: free + busy.count) }
-            .filter { !busy.contains($0.seq) }.prefix(free)
-        for entry in due {
-            inFlight.withLock { _ = $0.insert(entry.seq) }
+            .filter { !busy.contains($0.orderId) }.prefix(free)
+        var started = 0
+        for entry in due where claim(entry.orderId) {
+            started += 1
             Thread { [self] in
-                deliver(entry)
-                inFlight.withLock { _ = $0.remove(entry.seq) }
-                book.outboxChanged.broadcast()
+                drain(entry.orderId, dueBy: now)
+                release(entry.orderId)
             }.start()
         }
-        return due.count
+        return started
     }
 
-    private func deliver(_ entry: OutboxEntry) {
+    private func claim(_ orderId: String) -> Bool { delivering.withLock { $0.insert(orderId).inserted } }
+
+    /// Lets another thread deliver for the order; `wake`: and the notifier look at once at what is
+    /// left (a notification queued while this thread held the order). A customer's own delivery
+    /// does not wake it: what it left waits for a retry the notifier finds on its own.
+    private func release(_ orderId: String, wake: Bool = true) {
+        _ = delivering.withLock { $0.remove(orderId) }
+        if wake { book.outboxChanged.broadcast() }
+    }
+
+    /// Delivers the order's pending notifications oldest first (those due by `dueBy`, or all),
+    /// until the outbox has none left or one is not taken (it waits for its retry). Read afresh
+    /// each time: another thread may have delivered it before this one claimed the order.
+    private func drain(_ orderId: String, dueBy: Int64?) {
+        while let (entry, due) = (try? book.store.read({ db in try db.outbox.oldestPending(orderId: orderId) })) ?? nil,
+            due <= dueBy ?? .max, deliver(entry)
+        {}
+    }
+
+    /// Sends one notification and records the host's answer.
+    ///
+    /// - Returns: whether the host took or refused it (false: it waits for its retry).
+    private func deliver(_ entry: OutboxEntry) -> Bool {
         guard let base = hostURL(entry.region) else {
             return retry(entry, status: nil, error: "no host is configured for region \(entry.region)")
         }
@@ -99,27 +142,36 @@ final class Notifier: Sendable {
             headers.add(name: name, value: value)
         }
         let request = HTTPClientRequest(method: .post, url: base + "/provider/v1/notifications", headers: headers, body: entry.body)
+        let response: HTTPClientResponse
         do {
-            let response = try client.send(request)
-            switch response.status {
-            case 200..<300:
-                try book.record(entry, .acknowledged(status: response.status))
-            case 409:
-                try book.record(entry, .refused(message: Self.message(of: response) ?? "The host refused the notification."))
-            default:
-                retry(entry, status: response.status, error: Self.message(of: response) ?? "HTTP \(response.status)")
-            }
+            response = try client.send(request)
         } catch {
-            retry(entry, status: nil, error: "\(error)")
+            return retry(entry, status: nil, error: "\(error)")
+        }
+        let answer: OrderBook.Answer
+        switch response.status {
+        case 200..<300: answer = .acknowledged(status: response.status)
+        case 409: answer = .refused(message: Self.message(of: response) ?? "The host refused the notification.")
+        default: return retry(entry, status: response.status, error: Self.message(of: response) ?? "HTTP \(response.status)")
+        }
+        do {
+            try book.record(entry, answer)
+            return true
+        } catch {
+            return retry(entry, status: response.status, error: "\(error)")
         }
     }
 
-    private func retry(_ entry: OutboxEntry, status: Int?, error: String) {
+    /// Schedules the notification's next attempt.
+    ///
+    /// - Returns: false (it was not taken).
+    private func retry(_ entry: OutboxEntry, status: Int?, error: String) -> Bool {
         let first = Double(policy.firstRetry.components.seconds) * 1000 + Double(policy.firstRetry.components.attoseconds) / 1e15
         let longest = Double(policy.longestRetry.components.seconds) * 1000 + Double(policy.longestRetry.components.attoseconds) / 1e15
         let delay = min(longest, first * pow(2, Double(min(entry.attempts, 30))))
         let at = book.realTime.nowMilliseconds() + Int64(delay)
         try? book.store.write { db in try db.outbox.retry(entry.seq, at: at, status: status, error: String(error.prefix(500))) }
+        return false
     }
 
     /// The message of the host's error envelope.

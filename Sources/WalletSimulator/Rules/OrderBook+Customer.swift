@@ -13,9 +13,10 @@ extension OrderBook {
         }
     }
 
-    /// The pay page was opened: scans the order if it is still pending, and never fails.
+    /// The pay page was opened: scans the order if it is still pending, and never fails. The page
+    /// does not wait for the host to hear of it: the notifier's thread tells it.
     func scanIfPending(_ orderId: String) {
-        _ = try? change(orderId) { db, order in
+        _ = try? change(orderId, deliverNow: false) { db, order in
             if order.status == .pending, !order.isBlik { try markScanned(db, &order) }
         }
     }
@@ -45,19 +46,22 @@ extension OrderBook {
 
     // MARK: Transitions (in the caller's transaction)
 
-    /// A payable order, changed by `body` and written with its notifications.
+    /// A payable order, changed by `body` and written with its notifications, which are then
+    /// delivered on this thread (`deliverNow`) or left to the notifier's.
     ///
     /// - Throws: ``WalletError/orderNotFound``; ``WalletError/notPayable(_:)`` when the order is no
     ///   longer pending or scanned.
-    private func change(_ orderId: String, _ body: (Connection, inout OrderRecord) throws -> Void) throws -> OrderRecord {
+    private func change(
+        _ orderId: String, deliverNow: Bool = true, _ body: (Connection, inout OrderRecord) throws -> Void
+    ) throws -> OrderRecord {
         let changed = try store.write { db -> OrderRecord in
             guard var order = try db.orders.find(orderId) else { throw WalletError.orderNotFound }
             guard order.isPayable else { throw WalletError.notPayable(order.status) }
             try body(db, &order)
             return order
         }
-        outboxChanged.broadcast()
         orderChanged.broadcast()
+        if deliverNow, let deliver = deliverer.value { deliver(orderId) } else { outboxChanged.broadcast() }
         return changed
     }
 

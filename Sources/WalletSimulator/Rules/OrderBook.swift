@@ -29,6 +29,9 @@ final class OrderBook: Sendable {
     let outboxChanged: ChangeSignal
     /// Wakes the customers waiting for an order to change.
     let orderChanged: ChangeSignal
+    /// Delivers an order's queued notifications on the calling thread; set while the notifier
+    /// runs (``Notifier/deliverNow(orderId:)``), nil: they wait for the notifier's thread.
+    let deliverer = Locked<(@Sendable (String) -> Void)?>(nil)
     /// How long a customer's Pay waits for the host's answer before it answers `paying`.
     let payWait: Duration
 

@@ -22,12 +22,27 @@ struct OutboxRepository {
               AND NOT EXISTS (SELECT 1 FROM outbox AS p WHERE p.state = 'pending' AND p.order_id = o.order_id AND p.seq < o.seq)
             ORDER BY seq LIMIT ?
             """, [.integer(realTime), .integer(Int64(limit))]
-        ).compactMap { row in
-            guard let type = WalletProvider.NotificationType(rawValue: try row["type"]) else { return nil }
-            return OutboxEntry(
-                seq: try row["seq"], id: try row["id"], region: try row["region"], orderId: try row["order_id"], type: type, body: try row["body"],
-                attempts: try row["attempts"])
-        }
+        ).compactMap(Self.entry)
+    }
+
+    /// The order's oldest pending notification and when it falls due (real time), if one is pending.
+    func oldestPending(orderId: String) throws -> (entry: OutboxEntry, due: Int64)? {
+        try db.query(
+            """
+            SELECT seq, id, region, order_id, type, body, attempts, next_attempt_at FROM outbox
+            WHERE state = 'pending' AND order_id = ? ORDER BY seq LIMIT 1
+            """, [.text(orderId)]
+        ).compactMap { row -> (OutboxEntry, Int64)? in
+            guard let entry = try Self.entry(row) else { return nil }
+            return (entry, try row["next_attempt_at"])
+        }.first
+    }
+
+    private static func entry(_ row: Row) throws -> OutboxEntry? {
+        guard let type = WalletProvider.NotificationType(rawValue: try row["type"]) else { return nil }
+        return OutboxEntry(
+            seq: try row["seq"], id: try row["id"], region: try row["region"], orderId: try row["order_id"], type: type, body: try row["body"],
+            attempts: try row["attempts"])
     }
 
     /// When the next pending notification falls due (real time), if any is pending.

@@ -84,6 +84,7 @@ struct QRPayments: Sendable {
             try abandon(made, closing: true, at: now)
             throw error
         }
+        _ = try? QRImage.svg(order.payUrl)  // drawn here, not on the writer's thread: the answer's image is then looked up
         return try finish(made, terminal: terminal, key: key, at: now) { $0.apmQRCode = order.payUrl }
     }
 

@@ -9,13 +9,16 @@ import Testing
 /// let (sandbox, base) = try startSandboxUp(dataDirectory: data.url)
 /// defer { _ = sandbox.finish(within: 1) }
 /// ```
+///
+/// - Parameter basePort: the ports to listen on (those of a sandbox that stopped, to start it again
+///   as it was); by default free ones are picked.
 public func startSandboxUp(
-    dataDirectory: URL, sourceLocation: SourceLocation = #_sourceLocation
+    dataDirectory: URL, basePort: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (child: ChildProcess, basePort: Int) {
     let count = RegionFacts.all.count + 3
     var lastFailure = ""
     for _ in 0..<3 {
-        let base = try freeConsecutivePorts(count)
+        let base = try basePort ?? freeConsecutivePorts(count)
         let child = try ChildProcess(
             builtExecutable("sandbox", sourceLocation: sourceLocation),
             ["up", "--base-port", String(base), "--data-dir", dataDirectory.path])
@@ -23,7 +26,7 @@ public func startSandboxUp(
         let finished = child.finish(within: 5)
         lastFailure = finished.description
         // Only a port taken between choosing and binding is worth another try.
-        guard finished.stderr.contains("cannot listen") else { break }
+        guard finished.stderr.contains("cannot listen"), basePort == nil else { break }
     }
     Issue.record("sandbox up did not print its table with “Endpoints:” within 15 s:\n\(lastFailure)", sourceLocation: sourceLocation)
     throw HarnessError("sandbox up did not start")

@@ -15,6 +15,10 @@
 //                         wallet's API (POST W/api/orders/{id}/pay, answered once the host took the
 //                         notification: the approval-to-final latency, written to --approvals), and the
 //                         device's next poll reads CLEARED. A request is one whole QR payment.
+//   bench-load blik       --state STATE --url U --wallet W --customers C1,C2,… [--amount 100] [--approvals FILE]
+//                         as apm, by BLIK: before each payment the device's customer (one per device) gets
+//                         a code from the bank app's API (POST W/api/blik/codes), the device pays with it
+//                         (POST /terminal/v1/apm/blik/payments), the customer approves the request.
 //   bench-load get        --url U --token T --path P [--path P2 …] [--pages 1-50] [--connections 2]
 //                         [--expect-contains S] [--warmup-requests N]
 //                         GETs the paths in turn (`{page}` becomes a random page); with --warmup-requests,
@@ -362,14 +366,53 @@ func sale(_ arguments: Arguments) {
     }
 }
 
-// MARK: - apm: QR payments, approved through the wallet's customer API
+// MARK: - apm and blik: QR and BLIK payments, approved through the wallet's customer API
 
 func apm(_ arguments: Arguments) {
+    let brand = arguments.string("brand") ?? "ALIPAY"
+    let amount = arguments.int("amount", default: 1000)
+    let body = Array(#"{"requestedAmount":\#(amount),"brand":"\#(brand)"}"#.utf8)
+    walletPayments(arguments, path: "/terminal/v1/apm/qr/payments") { _, _ in .made(body) }
+}
+
+/// BLIK: before each payment the customer's bank app issues a code (`POST W/api/blik/codes`), the
+/// device pays with it, the customer approves the confirmation request, the device polls.
+func blik(_ arguments: Arguments) {
+    let amount = arguments.int("amount", default: 100)
+    let customers = (arguments.string("customers") ?? "").split(separator: ",").map(String.init)
+    let wallet = arguments.required("wallet")
+    walletPayments(arguments, path: "/terminal/v1/apm/blik/payments") { index, bank in
+        guard index < customers.count else { return .failed("--customers names fewer customers than STATE has devices") }
+        let issued: HTTPClientResponse
+        do {
+            issued = try bank.send(
+                HTTPClientRequest(
+                    method: .post, url: wallet + "/api/blik/codes", headers: ["Content-Type": "application/json"],
+                    body: Array(#"{"customerId":"\#(customers[index])"}"#.utf8)))
+        } catch {
+            return .failed("code: \(error)")
+        }
+        guard issued.status == 201, let code = (try? JSONSerialization.jsonObject(with: Data(issued.body)) as? [String: Any])?["code"] as? String
+        else { return .failed("code: " + describe(issued)) }
+        return .made(Array(#"{"requestedAmount":\#(amount),"payCode":"\#(code)"}"#.utf8))
+    }
+}
+
+/// What a payment's body is, or why there is none.
+enum PaymentBody {
+    case made([UInt8])
+    case failed(String)
+}
+
+/// One thread per device of STATE, paying back to back: the device makes the payment (`path`,
+/// with the body `prepare` makes, given the device's index and a client to the wallet), the
+/// customer approves it through the wallet's API (`POST W/api/orders/{id}/pay`, answered once the
+/// host took the notification: the approval-to-final latency, written to --approvals), and the
+/// device's next poll reads CLEARED. A request is one whole payment.
+func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Sendable (Int, HTTPClient) -> PaymentBody) {
     let (_, connections) = loadState(arguments.required("state"))
     let base = arguments.required("url")
     let wallet = arguments.required("wallet")
-    let brand = arguments.string("brand") ?? "ALIPAY"
-    let amount = arguments.int("amount", default: 1000)
     let warmup = arguments.double("warmup", default: 2)
     // Approvals are kept from (about) the end of the warm-up, as runLoad records payments.
     let recordFrom = monotonicNanos() + 50_000_000 + UInt64(warmup * 1e9)
@@ -382,11 +425,15 @@ func apm(_ arguments: Arguments) {
         let host = HTTPClient(configuration: .init(maxIdleHandles: 1))
         let customer = HTTPClient(configuration: .init(maxIdleHandles: 1))
         let headers: HTTPClientHeaders = ["Authorization": "Bearer " + connection.token, "Content-Type": "application/json"]
-        let body = Array(#"{"requestedAmount":\#(amount),"brand":"\#(brand)"}"#.utf8)
         return {
+            let body: [UInt8]
+            switch prepare(index, customer) {
+            case .made(let made): body = made
+            case .failed(let why): return .failed(why)
+            }
             let created: HTTPClientResponse
             do {
-                created = try host.send(HTTPClientRequest(method: .post, url: base + "/terminal/v1/apm/qr/payments", headers: headers, body: body))
+                created = try host.send(HTTPClientRequest(method: .post, url: base + path, headers: headers, body: body))
             } catch {
                 return .failed("create: \(error)")
             }
@@ -917,11 +964,12 @@ switch arguments.command {
 case "setup": setup(arguments)
 case "sale": sale(arguments)
 case "apm": apm(arguments)
+case "blik": blik(arguments)
 case "get": get(arguments)
 case "seed": seed(arguments)
 case "raw-sqlite": rawSQLite(arguments)
 case "raw-query": rawQuery(arguments)
 case "explain": explain(arguments)
 default:
-    fail("usage: bench-load setup|sale|apm|get|seed|raw-sqlite|raw-query|explain [--option value …] (see bench/Tools/BenchLoad/main.swift)")
+    fail("usage: bench-load setup|sale|apm|blik|get|seed|raw-sqlite|raw-query|explain [--option value …] (see bench/Tools/BenchLoad/main.swift)")
 }

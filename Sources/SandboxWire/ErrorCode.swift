@@ -97,6 +97,9 @@ public enum ErrorCode: Sendable {
     case invalidPin
     /// 423: Five wrong secure codes: the back office must unlock the device.
     case secureCodeLocked
+    /// 429: Too many wrong codes or secrets typed from this device or address (back-office code,
+    /// challenge code, registration token, secure code): `Retry-After` says when to try again.
+    case tooManyAttempts
 
     // MARK: Card payments (docs/card-payments.md)
 
@@ -266,7 +269,7 @@ public enum ErrorCode: Sendable {
         .registrationTokenExpired, .registrationTokenUsed, .registrationTokenWrongEnvironment, .registrationOutOfOrder,
         .registrationWrongDevice, .terminalInUse, .noFreeTerminal, .terminalNotFound, .merchantNotFound,
         .terminalNotRegistered, .registrationMethodNotAllowed, .deviceAlreadyRegistered, .pinRequired, .invalidPin,
-        .secureCodeLocked, .cardPayloadInvalid, .cardPayloadReplayed, .invalidPan, .invalidCardCountry, .brandMismatch,
+        .secureCodeLocked, .tooManyAttempts, .cardPayloadInvalid, .cardPayloadReplayed, .invalidPan, .invalidCardCountry, .brandMismatch,
         .unknownBrand, .unknownCvm, .invalidCardData, .terminalBusy, .transactionNotFound, .transactionWrongState,
         .reversalNotAllowed, .refundNotAllowed, .transactionNotCancellable, .transactionStillCancellable,
         .alreadyRefunded, .refundOverAmount, .transactionNotRefundable, .currencyMismatch, .invalidCurrency,
@@ -327,6 +330,7 @@ extension ErrorCode: RawRepresentable {
         case .pinRequired: "pin_required"
         case .invalidPin: "invalid_pin"
         case .secureCodeLocked: "secure_code_locked"
+        case .tooManyAttempts: "too_many_attempts"
         case .cardPayloadInvalid: "card_payload_invalid"
         case .cardPayloadReplayed: "card_payload_replayed"
         case .invalidPan: "invalid_pan"

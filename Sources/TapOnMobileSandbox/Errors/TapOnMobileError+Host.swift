@@ -90,7 +90,7 @@ extension TapOnMobileError {
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
-            .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
+            .tooManyAttempts, .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }

@@ -110,6 +110,12 @@ public enum PayloadSealer {
         } catch {
             throw .authenticationFailed
         }
+        do throws(JSONShape.Violation) {
+            // A key twice would read differently in another reader of the same payload.
+            try JSONShape.check(plaintext)
+        } catch {
+            throw .malformed(error.message)
+        }
         do {
             return try FastJSONDecoder.decode(T.self, from: plaintext)
         } catch let refusal as PayloadError {

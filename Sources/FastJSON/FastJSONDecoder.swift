@@ -71,7 +71,8 @@ private final class Document {
         guard node.kind == .string else { throw unhandled() }
         let bytes = tape.slice(node)
         guard node.flag else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: try unescape(bytes), as: UTF8.self)
+        guard let unescaped = Tape.unescape(bytes) else { throw unhandled() }
+        return String(decoding: unescaped, as: UTF8.self)
     }
 
     /// A whole number without fraction or exponent that `T` holds exactly; "-0" only for signed types.
@@ -115,53 +116,22 @@ private final class Document {
         return value
     }
 
-    /// A string's bytes with its escapes resolved (the tape checked them, surrogate pairs included).
-    private func unescape(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        func unit(at position: Int) -> UInt32 {
-            (position..<position + 4).reduce(0) { $0 << 4 | UInt32(Tape.hexValue(bytes[$1]) ?? 0) }
-        }
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            guard byte == UInt8(ascii: "\\") else {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            let escape = bytes[index + 1]
-            index += 2
-            switch escape {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = unit(at: index)
-                index += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index + 2) - 0xDC00)
-                    index += 6
-                }
-                guard let value = Unicode.Scalar(scalar) else { throw unhandled() }
-                out.append(contentsOf: UTF8.encode(value)!)
-            default: out.append(escape)  // " \ /
-            }
-        }
-        return out
-    }
-
     /// The value nodes of an object's keys, in document order; a repeated key is left to Foundation.
     func members(of index: Int) throws -> [(key: ArraySlice<UInt8>, value: Int)] {
         let object = node(index)
         guard object.kind == .object else { throw unhandled() }
         var members: [(key: ArraySlice<UInt8>, value: Int)] = []
+        // Repeated keys are found in one pass: a scan of the few keys of a small object, a set beyond.
+        var seen: Set<ArraySlice<UInt8>> = []
         var position = index + 1
         while position < Int(object.next) {
             let key = tape.slice(node(position))
-            for member in members where member.key == key { throw unhandled() }
+            if members.count < 16 {
+                for member in members where member.key == key { throw unhandled() }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                guard seen.insert(key).inserted else { throw unhandled() }
+            }
             members.append((key, position + 1))
             position = Int(node(position + 1).next)
         }

@@ -25,14 +25,33 @@ struct Tape {
     static let maximumDepth = 64
 
     let bytes: [UInt8]
-    private(set) var nodes: [Node] = []
+    private(set) var nodes: [Node]
 
     init?(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        guard bytes.count < Int(Int32.max) else { return nil }
+        guard case .parsed(let tape) = Tape.parse(bytes, anyKeys: false) else { return nil }
+        self = tape
+    }
+
+    /// What ``parse(_:anyKeys:)`` made of a document.
+    enum Parsed {
+        case parsed(Tape)
+        /// Valid so far, but nested deeper than ``maximumDepth``.
+        case tooDeep
+        /// Not JSON, or not what the tape takes (a top level that is neither an object nor an
+        /// array; with `anyKeys` false, a key with escapes or beyond ASCII).
+        case refused
+    }
+
+    /// Parses `bytes`; `anyKeys`: keys may have escapes and non-ASCII characters (their node's
+    /// `flag` says whether they have escapes), for a reader that compares them as strings.
+    static func parse(_ bytes: [UInt8], anyKeys: Bool) -> Parsed {
+        guard bytes.count < Int(Int32.max) else { return .refused }
+        var nodes: [Node] = []
         nodes.reserveCapacity(32)
+        var tooDeep = false
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
-            var parser = Parser(bytes: buffer)
+            var parser = Parser(bytes: buffer, anyKeys: anyKeys)
+            defer { tooDeep = parser.tooDeep }
             parser.skipSpace()
             guard parser.position < buffer.count, buffer[parser.position] == UInt8(ascii: "{") || buffer[parser.position] == UInt8(ascii: "[")
             else { return false }
@@ -40,7 +59,13 @@ struct Tape {
             parser.skipSpace()
             return parser.position == buffer.count
         }
-        guard parsed else { return nil }
+        if tooDeep { return .tooDeep }
+        return parsed ? .parsed(Tape(bytes: bytes, nodes: nodes)) : .refused
+    }
+
+    private init(bytes: [UInt8], nodes: [Node]) {
+        self.bytes = bytes
+        self.nodes = nodes
     }
 
     /// The bytes of a string or number node.
@@ -51,10 +76,15 @@ struct Tape {
 
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Keys may have escapes and non-ASCII characters.
+    let anyKeys: Bool
     var position = 0
+    /// Set when the document nests deeper than ``Tape/maximumDepth``.
+    var tooDeep = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, anyKeys: Bool) {
         self.bytes = bytes
+        self.anyKeys = anyKeys
     }
 
     mutating func skipSpace() {
@@ -105,7 +135,10 @@ private struct Parser {
         _ kind: Tape.Kind, closedBy close: UInt8, into nodes: inout [Tape.Node], depth: Int,
         member: (inout Parser, inout [Tape.Node]) -> Bool
     ) -> Bool {
-        guard depth <= Tape.maximumDepth else { return false }
+        guard depth <= Tape.maximumDepth else {
+            tooDeep = true
+            return false
+        }
         let index = nodes.count
         nodes.append(Tape.Node(kind: kind, flag: false, start: 0, end: 0, next: 0))
         position += 1
@@ -155,7 +188,7 @@ private struct Parser {
         }
         let end = position
         position += 1
-        if key && (escaped || !ascii) { return false }
+        if key && !anyKeys && (escaped || !ascii) { return false }
         if !ascii, String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) == nil { return false }
         nodes.append(Tape.Node(kind: .string, flag: escaped, start: Int32(start), end: Int32(end), next: Int32(nodes.count + 1)))
         return true
@@ -246,5 +279,53 @@ extension Tape {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+extension Tape {
+    /// A string's bytes with its escapes resolved; nil for an escape that is no scalar (the
+    /// parser checked the rest, surrogate pairs included).
+    static func unescape(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        func unit(at position: Int) -> UInt32 {
+            (position..<position + 4).reduce(0) { $0 << 4 | UInt32(hexValue(bytes[$1]) ?? 0) }
+        }
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let escape = bytes[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = unit(at: index)
+                index += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (unit(at: index + 2) - 0xDC00)
+                    index += 6
+                }
+                guard let value = Unicode.Scalar(scalar) else { return nil }
+                out.append(contentsOf: UTF8.encode(value)!)
+            default: out.append(escape)  // " \\ /
+            }
+        }
+        return out
+    }
+
+    /// The text of a string node, escapes resolved.
+    func string(_ node: Node) -> String? {
+        let bytes = slice(node)
+        guard node.flag else { return String(decoding: bytes, as: UTF8.self) }
+        return Tape.unescape(bytes).map { String(decoding: $0, as: UTF8.self) }
     }
 }

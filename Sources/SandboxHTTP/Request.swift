@@ -38,13 +38,20 @@ public struct Request: Sendable {
         parameters[name] ?? ""
     }
 
-    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field.
+    /// Decodes a JSON body, turning every decoding failure into a 400 that names the field. The
+    /// body is held to ``JSONShape`` first: a key twice in one object, an object of more than
+    /// 1,000 members or nesting deeper than 64 levels is refused, whatever the type reads.
     ///
     /// - Throws: `HTTPError` with code `invalid_json` (not JSON, or wrong shape) or
     ///   `unsupported_media_type` when the client declared another content type.
     public func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
         if let contentType = header("content-type"), !contentType.lowercased().hasPrefix("application/json") {
             throw .unsupportedMediaType
+        }
+        do throws(JSONShape.Violation) {
+            try JSONShape.check(body)
+        } catch {
+            throw .badRequest(error.message, code: .invalidJson, field: error.field)
         }
         do {
             return try FastJSONDecoder.decode(T.self, from: body)

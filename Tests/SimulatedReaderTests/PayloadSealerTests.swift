@@ -125,6 +125,20 @@ struct PayloadSealerTests {
         #expect(throws: PayloadError.malformed) { try open(try seal(["hello"])) }
     }
 
+    /// A key twice in an authentic payload: refused, not read first-wins (another reader of the
+    /// same bytes, keeping the last, would see another read id or card).
+    @Test func anAuthenticPayloadWithARepeatedKeyIsRefused() throws {
+        let json = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+        let repeated = "{\"readId\":\"00000000000000000000000000000000\"," + json.dropFirst()
+        func sealed(_ text: String) throws -> String {
+            let box = try AESGCM.seal(
+                Data(text.utf8), key: key, nonce: nil, associatedData: PayloadSealer.associatedData(region: "EU", terminalId: "EU-T0101"))
+            return Base64.encode(box.combined)
+        }
+        #expect(try open(try sealed(json)) == payload, "the same bytes without the repeat open")
+        #expect(throws: PayloadError.malformed) { try open(try sealed(repeated)) }
+    }
+
     @Test func aKeyOfTheWrongLengthIsRefused() {
         #expect(throws: PayloadError.invalidKey) {
             try PayloadSealer.seal(payload, key: Array(0..<16), region: "EU", terminalId: "EU-T0101")

@@ -55,6 +55,7 @@ public struct PublicAddress: Sendable {
     /// Why a URL was refused, in words for an error message or the webhook log.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         public let reason: String
+        public init(reason: String) { self.reason = reason }
         public var description: String { reason }
     }
 
@@ -89,12 +90,7 @@ public struct PublicAddress: Sendable {
         } else {
             guard !host.contains("%"), !host.contains(":") else { throw Refusal(reason: "\(host) is neither a name nor an address") }
             named = true
-            if host == "localhost" || host.hasSuffix(".localhost") {
-                // RFC 6761, and what libcurl itself does without asking DNS.
-                addresses = [IPAddress(bytes: [127, 0, 0, 1])!, IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!]
-            } else {
-                addresses = resolver(host) ?? []
-            }
+            addresses = resolver(host) ?? []
         }
         if addresses.isEmpty {
             guard unresolved == .accept else { throw Refusal(reason: "\(host) does not resolve") }
@@ -142,8 +138,12 @@ public struct PublicAddress: Sendable {
 
     // MARK: - The system's resolver
 
-    /// `getaddrinfo`, as libcurl would ask it (IDN names encoded first), every address once.
+    /// `getaddrinfo`, as libcurl would ask it (IDN names encoded first), every address once;
+    /// `localhost` and `*.localhost` are loopback without asking (RFC 6761), as libcurl has them.
     public static let system: Resolver = { name in
+        if name == "localhost" || name.hasSuffix(".localhost") {
+            return [IPAddress(bytes: [127, 0, 0, 1])!, IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!]
+        }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

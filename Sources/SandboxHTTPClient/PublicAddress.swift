@@ -90,7 +90,7 @@ public struct PublicAddress: Sendable {
         } else {
             guard !host.contains("%"), !host.contains(":") else { throw Refusal(reason: "\(host) is neither a name nor an address") }
             named = true
-            addresses = resolver(host) ?? []
+            addresses = resolver(host) ?? Self.localhost(host) ?? []
         }
         if addresses.isEmpty {
             guard unresolved == .accept else { throw Refusal(reason: "\(host) does not resolve") }
@@ -138,12 +138,17 @@ public struct PublicAddress: Sendable {
 
     // MARK: - The system's resolver
 
+    /// `localhost` and `*.localhost` are loopback without asking (RFC 6761), as libcurl has them:
+    /// also when a resolver has no answer for them.
+    private static func localhost(_ name: String) -> [IPAddress]? {
+        guard name == "localhost" || name.hasSuffix(".localhost") else { return nil }
+        return [IPAddress(bytes: [127, 0, 0, 1])!, IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!]
+    }
+
     /// `getaddrinfo`, as libcurl would ask it (IDN names encoded first), every address once;
-    /// `localhost` and `*.localhost` are loopback without asking (RFC 6761), as libcurl has them.
+    /// localhost names are loopback without asking.
     public static let system: Resolver = { name in
-        if name == "localhost" || name.hasSuffix(".localhost") {
-            return [IPAddress(bytes: [127, 0, 0, 1])!, IPAddress(bytes: Array(repeating: 0, count: 15) + [1])!]
-        }
+        if let loopback = localhost(name) { return loopback }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -116,6 +116,22 @@ struct AddressRuleTests {
         await host.setWebhook(EU.merchant1, url: "https://inside.example/hook", expect: 400)
     }
 
+    @Test("a redirect is not followed: a 3xx is a failed attempt, retried later, and its Location never gets the event", arguments: [301, 302, 307, 308])
+    func redirectsAreFailures(_ status: Int) async throws {
+        let redirecting = try Receiver(answering: 200)
+        defer { redirecting.stop() }
+        let target = try Receiver(answering: 200)
+        defer { target.stop() }
+        redirecting.answer(status, location: target.hookURL)
+        let host = try TestHost(flavour: .sandbox)
+        defer { host.stop() }
+        await host.setWebhook(EU.merchant1, url: redirecting.hookURL, expect: 200)
+        let id = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
+        let detail = await host.waitForAttempts(id, 1, "delivery answered \(status)")
+        #expect(attemptLog(detail).first?.status == status && detail.string("state") == "pending", "\(detail)")
+        #expect(target.received.isEmpty, "the \(status) was followed to its Location")
+    }
+
     @Test("prod flavour: the operator's own receiver (sandbox up's inbox on loopback) still gets the webhooks of merchants without an endpoint, while a merchant may not name it")
     func operatorReceiverOnProd() async throws {
         let inbox = try Receiver(answering: 200)

@@ -32,6 +32,8 @@ final class Receiver: Sendable {
         var retryAfter: String?
         var delay: Duration = .zero
         var body: String?
+        /// A `Location` header (a redirect's target).
+        var location: String?
     }
 
     private struct State {
@@ -93,6 +95,7 @@ final class Receiver: Sendable {
             }
             var headers: [(String, String)] = [("Content-Type", "text/plain")]
             if let retryAfter = answer.retryAfter { headers.append(("Retry-After", retryAfter)) }
+            if let location = answer.location { headers.append(("Location", location)) }
             return Response(
                 status: answer.status, headers: headers, body: Array((answer.body ?? "answered \(answer.status)").utf8))
         }
@@ -130,8 +133,8 @@ final class Receiver: Sendable {
         running?.stop()
     }
 
-    func answer(_ status: Int, retryAfter: String? = nil, delay: Duration = .zero, body: String? = nil) {
-        shared.state.withLock { $0.answer = Answer(status: status, retryAfter: retryAfter, delay: delay, body: body) }
+    func answer(_ status: Int, retryAfter: String? = nil, delay: Duration = .zero, body: String? = nil, location: String? = nil) {
+        shared.state.withLock { $0.answer = Answer(status: status, retryAfter: retryAfter, delay: delay, body: body, location: location) }
     }
 
     /// Requests being answered now.

@@ -187,7 +187,7 @@ struct Outbox: Sendable {
         do {
             destination = try destinations.check(text, unresolved: .accept)
         } catch {
-            return "callbackUrl must not point at a private or loopback address: \(error.reason)"
+            return "callbackUrl must point at a public address: \(error.reason)"
         }
         if destinations.allowsLoopback && destination.isLoopback { return nil }
         guard scheme == "https" else { return "callbackUrl must use https" }

@@ -101,7 +101,7 @@ let package = Package(
             name: "HostTestSupport",
             dependencies: [
                 "TestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
-                "Clocks",
+                "Clocks", "SandboxHTTPClient",
             ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),

@@ -3,6 +3,7 @@ import Foundation
 import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
+import SandboxHTTPClient
 import SandboxStore
 
 /// The acquirer backend of one documented environment (`EU`, `ANZ`, …) in one flavour.
@@ -36,6 +37,9 @@ public final class EnvironmentHost: RunningService, Responder {
         public var random: any RandomSource
         /// Where a merchant's webhooks go when it named no endpoint (`sandbox up`: its inbox).
         public var webhookURL: (@Sendable (_ merchant: String) -> String?)?
+        /// How webhook hosts become addresses, for the check of callback URLs and endpoints at input
+        /// and at every delivery: the system's resolver (tests inject answers).
+        public var resolver: PublicAddress.Resolver = PublicAddress.system
         /// Whether the host delivers webhooks by itself (tests turn it off to drive deliveries).
         public var dispatchesWebhooks: Bool
         /// The wallet simulator's base URL (`http://127.0.0.1:8110`), the QR wallet provider; nil:
@@ -98,7 +102,9 @@ public final class EnvironmentHost: RunningService, Responder {
         self.configuration = configuration
         store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
         try Self.claim(store, for: configuration.region.id)
-        let outbox = Outbox(defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random)
+        let outbox = Outbox(
+            defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random,
+            destinations: Outbox.destinations(configuration.flavour, resolver: configuration.resolver))
         let lifecycle = Lifecycle(
             store: store, clock: configuration.clock,
             credentials: Credentials(region: configuration.region.id, random: configuration.random),
@@ -107,7 +113,8 @@ public final class EnvironmentHost: RunningService, Responder {
         try lifecycle.loadFixtures(configuration.fixtures)
         let directory = lifecycle.directory
         dispatcher = Dispatcher(
-            store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey })
+            store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey },
+            destinations: outbox.destinations, operatorURL: configuration.webhookURL)
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
         let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)

@@ -47,12 +47,15 @@ final class EasyHandle {
     ///   - request: The request; its URL has already been validated.
     ///   - configuration: The client's limits and identity.
     ///   - cancellation: Checked by the progress callback; `nil` for synchronous callers.
+    ///   - pin: The checked address and port to connect to whatever the URL's host resolves to
+    ///     now (`CURLOPT_CONNECT_TO`); TLS still names and verifies the URL's host.
     /// - Returns: The final response.
     /// - Throws: ``HTTPClientError`` for anything but a complete response.
     func perform(
         _ request: HTTPClientRequest,
         configuration: HTTPClient.Configuration,
-        cancellation: CancellationFlag?
+        cancellation: CancellationFlag?,
+        pinnedTo pin: (address: IPAddress, port: Int)? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
         // Reset drops the previous request's options but keeps live connections.
         curl_easy_reset(raw)
@@ -70,6 +73,19 @@ final class EasyHandle {
         let headerList = try Self.makeHeaderList(for: request)
         defer { curl_slist_free_all(headerList) }
         try configure(for: request, configuration: configuration, headerList: headerList)
+        // "::address:port": any host and port of the URL connects there. A pooled connection is
+        // reused only for the same target, so an earlier unpinned one is never taken instead.
+        var connectTo: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(connectTo) }
+        if let pin {
+            guard let list = curl_slist_append(nil, "::\(pin.address.urlHost):\(pin.port)") else {
+                throw HTTPClientError.transport.with(message: "curl_slist_append failed")
+            }
+            connectTo = list
+            try check(ccurl_setopt_slist(raw, CURLOPT_CONNECT_TO, list), "CURLOPT_CONNECT_TO")
+            // The checked address is the one reached: no proxy in between.
+            try check(ccurl_setopt_string(raw, CURLOPT_PROXY, ""), "CURLOPT_PROXY")
+        }
 
         if cancellation?.isCancelled == true {
             throw HTTPClientError.cancelled.with(message: "cancelled before the request started")

@@ -48,6 +48,29 @@ public final class HTTPClient: Sendable {
         try perform(request, cancellation: nil)
     }
 
+    /// Sends a request only if its host resolves to addresses `policy` allows, and connects to
+    /// the first of those checked addresses, never to what a second lookup might answer.
+    ///
+    /// Redirects are not followed (a 3xx is the answer), and no proxy is used, so the checked
+    /// address is the one the request reaches.
+    ///
+    /// ```swift
+    /// let response = try client.send(request, checking: PublicAddress())
+    /// ```
+    ///
+    /// - Throws: ``HTTPClientError/forbiddenAddress`` (nothing was sent) with the reason, or any
+    ///   error of ``send(_:)``.
+    public func send(_ request: HTTPClientRequest, checking policy: PublicAddress) throws(HTTPClientError) -> HTTPClientResponse {
+        try URLValidation.validate(request.url)
+        let destination: PublicAddress.Destination
+        do {
+            destination = try policy.check(request.url)
+        } catch {
+            throw HTTPClientError.forbiddenAddress.with(message: error.reason)
+        }
+        return try perform(request, cancellation: nil, pinnedTo: destination.addresses.first.map { ($0, destination.port) })
+    }
+
     /// Sends a request without blocking the caller's thread.
     ///
     /// Cancelling the calling task aborts the transfer within about a second and throws
@@ -79,12 +102,14 @@ public final class HTTPClient: Sendable {
         return try result.get()
     }
 
-    private func perform(_ request: HTTPClientRequest, cancellation: CancellationFlag?) throws(HTTPClientError) -> HTTPClientResponse {
+    private func perform(
+        _ request: HTTPClientRequest, cancellation: CancellationFlag?, pinnedTo pin: (IPAddress, Int)? = nil
+    ) throws(HTTPClientError) -> HTTPClientResponse {
         try URLValidation.validate(request.url)
         let handle = try checkOutHandle()
         // Not `defer`: region checking treats a handle captured by a defer block as shared.
         let result = Result { () throws(HTTPClientError) in
-            try handle.perform(request, configuration: configuration, cancellation: cancellation)
+            try handle.perform(request, configuration: configuration, cancellation: cancellation, pinnedTo: pin)
         }
         checkIn(handle)
         return try result.get()

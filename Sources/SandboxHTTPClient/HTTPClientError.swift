@@ -23,6 +23,7 @@ public struct HTTPClientError: Error, Equatable, Sendable, CustomStringConvertib
         case tls
         case cancelled
         case transport
+        case forbiddenAddress
     }
 
     private let code: Code
@@ -57,6 +58,9 @@ public struct HTTPClientError: Error, Equatable, Sendable, CustomStringConvertib
     public static let tls = HTTPClientError(.tls)
     /// The calling task was cancelled while the request ran.
     public static let cancelled = HTTPClientError(.cancelled)
+    /// The URL's host is or resolves to an address the request's ``PublicAddress`` policy
+    /// refuses; nothing was sent.
+    public static let forbiddenAddress = HTTPClientError(.forbiddenAddress)
     /// Any other failure on the wire (connection reset, malformed reply, empty reply …).
     public static let transport = HTTPClientError(.transport)
 

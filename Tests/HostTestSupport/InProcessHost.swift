@@ -4,6 +4,7 @@ import Foundation
 import Launcher
 import SandboxCore
 import SandboxHTTP
+import SandboxHTTPClient
 import Testing
 import TestSupport
 
@@ -25,22 +26,26 @@ public final class InProcessHost: @unchecked Sendable {
     ///   - wallClock: the real time the host signs webhooks with (the system's by default).
     ///   - dispatches: whether it delivers webhooks itself (false: a test drives the dispatcher).
     ///   - walletURL: the QR wallet provider it makes orders at (a ``WalletProviderDouble``'s URL); nil: none.
+    ///   - resolver: how it resolves webhook hosts (the system's by default; a test's table to play DNS).
+    ///   - webhookURL: the operator's default receiver of a merchant (`sandbox up`'s inbox); nil: none.
     public init(
         region id: String, flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(),
         dispatches: Bool = true, wallClock: any TimeSource = WallClock(), walletURL: String? = nil,
+        resolver: PublicAddress.Resolver? = nil, webhookURL: (@Sendable (String) -> String?)? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try InProcessSandbox.resources.get()
         let region = try #require(resources.catalogue.region(id), "no \(id) in environments.json", sourceLocation: sourceLocation)
         self.directory = directory
         clock = SandboxClock()
-        host = try EnvironmentHost.start(
-            configuration: .init(
-                region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
-                server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
-                openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
-                wallClock: wallClock, webhookURL: nil, dispatchesWebhooks: dispatches, walletURL: walletURL,
-                walletSecret: try resources.walletSecret(region)))
+        var configuration = EnvironmentHost.Configuration(
+            region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
+            server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
+            openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
+            wallClock: wallClock, webhookURL: webhookURL, dispatchesWebhooks: dispatches, walletURL: walletURL,
+            walletSecret: try resources.walletSecret(region))
+        if let resolver { configuration.resolver = resolver }
+        host = try EnvironmentHost.start(configuration: configuration)
         service = Service(name: id, baseURL: host.url)
     }
 

@@ -10,17 +10,18 @@ public func isAccepting(_ port: some BinaryInteger) -> Bool {
     (try? RawConnection(port: UInt16(port), timeoutSeconds: 2)) != nil
 }
 
-/// A socket bound and listening on 127.0.0.1, to take a port away from a service under test.
+/// A socket bound and listening on 127.0.0.1 (or another loopback address), to take a port away
+/// from a service under test, or to see whether anything connected to it.
 public final class HeldPort {
     public let descriptor: Int32
     public let port: Int
 
-    /// Binds `port` (0: any free one); nil when it is taken.
-    public init?(port: Int = 0) {
+    /// Binds `port` (0: any free one) on `address`; nil when it is taken.
+    public init?(port: Int = 0, address host: String = "127.0.0.1") {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {

@@ -5,6 +5,7 @@ import HostTestSupport
 import Launcher
 import SandboxCore
 import SandboxHTTP
+import SandboxHTTPClient
 import TestSupport
 import Testing
 
@@ -50,14 +51,18 @@ final class TestHost: @unchecked Sendable {
 
     /// Starts a host on `directory` (a fresh one by default; pass the previous host's to restart).
     ///
-    /// - Parameter wallClock: the real time the host signs webhooks with (the system's by default).
+    /// - Parameters:
+    ///   - wallClock: the real time the host signs webhooks with (the system's by default).
+    ///   - resolver: how it resolves webhook hosts (a test's table to play DNS).
+    ///   - webhookURL: the operator's default receiver (`sandbox up`'s inbox).
     init(
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
-        wallClock: any TimeSource = WallClock(), sourceLocation: SourceLocation = #_sourceLocation
+        wallClock: any TimeSource = WallClock(), resolver: PublicAddress.Resolver? = nil,
+        webhookURL: (@Sendable (String) -> String?)? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         running = try InProcessHost(
             region: EU.region, flavour: flavour, directory: directory, dispatches: dispatches, wallClock: wallClock,
-            sourceLocation: sourceLocation)
+            resolver: resolver, webhookURL: webhookURL, sourceLocation: sourceLocation)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
     }
 

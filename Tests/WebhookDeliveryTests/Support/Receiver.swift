@@ -32,6 +32,8 @@ final class Receiver: Sendable {
         var retryAfter: String?
         var delay: Duration = .zero
         var body: String?
+        /// A `Location` header (a redirect's target).
+        var location: String?
     }
 
     private struct State {
@@ -52,14 +54,17 @@ final class Receiver: Sendable {
     private let server: Mutex<Server?>
     /// The port, chosen at the first start (or given).
     let port: UInt16
+    /// The loopback address it listens on (127.0.0.1 unless a test needs a second one).
+    let address: String
 
     /// Starts listening (on `port`, 0: one the system picks) unless `started` is false, in which
     /// case the port is only reserved by number and refuses connections until ``start()``.
-    init(answering status: Int = 200, port: UInt16 = 0, started: Bool = true) throws {
+    init(answering status: Int = 200, port: UInt16 = 0, address: String = "127.0.0.1", started: Bool = true) throws {
         shared = Shared(Answer(status: status))
         server = Mutex(nil)
+        self.address = address
         if started {
-            let server = Self.makeServer(port: port, shared: shared)
+            let server = Self.makeServer(address: address, port: port, shared: shared)
             try server.start()
             self.port = server.port
             self.server.withLock { $0 = server }
@@ -70,7 +75,7 @@ final class Receiver: Sendable {
 
     deinit { stop() }
 
-    private static func makeServer(port: UInt16, shared: Shared) -> Server {
+    private static func makeServer(address: String, port: UInt16, shared: Shared) -> Server {
         var router = Router()
         let record: Handler = { request in
             // The answer is decided, and the request recorded, as it arrives.
@@ -90,6 +95,7 @@ final class Receiver: Sendable {
             }
             var headers: [(String, String)] = [("Content-Type", "text/plain")]
             if let retryAfter = answer.retryAfter { headers.append(("Retry-After", retryAfter)) }
+            if let location = answer.location { headers.append(("Location", location)) }
             return Response(
                 status: answer.status, headers: headers, body: Array((answer.body ?? "answered \(answer.status)").utf8))
         }
@@ -97,7 +103,7 @@ final class Receiver: Sendable {
         router.post("/callback") { try record($0) }
         router.fallback = Fallback(handler: record)
         return Server(
-            name: "test-receiver", configuration: ServerConfiguration(port: port, drainSeconds: 0.1),
+            name: "test-receiver", configuration: ServerConfiguration(host: address, port: port, drainSeconds: 0.1),
             responder: router)
     }
 
@@ -113,7 +119,7 @@ final class Receiver: Sendable {
 
     /// Starts (again) on the same port.
     func start() throws {
-        let server = Self.makeServer(port: port, shared: shared)
+        let server = Self.makeServer(address: address, port: port, shared: shared)
         try server.start()
         self.server.withLock { $0 = server }
     }
@@ -127,8 +133,8 @@ final class Receiver: Sendable {
         running?.stop()
     }
 
-    func answer(_ status: Int, retryAfter: String? = nil, delay: Duration = .zero, body: String? = nil) {
-        shared.state.withLock { $0.answer = Answer(status: status, retryAfter: retryAfter, delay: delay, body: body) }
+    func answer(_ status: Int, retryAfter: String? = nil, delay: Duration = .zero, body: String? = nil, location: String? = nil) {
+        shared.state.withLock { $0.answer = Answer(status: status, retryAfter: retryAfter, delay: delay, body: body, location: location) }
     }
 
     /// Requests being answered now.

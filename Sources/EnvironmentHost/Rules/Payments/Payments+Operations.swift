@@ -24,6 +24,8 @@ extension Payments {
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
+        // Resolving the callbackUrl's host may wait on DNS: done before the writer lock is taken.
+        let callbackRefusal = request.callbackUrl.flatMap(outbox.refusal(of:))
         transact(terminal, key: key, status: 201, at: now, reply: reply) { db in
             if let checkout = request.checkoutId {
                 try useCheckout(db, checkout, terminal: terminal.terminalId, request: request, at: now)
@@ -37,7 +39,7 @@ extension Payments {
             // MONEI checks the callbackUrl after the card read; a refused one creates no payment, and
             // the device cannot know whether the card was charged.
             if let callback = request.callbackUrl {
-                if let reason = outbox.refusal(of: callback) {
+                if let reason = callbackRefusal {
                     throw PaymentError.outcomeUnknown(reason)
                 }
                 record.callbackURL = callback

@@ -33,13 +33,22 @@ final class Dispatcher: Sendable {
     /// The MONEI signing key of a merchant: its API key.
     let apiKey: @Sendable (String) -> String?
     let concurrency: Int
+    /// The address rule every delivery to a client's URL is checked against, at its own attempt
+    /// (a name may resolve elsewhere by now), and connected by.
+    let destinations: PublicAddress
+    /// The operator's own receiver of a merchant (`sandbox up`'s inbox, `--webhook-inbox`), which
+    /// no client chose: sent to unchecked, loopback on every flavour.
+    let operatorURL: (@Sendable (_ merchant: String) -> String?)?
     private let running = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?, concurrency: Int = 16
+        store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?,
+        destinations: PublicAddress = PublicAddress(), operatorURL: (@Sendable (String) -> String?)? = nil, concurrency: Int = 16
     ) {
+        self.destinations = destinations
+        self.operatorURL = operatorURL
         self.store = store
         self.clock = clock
         self.wallClock = wallClock
@@ -146,7 +155,13 @@ final class Dispatcher: Sendable {
             return Outcome(status: nil, retryAfter: nil, latency: 0, error: "cannot sign: \(error)", excerpt: nil)
         }
         do {
-            let response = try client.send(HTTPClientRequest(method: .post, url: event.url, headers: headers, body: event.body))
+            let request = HTTPClientRequest(method: .post, url: event.url, headers: headers, body: event.body)
+            let response =
+                if let own = operatorURL?(event.merchant), own == event.url {
+                    try client.send(request)
+                } else {
+                    try client.send(request, checking: destinations)
+                }
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
             return Outcome(
                 status: response.status, retryAfter: retryAfter, latency: elapsed(), error: nil,

@@ -2,6 +2,7 @@ import Foundation
 import SandboxCore
 import SandboxCrypto
 import SandboxHTTP
+import SandboxHTTPClient
 import SandboxStore
 
 /// Webhook events written in the same database transaction as the payment change they report.
@@ -15,6 +16,14 @@ struct Outbox: Sendable {
     let defaultURL: (@Sendable (_ merchant: String) -> String?)?
     let flavour: Flavour
     let random: any RandomSource
+    /// Where a client's URL may point: public unicast addresses (and loopback on the sandbox and
+    /// uat flavours), checked at input here and again at every delivery by the ``Dispatcher``.
+    let destinations: PublicAddress
+
+    /// The address rule of a flavour: sandbox and uat let a developer's local receiver (loopback) in.
+    static func destinations(_ flavour: Flavour, resolver: @escaping PublicAddress.Resolver) -> PublicAddress {
+        PublicAddress(allowsLoopback: flavour == .sandbox || flavour == .uat, resolver: resolver)
+    }
 
     /// The JSON every event carries (documented in openapi/environment-host.yaml as a webhook).
     struct Payload: Codable, Sendable {
@@ -163,67 +172,25 @@ struct Outbox: Sendable {
     /// or loopback address. The sandbox and uat flavours also accept http on loopback, so a
     /// developer's local receiver works.
     ///
+    /// The host is resolved (``PublicAddress``): a name with any non-public address is refused,
+    /// however the URL spells it; a name that does not resolve now is accepted and checked again
+    /// at each delivery. It resolves, so call it outside a database transaction.
+    ///
     /// - Returns: nil when acceptable, else why not.
     func refusal(of text: String) -> String? {
         guard text.utf8.count <= 2048 else { return "callbackUrl is longer than 2048 characters" }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             return "callbackUrl is not an absolute URL"
         }
-        let loopback = Self.isLoopback(host)
-        let relaxed = flavour == .sandbox || flavour == .uat
-        if relaxed && loopback && (scheme == "http" || scheme == "https") { return nil }
+        guard scheme == "http" || scheme == "https" else { return "callbackUrl must use https" }
+        let destination: PublicAddress.Destination
+        do {
+            destination = try destinations.check(text, unresolved: .accept)
+        } catch {
+            return "callbackUrl must point at a public address: \(error.reason)"
+        }
+        if destinations.allowsLoopback && destination.isLoopback { return nil }
         guard scheme == "https" else { return "callbackUrl must use https" }
-        if loopback || Self.isPrivate(host) { return "callbackUrl must not point at a private or loopback address" }
         return nil
-    }
-
-    /// The address a host names, however it is spelt (`127.1`, `2130706433`, `0x7f000001`,
-    /// `[::ffff:127.0.0.1]`): inet_aton and inet_pton read it as the system would connect to it.
-    private enum Address {
-        case v4([UInt8])
-        case v6([UInt8])
-    }
-
-    private static func address(_ host: String) -> Address? {
-        var host = host.lowercased()
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host.contains(":") {
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
-            let bytes = withUnsafeBytes(of: v6) { Array($0) }
-            // An IPv4-mapped address (::ffff:a.b.c.d) is that IPv4 address.
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return .v4(Array(bytes[12...])) }
-            return .v6(bytes)
-        }
-        var v4 = in_addr()
-        guard inet_aton(host, &v4) != 0 else { return nil }
-        return .v4(withUnsafeBytes(of: v4) { Array($0) })
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        var name = host.lowercased()
-        while name.hasSuffix(".") { name.removeLast() }
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        switch address(name) {
-        case .v4(let octets)?: return octets[0] == 127
-        case .v6(let bytes)?: return bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-        case nil: return false
-        }
-    }
-
-    static func isPrivate(_ host: String) -> Bool {
-        switch address(host) {
-        case .v4(let octets)?:
-            switch (octets[0], octets[1]) {
-            case (10, _), (0, _), (127, _): return true
-            case (172, 16...31), (192, 168), (169, 254), (100, 64...127): return true
-            default: return false
-            }
-        case .v6(let bytes)?:
-            // Unspecified (::), unique-local (fc00::/7) and link-local (fe80::/10).
-            return bytes.allSatisfy { $0 == 0 } || bytes[0] & 0xFE == 0xFC || (bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80)
-        case nil:
-            return false
-        }
     }
 }

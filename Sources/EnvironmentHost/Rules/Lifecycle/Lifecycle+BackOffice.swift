@@ -128,6 +128,7 @@ extension Lifecycle {
     /// POST /_sandbox/reset: every device, session, code, token, mail and transaction is forgotten.
     func reset(_ fixtures: RegionFixtures) throws {
         try write { db in try db.host.reset() }
+        attempts.reset()
         try loadFixtures(fixtures)
     }
 }

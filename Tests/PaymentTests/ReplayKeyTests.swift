@@ -1,6 +1,8 @@
 import CardPayload
+@testable import EnvironmentHost
 import Foundation
 import HostTestSupport
+import SandboxStore
 import TestSupport
 import Testing
 
@@ -62,6 +64,37 @@ struct ReplayKeyTests {
             }
             let history = expectReply(await till.history(), 200, nil, "\(till.label) history after the reset")
             #expect(history.int("total") == 0, "\(till.label) the replay made a transaction: \(history)")
+        }
+    }
+
+    @Test("a schema-10 database that spent one read id twice (two readAts) keeps it spent once, and any reseal is a replay")
+    func migrationKeepsOneSpentRowPerReadId() async throws {
+        let directory = TemporaryDirectory()
+        let readId = Self.newReadId()
+        let path = try withSandbox(directory: directory) { sandbox in sandbox.databasePath("EU") }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        do {
+            // A database as schema 10 left it, where the old key let the same id be spent twice.
+            let db = try SandboxStore.Connection(path: path)
+            try Migrator(migrations: EnvironmentHost.migrations.filter { $0.version <= 10 }).migrate(db)
+            for (readAt, usedAt) in [(1_790_000_000_000, 1_790_000_000_100), (1_790_000_000_001, 1_790_000_000_200)] as [(Int64, Int64)] {
+                try db.run(
+                    "INSERT INTO card_reads (read_at, read_id, used_at) VALUES (?1, ?2, ?3)",
+                    [.integer(readAt), .text(readId), .integer(usedAt)])
+            }
+        }
+        #expect(try schema(of: path).version == 10, "the file is not a schema-10 database")
+
+        try await withSandbox(directory: directory) { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            #expect(try schema(of: path).version >= 11, "the host did not migrate the schema-10 database")
+            let db = try SandboxStore.Connection(path: path, access: .readOnly)
+            let uses: [Int64] = try db.query("SELECT used_at FROM card_reads WHERE read_id = ?1", [.text(readId)]).map { try $0["used_at"] }
+            #expect(uses == [1_790_000_000_100], "rows of \(readId) after the migration: \(uses)")
+            try await till.refused(409, "card_payload_replayed", "the read sealed again after the migration") {
+                await till.sale(amount: 1000, payload: try Self.seal(readId: readId, readAt: Self.now(till), for: till))
+            }
         }
     }
 }

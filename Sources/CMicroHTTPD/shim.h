@@ -52,6 +52,19 @@ static inline int cmhd_connection_socket(struct MHD_Connection *connection) {
     return info == NULL ? -1 : (int)info->connect_fd;
 }
 
+// MHD_get_connection_info is variadic: the client's address as text (`127.0.0.2`, `::1`) into
+// `buffer`, or 0 when the connection has none the library knows.
+static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return 0;
+    const struct sockaddr *address = info->client_addr;
+    const void *bytes = NULL;
+    if (address->sa_family == AF_INET) bytes = &((const struct sockaddr_in *)address)->sin_addr;
+    else if (address->sa_family == AF_INET6) bytes = &((const struct sockaddr_in6 *)address)->sin6_addr;
+    else return 0;
+    return inet_ntop(address->sa_family, bytes, buffer, size) == NULL ? 0 : 1;
+}
+
 // The body reader of a response that breaks off: it fails at once, so libmicrohttpd sends the
 // head and then closes the connection, and the client sees an answer cut short.
 static inline ssize_t cmhd_failing_reader(void *context, uint64_t position, char *buffer, size_t max) {

@@ -15,11 +15,15 @@ public struct Request: Sendable {
     public var parameters: [String: String] = [:]
     /// The id echoed in `X-Request-Id` and written to the access log.
     public var id: String
+    /// The peer's IP address as text (`127.0.0.1`), which rules that count a client's failures key
+    /// on; nil for a request that came through no socket (in-process, unless a test sets one).
+    public var clientAddress: String?
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = [], id: String = "test"
+        body: [UInt8] = [], id: String = "test", clientAddress: String? = nil
     ) {
+        self.clientAddress = clientAddress
         self.method = method
         self.path = path
         self.query = query

@@ -33,6 +33,11 @@ struct ConformanceTests {
         var prepare: ((inout Pass) throws -> Void)? = nil
     }
 
+    /// Why a schema-valid request to a code check may be 429: generated codes and tokens are wrong,
+    /// and the host throttles 20 wrong ones a minute from one address (docs/terminal-lifecycle.md).
+    static let throttleReason =
+        "Generated codes are wrong, and more than 20 wrong ones a minute from one address are rightly 429 too_many_attempts."
+
     /// The passes of a surface, in order, on one host, with the state they need made over HTTP.
     static func passes(_ surface: Surface, host: HostUnderTest, fixtures: Fixtures) throws -> [Pass] {
         typealias Settings = Schemathesis.OperationSettings
@@ -62,9 +67,9 @@ struct ConformanceTests {
                         operations: ["doLogin", "isDeviceRegistered", "unregisterDevice"],
                         reason: "The probe device's credential. Generated PINs are wrong and five lock the device (423); "
                             + (probeTerminal.autoLogin ? "" : "its terminal has no auto-login, so a login without a PIN is 400 pin_required; ")
-                            + "unregister ends the credential (401 afterwards).",
+                            + "unregister ends the credential (401 afterwards). " + Self.throttleReason,
                         parameters: [("body.deviceId", "probeDevice"), ("body.deviceSecret", "probeSecret")],
-                        positiveStatuses: ["2xx", "401", "423"] + (probeTerminal.autoLogin ? [] : ["400"])))
+                        positiveStatuses: ["2xx", "401", "423", "429"] + (probeTerminal.autoLogin ? [] : ["400"])))
             }
             // A back-office code waiting for its device: completion by that device succeeds once
             // (then 409 backoffice_code_used), by another device it is 403 backoffice_code_wrong_device.
@@ -78,13 +83,14 @@ struct ConformanceTests {
                         operations: ["endRegistration"],
                         reason: "A confirmed challenge's back-office code and its device."
                             + (portalTerminal.autoLogin
-                                ? "" : " Its terminal has no auto-login, so completing without a PIN is rightly 400 pin_required."),
+                                ? "" : " Its terminal has no auto-login, so completing without a PIN is rightly 400 pin_required.")
+                            + " " + Self.throttleReason,
                         parameters: [("body.deviceId", "portalDevice"), ("body.backofficeCode", "backofficeCodes")],
-                        positiveStatuses: portalTerminal.autoLogin ? nil : ["2xx", "400", "401", "403", "404", "409"]))
+                        positiveStatuses: ["2xx", "401", "403", "404", "409", "429"] + (portalTerminal.autoLogin ? [] : ["400"])))
                 settings.append(
                     Settings(
-                        operations: ["verifyChallengeCode"], reason: "A confirmed challenge's back-office code.",
-                        parameters: [("body.code", "backofficeCodes")]))
+                        operations: ["verifyChallengeCode"], reason: "A confirmed challenge's back-office code. " + Self.throttleReason,
+                        parameters: [("body.code", "backofficeCodes")], positiveStatuses: ["2xx", "429"]))
             }
             // Registration tokens of free terminals: verify → begin → end by one device succeed in
             // that order; out of order, by another device or twice they are 409/403.
@@ -98,17 +104,17 @@ struct ConformanceTests {
                 dictionaries["tokenDevice"] = ["conformance-token-device"]
                 settings.append(
                     Settings(
-                        operations: ["verifyRegistrationToken"], reason: "Tokens the back office issued.",
-                        parameters: [("body.registrationToken", "tokens")]))
+                        operations: ["verifyRegistrationToken"], reason: "Tokens the back office issued. " + Self.throttleReason,
+                        parameters: [("body.registrationToken", "tokens")], positiveStatuses: ["2xx", "429"]))
                 settings.append(
                     Settings(
                         operations: ["beginTokenRegistration", "endTokenRegistration"],
                         reason: """
                             Tokens the back office issued and the device that uses them. Ending without a PIN on a \
-                            terminal without auto-login is rightly 400 pin_required, whatever the schema allows.
+                            terminal without auto-login is rightly 400 pin_required, whatever the schema allows. \(Self.throttleReason)
                             """,
                         parameters: [("body.registrationToken", "tokens"), ("body.deviceId", "tokenDevice")],
-                        positiveStatuses: ["2xx", "400", "401", "403", "404", "409"]))
+                        positiveStatuses: ["2xx", "400", "401", "403", "404", "409", "429"]))
             }
             // Two operations change what the others need: `PUT /terminal/v1/secret-code` with
             // generated (wrong) old codes locks the device after five, and `DELETE

@@ -82,9 +82,10 @@ enum Schemathesis {
             operations: ["updateSecretCode"],
             reason: """
                 Generated old codes are wrong (the device's code is no schema's business) and five wrong codes lock the \
-                device: from then on a well-formed request is rightly 423 secure_code_locked.
+                device: from then on a well-formed request is rightly 423 secure_code_locked, and past 20 wrong codes \
+                a minute from one address 429 too_many_attempts.
                 """,
-            positiveStatuses: ["2xx", "401", "423"]),
+            positiveStatuses: ["2xx", "401", "423", "429"]),
     ]
 
     /// The command to run: `schemathesis` on `PATH`, else `python3 -m schemathesis.cli`.

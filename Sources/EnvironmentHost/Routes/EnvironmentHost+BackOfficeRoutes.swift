@@ -15,14 +15,15 @@ extension EnvironmentHost {
                 .json(try lifecycle.terminalState(try Validate.identifier(request.parameter("terminalId"), field: "terminalId")))
             }
             backOffice.get("/challenges/{challengeCode}") { request, _ in
-                .json(try lifecycle.waitingRegistration(request.parameter("challengeCode")))
+                .json(try lifecycle.waitingRegistration(request.parameter("challengeCode"), from: .init(address: request.clientAddress)))
             }
             backOffice.post("/challenges/confirm") { request, _ in
                 let body = try request.decode(Bodies.Confirm.self)
                 return .json(
                     try lifecycle.confirmChallenge(
                         body.challengeCode, terminal: try body.terminalId.map { try Validate.identifier($0, field: "terminalId") },
-                        merchant: try body.merchantId.map { try Validate.identifier($0, field: "merchantId") }))
+                        merchant: try body.merchantId.map { try Validate.identifier($0, field: "merchantId") },
+                        from: .init(address: request.clientAddress)))
             }
             backOffice.post("/registration-tokens") { request, _ in
                 let body = try request.decode(Bodies.IssueToken.self)

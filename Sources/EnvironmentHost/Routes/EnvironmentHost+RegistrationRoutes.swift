@@ -14,31 +14,40 @@ extension EnvironmentHost {
                 status: 201)
         }
         router.post("/terminal/v1/registrations/verify-code") { request in
-            .json(try lifecycle.verifyBackOfficeCode(try request.decode(Bodies.Code.self).code))
+            .json(
+                try lifecycle.verifyBackOfficeCode(
+                    try request.decode(Bodies.Code.self).code, from: .init(address: request.clientAddress)))
         }
         router.post("/terminal/v1/registrations/complete") { request in
             let body = try request.decode(Bodies.Complete.self)
+            let device = try Validate.deviceID(body.deviceId)
             return .json(
                 try lifecycle.completeRegistration(
-                    device: try Validate.deviceID(body.deviceId), backOfficeCode: body.backofficeCode,
-                    pin: try body.pin.map { try Validate.pin($0) }))
+                    device: device, backOfficeCode: body.backofficeCode, pin: try body.pin.map { try Validate.pin($0) },
+                    from: .init(address: request.clientAddress, device: device)))
         }
         router.post("/terminal/v1/token-registrations/verify") { request in
             let body = try request.decode(Bodies.Token.self)
-            return .json(try lifecycle.verifyToken(body.registrationToken, device: try body.deviceId.map { try Validate.deviceID($0) }))
+            let device = try body.deviceId.map { try Validate.deviceID($0) }
+            return .json(
+                try lifecycle.verifyToken(
+                    body.registrationToken, device: device, from: .init(address: request.clientAddress, device: device)))
         }
         router.post("/terminal/v1/token-registrations/begin") { request in
             let body = try request.decode(Bodies.TokenBegin.self)
+            let device = try Validate.deviceID(body.deviceId)
             return .json(
                 try lifecycle.beginTokenRegistration(
-                    body.registrationToken, device: try Validate.deviceID(body.deviceId),
-                    model: try Validate.deviceModel(body.deviceModel)))
+                    body.registrationToken, device: device, model: try Validate.deviceModel(body.deviceModel),
+                    from: .init(address: request.clientAddress, device: device)))
         }
         router.post("/terminal/v1/token-registrations/end") { request in
             let body = try request.decode(Bodies.TokenEnd.self)
+            let device = try Validate.deviceID(body.deviceId)
             return .json(
                 try lifecycle.endTokenRegistration(
-                    body.registrationToken, device: try Validate.deviceID(body.deviceId), pin: try body.pin.map { try Validate.pin($0) }))
+                    body.registrationToken, device: device, pin: try body.pin.map { try Validate.pin($0) },
+                    from: .init(address: request.clientAddress, device: device)))
         }
     }
 }

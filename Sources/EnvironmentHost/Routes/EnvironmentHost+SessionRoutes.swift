@@ -12,7 +12,7 @@ extension EnvironmentHost {
             return .json(
                 try lifecycle.login(
                     device: try Validate.deviceID(body.deviceId), secret: body.deviceSecret,
-                    pin: try body.pin.map { try Validate.pin($0) }),
+                    pin: try body.pin.map { try Validate.pin($0) }, from: .init(address: request.clientAddress)),
                 status: 201)
         }
         router.group("/terminal/v1", middleware: sessionBearer(lifecycle)) { terminal in
@@ -27,7 +27,7 @@ extension EnvironmentHost {
                 let body = try request.decode(Bodies.SecretCode.self)
                 try lifecycle.updateSecretCode(
                     session, old: try Validate.pin(body.oldSecretCode, field: "oldSecretCode"),
-                    new: try Validate.pin(body.newSecretCode, field: "newSecretCode"))
+                    new: try Validate.pin(body.newSecretCode, field: "newSecretCode"), from: .init(address: request.clientAddress))
                 return Response(status: 204)
             }
             terminal.post("/relink") { _, session in .json(try lifecycle.relink(session)) }

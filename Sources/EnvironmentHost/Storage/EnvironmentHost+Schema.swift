@@ -376,6 +376,22 @@ extension EnvironmentHost {
                 -- as the customer sees it.
                 ALTER TABLE mailbox ADD COLUMN qr TEXT;
                 """),
+        Migration(
+            version: 11, name: "a read id clears once, ever",
+            sql: """
+                -- Spent reads by their id alone: keyed by (readAt, readId), a payload sealed again with the
+                -- same id and a readAt 1 ms later was a new read and cleared again. An id spent more than
+                -- once under the old key keeps its first use and its latest readAt.
+                CREATE TABLE spent_read_ids (
+                    read_id TEXT PRIMARY KEY,
+                    read_at INTEGER NOT NULL,   -- the payload's readAt when it was spent; -1 for reads spent before schema 7
+                    used_at INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO spent_read_ids (read_id, read_at, used_at)
+                    SELECT read_id, MAX(read_at), MIN(used_at) FROM card_reads GROUP BY read_id;
+                DROP TABLE card_reads;
+                ALTER TABLE spent_read_ids RENAME TO card_reads;
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

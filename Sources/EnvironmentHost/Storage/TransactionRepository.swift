@@ -204,19 +204,14 @@ struct TransactionRepository {
 
     /// Spends the read id of an opened card or PIN payload.
     ///
-    /// Reads are kept by (readAt, readId): a replay carries the same sealed readAt, and new reads
-    /// land at the end of the index instead of on a random page of it. Reads spent before schema 7
-    /// have no readAt (-1) and are looked up by id.
+    /// A read id is spent once, ever, whatever its readAt: a payload sealed again with the same id
+    /// and another readAt is the same read (schema 11). `readAt` is kept beside it for the record.
     ///
     /// - Returns: false when it was spent before (a replay).
     func spendRead(readId: String, readAt: Int64, at now: Int64) throws -> Bool {
         try db.run(
-            """
-            INSERT INTO card_reads (read_at, read_id, used_at)
-            SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM card_reads WHERE read_at = -1 AND read_id = ?2)
-            ON CONFLICT DO NOTHING
-            """,
-            [.integer(readAt), .text(readId), .integer(now)])
+            "INSERT INTO card_reads (read_id, read_at, used_at) VALUES (?1, ?2, ?3) ON CONFLICT (read_id) DO NOTHING",
+            [.text(readId), .integer(readAt), .integer(now)])
         return db.changes == 1
     }
 

@@ -203,7 +203,8 @@ public final class Server: Sendable {
         }
         let request = Request(
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
-            headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body, id: requestID)
+            headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body, id: requestID,
+            clientAddress: Self.clientAddress(connection))
         exchange.body = []
         responder.respond(to: request) { [self] answer in
             exchange.lock.lock()
@@ -275,6 +276,13 @@ public final class Server: Sendable {
             _ = MHD_add_response_header(created, name, value)
         }
         return MHD_queue_response(connection, UInt32(response.status), created)
+    }
+
+    /// The peer's address as libmicrohttpd saw it at accept (no proxy header is trusted).
+    private static func clientAddress(_ connection: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard cmhd_client_address(connection, &buffer, socklen_t(buffer.count)) == 1 else { return nil }
+        return String(cString: buffer)
     }
 
     private static func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {

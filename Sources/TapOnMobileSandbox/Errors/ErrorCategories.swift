@@ -498,6 +498,10 @@ public enum NetworkErrorKind: String, ErrorKind {
     case connectionLost
     case timeout
     case invalidResponse
+    /// The host refused to check one more code or secret from this device or address for now
+    /// (429 `too_many_attempts`): the message says how many seconds to wait; the code itself is
+    /// not spent, so the same call succeeds after the wait.
+    case tooManyAttempts
     case http
 
     /// The code an SDK-made error of this kind carries.
@@ -507,6 +511,7 @@ public enum NetworkErrorKind: String, ErrorKind {
         case .connectionLost: "connection_lost"
         case .timeout: "timeout"
         case .invalidResponse: "invalid_response"
+        case .tooManyAttempts: "too_many_attempts"
         case .http: "http_error"
         }
     }
@@ -518,6 +523,7 @@ public enum NetworkErrorKind: String, ErrorKind {
         case .connectionLost: "The connection broke before the host's answer came: the outcome is unknown."
         case .timeout: "The sandbox host did not answer in time."
         case .invalidResponse: "The host's answer could not be read."
+        case .tooManyAttempts: "Too many wrong codes from this device or address; try again later."
         case .http: "The host answered with an unexpected error."
         }
     }
@@ -528,6 +534,7 @@ extension NetworkError {
     public static var connectionLost: Self { Self(.connectionLost) }
     public static var timeout: Self { Self(.timeout) }
     public static var invalidResponse: Self { Self(.invalidResponse) }
+    public static var tooManyAttempts: Self { Self(.tooManyAttempts) }
     public static var http: Self { Self(.http) }
 }
 

@@ -80,6 +80,10 @@ extension TapOnMobileError {
         case .countryNotPermitted:
             return .location(LocationError(.countryNotPermitted, code: code, message: message, status: status, field: field))
 
+        // A throttled code check (registration or login): a wait, not a refusal of the code.
+        case .tooManyAttempts:
+            return .network(NetworkError(.tooManyAttempts, code: code, message: message, status: status, field: field))
+
         case .invalidRequest: return validation(.invalidRequest)
         case .invalidJson: return validation(.invalidJSON)
         case .unsupportedMediaType, .payloadTooLarge: return validation(.unsupportedRequest)
@@ -90,7 +94,7 @@ extension TapOnMobileError {
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
-            .tooManyAttempts, .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
+            .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))
         }

@@ -125,9 +125,11 @@ extension Lifecycle {
         try write { db in try db.terminals.save(fixtures.merchants) }
     }
 
-    /// POST /_sandbox/reset: every device, session, code, token, mail and transaction is forgotten.
+    /// POST /_sandbox/reset: every device, session, code, token, mail and transaction is forgotten;
+    /// spent card reads are not (a read id clears once, ever).
     func reset(_ fixtures: RegionFixtures) throws {
         try write { db in try db.host.reset() }
+        attempts.reset()
         try loadFixtures(fixtures)
     }
 }

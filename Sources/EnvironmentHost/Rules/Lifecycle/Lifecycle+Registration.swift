@@ -22,21 +22,23 @@ extension Lifecycle {
     }
 
     /// The portal confirms a challenge for a terminal (or the merchant's next free one).
-    func confirmChallenge(_ text: String, terminal: String?, merchant: String?) throws -> ChallengeConfirmation {
-        guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
-        let now = now()
-        return try write { db in
-            guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
-            guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
-            guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
-            let chosen = try chooseTerminal(db, terminal: terminal, merchant: merchant, method: .portal)
-            var backOfficeCode = credentials.backOfficeCode()
-            while try db.registrations.backOfficeCodeExists(backOfficeCode) {
-                backOfficeCode = credentials.backOfficeCode()
+    func confirmChallenge(_ text: String, terminal: String?, merchant: String?, from typist: Typist) throws -> ChallengeConfirmation {
+        try throttled(typist) {
+            guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
+            let now = now()
+            return try write { db in
+                guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
+                guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
+                guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
+                let chosen = try chooseTerminal(db, terminal: terminal, merchant: merchant, method: .portal)
+                var backOfficeCode = credentials.backOfficeCode()
+                while try db.registrations.backOfficeCodeExists(backOfficeCode) {
+                    backOfficeCode = credentials.backOfficeCode()
+                }
+                let expires = now + Self.backOfficeCodeLifetime
+                try db.registrations.confirm(challenge: code, terminal: chosen, backOfficeCode: backOfficeCode, expiresAt: expires)
+                return ChallengeConfirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
             }
-            let expires = now + Self.backOfficeCodeLifetime
-            try db.registrations.confirm(challenge: code, terminal: chosen, backOfficeCode: backOfficeCode, expiresAt: expires)
-            return ChallengeConfirmation(backofficeCode: backOfficeCode, terminalId: chosen, expiresAt: Wire.time(expires))
         }
     }
 
@@ -50,16 +52,18 @@ extension Lifecycle {
     }
 
     /// The registration a challenge code stands for, while it waits for its confirmation.
-    func waitingRegistration(_ text: String) throws -> WaitingRegistration {
-        guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
-        let now = now()
-        return try store.read { db in
-            guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
-            guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
-            guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
-            return WaitingRegistration(
-                challengeCode: code, deviceId: challenge.deviceID, deviceModel: challenge.deviceModel,
-                createdAt: Wire.time(challenge.createdAt), expiresAt: Wire.time(challenge.expiresAt))
+    func waitingRegistration(_ text: String, from typist: Typist) throws -> WaitingRegistration {
+        try throttled(typist) {
+            guard let code = Credentials.normalizeChallenge(text) else { throw LifecycleError.challengeNotFound }
+            let now = now()
+            return try store.read { db in
+                guard let challenge = try db.registrations.challenge(code: code) else { throw LifecycleError.challengeNotFound }
+                guard challenge.backOfficeCode == nil else { throw LifecycleError.challengeUsed }
+                guard now < challenge.expiresAt else { throw LifecycleError.challengeExpired }
+                return WaitingRegistration(
+                    challengeCode: code, deviceId: challenge.deviceID, deviceModel: challenge.deviceModel,
+                    createdAt: Wire.time(challenge.createdAt), expiresAt: Wire.time(challenge.expiresAt))
+            }
         }
     }
 
@@ -121,30 +125,34 @@ extension Lifecycle {
     typealias Verification = RegistrationVerification
 
     /// verifyChallengeCode: would this back-office code complete a registration now?
-    func verifyBackOfficeCode(_ code: String) throws -> Verification {
-        let now = now()
-        return try store.read { db in
-            switch try usableChallenge(db, backOfficeCode: code, at: now) {
-            case .success: .valid
-            case .failure(let error): .refused(error)
-            }
+    func verifyBackOfficeCode(_ code: String, from typist: Typist) throws -> Verification {
+        try throttled(typist) {
+                let now = now()
+                return try store.read { db in
+                    switch try usableChallenge(db, backOfficeCode: code, at: now) {
+                    case .success: .valid
+                    case .failure(let error): .refused(error)
+                    }
+                }
         }
     }
 
     /// endRegistration: binds the device to the confirmed terminal with its secure code (which an
     /// auto-login terminal may leave out).
-    func completeRegistration(device: String, backOfficeCode: String, pin: String?) throws -> RegistrationResult {
-        let now = now()
-        return try write { db in
-            let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
-            guard challenge.deviceID == device else { throw LifecycleError.backOfficeCodeWrongDevice }
-            // As with tokens, only an auto-login terminal may be activated without a secure code.
-            if pin == nil, try terminal(db, challenge.terminalID)?.profile.autoLogin != true {
-                throw LifecycleError.pinRequired
+    func completeRegistration(device: String, backOfficeCode: String, pin: String?, from typist: Typist) throws -> RegistrationResult {
+        try throttled(typist) {
+            let now = now()
+            return try write { db in
+                let challenge = try usableChallenge(db, backOfficeCode: backOfficeCode, at: now).get()
+                guard challenge.deviceID == device else { throw LifecycleError.backOfficeCodeWrongDevice }
+                // As with tokens, only an auto-login terminal may be activated without a secure code.
+                if pin == nil, try terminal(db, challenge.terminalID)?.profile.autoLogin != true {
+                    throw LifecycleError.pinRequired
+                }
+                let result = try register(db, device: device, model: challenge.deviceModel, terminal: challenge.terminalID, pin: pin, at: now)
+                try db.registrations.complete(challenge: challenge.code, at: now)
+                return result
             }
-            let result = try register(db, device: device, model: challenge.deviceModel, terminal: challenge.terminalID, pin: pin, at: now)
-            try db.registrations.complete(challenge: challenge.code, at: now)
-            return result
         }
     }
 
@@ -244,26 +252,28 @@ extension Lifecycle {
     /// The device that began a registration may verify it again (and then begin and end it)
     /// until the token expires, so a device whose `end` was refused (`pin_required`, a wrong
     /// PIN format) can finish it: `device` is how the host knows it is that device.
-    func verifyToken(_ text: String, device: String?) throws -> Verification {
-        let now = now()
-        return try write { db in
-            let row: RegistrationRepository.Token
-            switch try token(db, text, at: now) {
-            case .failure(let error): return .refused(error)
-            case .success(let found): row = found
+    func verifyToken(_ text: String, device: String?, from typist: Typist) throws -> Verification {
+        try throttled(typist) {
+            let now = now()
+            return try write { db in
+                let row: RegistrationRepository.Token
+                switch try token(db, text, at: now) {
+                case .failure(let error): return .refused(error)
+                case .success(let found): row = found
+                }
+                let terminalID = row.terminalID
+                let begun = row.state == "begun"
+                if begun {
+                    guard let device else { return .refused(.outOfOrder("this registration was begun already")) }
+                    guard row.deviceID == device else { return .refused(.registrationWrongDevice) }
+                }
+                if try hasDevice(db, terminal: terminalID) { return .refused(.terminalInUse) }
+                if !begun {
+                    try db.registrations.markVerified(token: text)
+                }
+                let autoLogin = try terminal(db, terminalID)?.profile.autoLogin == true
+                return Verification(valid: true, reason: nil, message: nil, terminalId: terminalID, pinRequired: !autoLogin)
             }
-            let terminalID = row.terminalID
-            let begun = row.state == "begun"
-            if begun {
-                guard let device else { return .refused(.outOfOrder("this registration was begun already")) }
-                guard row.deviceID == device else { return .refused(.registrationWrongDevice) }
-            }
-            if try hasDevice(db, terminal: terminalID) { return .refused(.terminalInUse) }
-            if !begun {
-                try db.registrations.markVerified(token: text)
-            }
-            let autoLogin = try terminal(db, terminalID)?.profile.autoLogin == true
-            return Verification(valid: true, reason: nil, message: nil, terminalId: terminalID, pinRequired: !autoLogin)
         }
     }
 
@@ -273,39 +283,43 @@ extension Lifecycle {
     }
 
     /// beginTokenRegistration: the device claims a verified token.
-    func beginTokenRegistration(_ text: String, device: String, model: String) throws -> Begun {
-        let now = now()
-        return try write { db in
-            let row = try token(db, text, at: now).get()
-            let terminal = row.terminalID
-            switch row.state {
-            case "issued": throw LifecycleError.outOfOrder("verify the token first")
-            case "begun":
-                guard row.deviceID == device else { throw LifecycleError.registrationWrongDevice }
+    func beginTokenRegistration(_ text: String, device: String, model: String, from typist: Typist) throws -> Begun {
+        try throttled(typist) {
+            let now = now()
+            return try write { db in
+                let row = try token(db, text, at: now).get()
+                let terminal = row.terminalID
+                switch row.state {
+                case "issued": throw LifecycleError.outOfOrder("verify the token first")
+                case "begun":
+                    guard row.deviceID == device else { throw LifecycleError.registrationWrongDevice }
+                    return Begun(terminalId: terminal, state: "begun")
+                default: break
+                }
+                if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
+                guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
+                try db.registrations.begin(token: text, device: device, model: model)
                 return Begun(terminalId: terminal, state: "begun")
-            default: break
             }
-            if let existing = try self.device(db, device), existing.registered { throw LifecycleError.deviceAlreadyRegistered }
-            guard try !hasDevice(db, terminal: terminal) else { throw LifecycleError.terminalInUse }
-            try db.registrations.begin(token: text, device: device, model: model)
-            return Begun(terminalId: terminal, state: "begun")
         }
     }
 
     /// endTokenRegistration: activates the terminal on the device that began.
-    func endTokenRegistration(_ text: String, device: String, pin: String?) throws -> RegistrationResult {
-        let now = now()
-        return try write { db in
-            let row = try token(db, text, at: now).get()
-            guard row.state == "begun" else { throw LifecycleError.outOfOrder("begin the registration first") }
-            // A begun token has its device and the device's model.
-            guard row.deviceID == device, let model = row.deviceModel else { throw LifecycleError.registrationWrongDevice }
-            let terminalID = row.terminalID
-            guard let terminal = try self.terminal(db, terminalID) else { throw LifecycleError.terminalNotFound }
-            if pin == nil && !terminal.profile.autoLogin { throw LifecycleError.pinRequired }
-            let result = try register(db, device: device, model: model, terminal: terminalID, pin: pin, at: now)
-            try db.registrations.markUsed(token: text)
-            return result
+    func endTokenRegistration(_ text: String, device: String, pin: String?, from typist: Typist) throws -> RegistrationResult {
+        try throttled(typist) {
+            let now = now()
+            return try write { db in
+                let row = try token(db, text, at: now).get()
+                guard row.state == "begun" else { throw LifecycleError.outOfOrder("begin the registration first") }
+                // A begun token has its device and the device's model.
+                guard row.deviceID == device, let model = row.deviceModel else { throw LifecycleError.registrationWrongDevice }
+                let terminalID = row.terminalID
+                guard let terminal = try self.terminal(db, terminalID) else { throw LifecycleError.terminalNotFound }
+                if pin == nil && !terminal.profile.autoLogin { throw LifecycleError.pinRequired }
+                let result = try register(db, device: device, model: model, terminal: terminalID, pin: pin, at: now)
+                try db.registrations.markUsed(token: text)
+                return result
+            }
         }
     }
 }

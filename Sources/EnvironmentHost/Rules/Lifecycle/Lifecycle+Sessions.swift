@@ -7,7 +7,14 @@ import SandboxWire
 /// Login, sessions, secure code, unregister.
 extension Lifecycle {
     /// doLogin: a new session; wrong codes count towards the lock, and that count commits.
-    func login(device id: String, secret: String, pin: String?) throws -> LoginSession {
+    ///
+    /// The device's own lock (five wrong codes, until the back office unlocks it) stays as it
+    /// was; `typist` counts the wrong codes of its address too (``throttled(_:_:)``).
+    func login(device id: String, secret: String, pin: String?, from typist: Typist) throws -> LoginSession {
+        try throttled(typist) { try login(device: id, secret: secret, pin: pin) }
+    }
+
+    private func login(device id: String, secret: String, pin: String?) throws -> LoginSession {
         let now = now()
         let outcome: Result<LoginSession, LifecycleError> = try write { db in
             let device: Device
@@ -106,7 +113,11 @@ extension Lifecycle {
     }
 
     /// updateSecretCode: the old code must be right (a wrong one counts towards the lock).
-    func updateSecretCode(_ session: CurrentSession, old: String, new: String) throws {
+    func updateSecretCode(_ session: CurrentSession, old: String, new: String, from typist: Typist) throws {
+        try throttled(typist) { try updateSecretCode(session, old: old, new: new) }
+    }
+
+    private func updateSecretCode(_ session: CurrentSession, old: String, new: String) throws {
         let outcome: LifecycleError? = try write { db in
             guard let device = try device(db, session.device.id) else { return .terminalUnregistered }
             if device.locked { return .secureCodeLocked }

@@ -21,6 +21,8 @@ struct Lifecycle: Sendable {
     let outbox: Outbox
     /// Sessions found since the last write (see ``write(_:)``).
     let sessions = SessionCache()
+    /// Wrong codes and secrets by client address and device (``throttled(_:_:)``).
+    let attempts = AttemptThrottle()
 
     /// Every write of the lifecycle goes through here, as sessions, devices and terminals change
     /// only here: the session cache is emptied once the write has ended, committed or not.

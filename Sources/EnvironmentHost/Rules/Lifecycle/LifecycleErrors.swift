@@ -9,6 +9,10 @@ struct LifecycleError: HTTPResponseError, Equatable {
     let code: ErrorCode
     let message: String
     var field: String? = nil
+    /// Seconds a throttled client waits (`Retry-After`), for ``tooManyAttempts(retryAfter:)`` only.
+    var retryAfterSeconds: Int? = nil
+
+    var headers: [(String, String)] { retryAfterSeconds.map { [("Retry-After", String($0))] } ?? [] }
 
     /// A value of a lifecycle request out of its rules (`field` names it): every surface's `invalid_request`.
     static func invalidRequest(_ message: String, field: String) -> LifecycleError {
@@ -105,4 +109,12 @@ struct LifecycleError: HTTPResponseError, Equatable {
     }
     static let secureCodeLocked = LifecycleError(
         status: 423, code: .secureCodeLocked, message: "Too many wrong secure codes; the back office must unlock the device.")
+    /// Too many wrong codes from this address or device (``AttemptThrottle``): a wait, not a lock
+    /// of the code, which its owner can still use afterwards.
+    static func tooManyAttempts(retryAfter milliseconds: Int64) -> LifecycleError {
+        let seconds = Int(max(1, (milliseconds + 999) / 1000))
+        return LifecycleError(
+            status: 429, code: .tooManyAttempts,
+            message: "Too many wrong codes from this device or address; try again in \(seconds) s.", retryAfterSeconds: seconds)
+    }
 }

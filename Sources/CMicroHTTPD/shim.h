@@ -129,10 +129,13 @@ static inline enum MHD_Result cmhd_head_walk_header(
 
 // The name of the first header whose line holds bytes libmicrohttpd's strings do not show (a NUL
 // byte and what follows it), a control byte other than a tab, or folds over lines; NULL when
-// every header is plain. `method` is the start of the request head (libmicrohttpd's buffer).
-static inline const char *cmhd_head_hidden_header(struct MHD_Connection *connection, const char *method) {
+// every header is plain. `method` is the start of the request head (libmicrohttpd's buffer), and
+// a head larger than `memory_limit` (the connection's whole memory) is not walked: it cannot be one.
+static inline const char *cmhd_head_hidden_header(
+    struct MHD_Connection *connection, const char *method, size_t memory_limit
+) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    if (info == NULL || method == NULL) return NULL;
+    if (info == NULL || method == NULL || info->header_size > memory_limit) return NULL;
     struct cmhd_head_walk walk = { method, method + info->header_size, NULL, NULL, NULL };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &cmhd_head_walk_header, &walk);
     if (walk.offending == NULL && walk.previous_end != NULL && !cmhd_all_zero(walk.previous_end, walk.end)) {

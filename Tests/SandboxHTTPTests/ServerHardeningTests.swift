@@ -27,6 +27,13 @@ import TestSupport
         return (response, connection.isClosedOrResetByPeer())
     }
 
+    /// Waits (boundedly) until the server has read as far as a test needs: the deadlines count from
+    /// what the server saw, so the clock must not move before it saw it.
+    func waitUntil(_ server: Server, _ condition: ([(ConnectionWatch.Phase, received: Int)]) -> Bool) throws {
+        for _ in 0..<500 where !condition(server.deadlines.phases) { usleep(10_000) }
+        try #require(condition(server.deadlines.phases))
+    }
+
     // MARK: - Slowloris
 
     @Test("1,000 connections from 127.0.0.2 that trickle a head: /healthz still answers 127.0.0.1, and one address holds only its limit")
@@ -55,6 +62,7 @@ import TestSupport
         let server = try start(ServerConfiguration(requestHeadSeconds: 10), clock: clock)
         defer { server.stop() }
         let slow = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try waitUntil(server) { $0.count == 1 }
         for line in ["GET /healthz HTTP/1.1\r\n", "Host: x\r\n", "X-A: 1\r\n", "X-B: 2\r\n"] {
             try slow.send(line)
             clock.advance(by: 3)  // 12 s in all, a byte well within any idle timeout each time
@@ -78,10 +86,12 @@ import TestSupport
         #expect(server.deadlines.enforce() == 0)
         try connection.send("Host: x\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
+        try waitUntil(server) { $0.first?.0 == .head }  // the answer is out: the idle allowance starts
         clock.advance(by: 25)  // idle between requests, within the 30 s idle allowance
         #expect(server.deadlines.enforce() == 0)
         try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
+        try waitUntil(server) { $0.first?.0 == .head }
         clock.advance(by: 31)
         server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
         #expect(connection.isClosedOrResetByPeer())
@@ -96,7 +106,7 @@ import TestSupport
         let crawler = try RawConnection(port: server.port, timeoutSeconds: 5)
         try crawler.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
         try crawler.send([UInt8](repeating: 0x61, count: 5000))  // earns 5 s beyond the 10 s of grace
-        usleep(50_000)
+        try waitUntil(server) { $0.contains { $0.0 == .body && $0.received == 5000 } }
         clock.advance(by: 14)
         #expect(server.deadlines.enforce() == 0)
         clock.advance(by: 2)

@@ -33,6 +33,9 @@ final class ConnectionDeadlines: @unchecked Sendable {
     /// Connections open now.
     var count: Int { lock.withLock { open.count } }
 
+    /// What each open connection is doing and how much of its body came (tests wait for a phase).
+    var phases: [(ConnectionWatch.Phase, received: Int)] { lock.withLock { open.values.map { ($0.phase, $0.received) } } }
+
     func opened(_ watch: ConnectionWatch) {
         lock.withLock { open[ObjectIdentifier(watch)] = watch }
     }

@@ -20,7 +20,7 @@ extension Server {
             // The target as a C string stops before the space that precedes the version: a NUL cut it.
             return Self.invalid("The request path holds a NUL byte.", field: "path")
         }
-        if let hidden = cmhd_head_hidden_header(connection, method) {
+        if let hidden = cmhd_head_hidden_header(connection, method, configuration.maxHeaderBytes) {
             let name = String(decoding: Array(String(cString: hidden).utf8).filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
             return Self.invalid(
                 "The header \(name) holds a control byte or a NUL byte, or is folded over lines.", field: "header.\(name)")

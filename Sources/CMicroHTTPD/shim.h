@@ -110,11 +110,12 @@ static inline enum MHD_Result cmhd_head_walk_header(
     // Header lines lie in order in the head, each line's CR and LF and its colon zeroed. What lies
     // between the end of one value and the next name must be those zeros: anything else was cut
     // off by a NUL byte. A value outside the head was folded over lines (obs-fold), refused too.
-    if (walk->previous_end != NULL && (key < walk->previous_end || !cmhd_all_zero(walk->previous_end, key))) {
+    int misplaced = key < walk->start || key >= walk->end || value < key || value + value_size > walk->end;
+    if (!misplaced && walk->previous_end != NULL
+        && (key < walk->previous_end || !cmhd_all_zero(walk->previous_end, key))) {
         walk->offending = walk->last_key;  // the previous line went on past its value
         return MHD_NO;
     }
-    int misplaced = key < walk->start || key >= walk->end || value < key || value + value_size > walk->end;
     int control = 0;
     for (size_t i = 0; i < key_size && !control; i++) control = cmhd_is_control((unsigned char)key[i], 0);
     for (size_t i = 0; i < value_size && !control; i++) control = cmhd_is_control((unsigned char)value[i], 1);

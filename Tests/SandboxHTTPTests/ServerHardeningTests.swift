@@ -191,6 +191,15 @@ import TestSupport
         #expect(response.text.contains(#""field":"\#(field)""#))
     }
 
+    @Test("a header folded over lines (obs-fold, which libmicrohttpd joins into the name) is refused in the envelope")
+    func foldedHeaderIsRefused() throws {
+        let server = try start()
+        defer { server.stop() }
+        let (response, _) = try status(server, "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_request""#))
+    }
+
     @Test("a raw NUL byte in the request line never reaches a route")
     func rawNulInThePathIsRefused() throws {
         let server = try start()

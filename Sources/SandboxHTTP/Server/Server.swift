@@ -196,15 +196,16 @@ public final class Server: Sendable {
                 watch.enter(.body, at: deadlines.now)
                 exchange.watch = watch
             }
-            if let refusal = refusal(connection, exchange, method: method, version: version) {
-                // Answered before a byte of the body is read; libmicrohttpd closes the connection after.
-                return finish(connection, exchange, url: url, method: method, refusal: refusal)
-            }
-            if let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
+            var refusal = refusal(connection, exchange, method: method, version: version)
+            if refusal == nil, let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
                 let declared = Int(length), declared > configuration.maxBodyBytes
             {
-                // Refuse before reading a byte of the body; libmicrohttpd closes the connection after.
-                let refusal = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
+                refusal = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
+            }
+            if let refusal {
+                // Answered before a byte of the body is read; libmicrohttpd closes the connection after.
+                exchange.watch?.enter(.busy, at: deadlines.now)
+                exchange.watch = nil
                 return finish(connection, exchange, url: url, method: method, refusal: refusal)
             }
             return .YES

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Clocks
 import Foundation
 import SandboxCore
 import SandboxWire
@@ -21,8 +22,11 @@ import Synchronization
 /// server.stop()   // finishes requests in flight, then closes every connection
 /// ```
 ///
-/// libmicrohttpd parses the protocol, enforces header and connection limits and answers
-/// malformed requests with 400 itself; this type adds the body limit (413), the request id
+/// libmicrohttpd parses the protocol, enforces header and connection limits (in all and per client
+/// address) and answers malformed requests with 400 itself; this type adds the body limit (413, as
+/// soon as a body passes it), the deadlines libmicrohttpd's idle timeout does not keep
+/// (``ConnectionDeadlines``), the refusal of what two readers of one request could disagree on
+/// (two lengths, length and chunked, control bytes a C string hides), the request id
 /// (`X-Request-Id`, echoed when the client sends a sane one) and the access log.
 public final class Server: Sendable {
     public let name: String
@@ -39,12 +43,22 @@ public final class Server: Sendable {
     nonisolated(unsafe) private var suspended: [ObjectIdentifier: Exchange] = [:]
     private let suspendedLock = NSLock()
     private let idPrefix: String
+    let deadlines: ConnectionDeadlines
 
-    public init(name: String, configuration: ServerConfiguration, responder: any Responder, accessLog: AccessLog? = nil) {
+    /// - Parameter clock: what the connection deadlines are measured on (a monotonic clock unless a
+    ///   test moves one); never a host's sandbox clock, which testers move by days.
+    public init(
+        name: String, configuration: ServerConfiguration, responder: any Responder, accessLog: AccessLog? = nil,
+        clock: any TimeSource = UptimeClock()
+    ) {
         self.name = name
         self.configuration = configuration
         self.responder = responder
         self.accessLog = accessLog
+        self.deadlines = ConnectionDeadlines(
+            clock: clock, headSeconds: configuration.requestHeadSeconds,
+            keepAliveSeconds: configuration.connectionTimeoutSeconds,
+            minimumBodyRate: configuration.minimumBodyBytesPerSecond)
         // Request ids must not repeat across restarts of one log; the start instant and the
         // process id make a prefix that does not, with no randomness needed.
         let start = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -63,11 +77,12 @@ public final class Server: Sendable {
         // A pool of threads, each polling its share of the connections with epoll; a connection whose
         // answer comes later is suspended meanwhile and resumed by whoever answers it.
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        let perAddress = max(1, min(configuration.perAddressConnectionLimit, configuration.connectionLimit))
         let started: OpaquePointer? = cmhd_start(
             flags, configuration.host, configuration.port, serverAccessHandler,
-            Unmanaged.passUnretained(self).toOpaque(), serverCompletedHandler,
-            configuration.maxHeaderBytes, UInt32(configuration.connectionTimeoutSeconds), UInt32(configuration.connectionLimit), 1024,
-            UInt32(max(1, configuration.pollingThreads)))
+            Unmanaged.passUnretained(self).toOpaque(), serverCompletedHandler, serverConnectionNotifier, serverTargetReader,
+            configuration.maxHeaderBytes, UInt32(configuration.connectionTimeoutSeconds), UInt32(configuration.connectionLimit),
+            UInt32(perAddress), 1024, UInt32(max(1, configuration.pollingThreads)))
         guard let started else {
             let code = errno
             var probe = in_addr()
@@ -79,6 +94,7 @@ public final class Server: Sendable {
         }
         boundPort.store(cmhd_bound_port(started), ordering: .relaxed)
         daemon.withLock { $0 = DaemonHandle(pointer: started) }
+        deadlines.startSweeping()
     }
 
     /// Stops accepting, lets requests in flight finish (up to `drainSeconds`), closes the rest.
@@ -87,6 +103,7 @@ public final class Server: Sendable {
             defer { current = nil }
             return current
         })?.pointer else { return }
+        deadlines.stopSweeping()
         // Quiescing hands the listening socket back to us: it is closed after the daemon stops.
         let listener = MHD_quiesce_daemon(running)
         let deadline = Date().addingTimeInterval(configuration.drainSeconds)
@@ -123,8 +140,19 @@ public final class Server: Sendable {
     final class Exchange: @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         var body: [UInt8] = []
-        var tooLarge = false
         var requestID = ""
+        /// The access handler has seen this request's headers (its first call is over).
+        var headersSeen = false
+        /// Counted in `inFlight` (from the first call of the access handler on).
+        var counted = false
+        /// The request target as sent, up to its first NUL byte: where it starts and how long it is
+        /// (a target cut short by a NUL does not reach the HTTP version that follows it).
+        var rawTarget: UnsafeRawPointer?
+        var rawTargetLength = 0
+        /// Which part of the target holds a control byte, raw or percent-encoded (`path`, `query`).
+        var controlByteIn: String?
+        /// The connection's deadlines while this request reads its body.
+        var watch: ConnectionWatch?
         /// Guards what follows, which the thread that answers and `stop()` change too.
         let lock = NSLock()
         /// How to make the answer, once the responder gave it (the request was handed over when
@@ -137,54 +165,99 @@ public final class Server: Sendable {
         var abandoned = false
     }
 
+    /// The request line has been read: keep what the target was before libmicrohttpd decodes it.
+    func readTarget(_ uri: UnsafePointer<CChar>) -> UnsafeMutableRawPointer {
+        let exchange = Exchange()
+        exchange.rawTarget = UnsafeRawPointer(uri)
+        exchange.rawTargetLength = strlen(uri)
+        exchange.controlByteIn = Self.controlByte(inTarget: UnsafeRawPointer(uri), length: exchange.rawTargetLength)
+        return Unmanaged.passRetained(exchange).toOpaque()
+    }
+
     func handle(
-        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+        connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         state: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
-        guard let existing = state.pointee else {
-            // First call: only the headers have arrived.
-            let exchange = Exchange()
+        let exchange: Exchange
+        if let existing = state.pointee {
+            exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
+        } else {
+            exchange = Exchange()
             state.pointee = Unmanaged.passRetained(exchange).toOpaque()
+        }
+        if !exchange.headersSeen {
+            // First call: only the headers have arrived.
+            exchange.headersSeen = true
+            exchange.counted = true
             inFlight.add(1, ordering: .relaxed)
-            if let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
+            if let context = cmhd_socket_context(connection) {
+                let watch = Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue()
+                watch.enter(.body, at: deadlines.now)
+                exchange.watch = watch
+            }
+            var refusal = refusal(connection, exchange, method: method, version: version)
+            if refusal == nil, let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
                 let declared = Int(length), declared > configuration.maxBodyBytes
             {
-                // Refuse before reading a byte of the body; libmicrohttpd closes the connection after.
-                return finish(connection, exchange, url: url, method: method, limitExceeded: true)
+                refusal = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
+            }
+            if let refusal {
+                // Answered before a byte of the body is read; libmicrohttpd closes the connection after.
+                exchange.watch?.enter(.busy, at: deadlines.now)
+                exchange.watch = nil
+                return finish(connection, exchange, url: url, method: method, refusal: refusal)
             }
             return .YES
         }
-        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
-            if !exchange.tooLarge, let uploadData {
-                if exchange.body.count + size > configuration.maxBodyBytes {
-                    // A chunked body grew past the limit: stop keeping it, answer when it ends.
-                    exchange.tooLarge = true
-                    exchange.body = []
-                } else {
-                    uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
-                        exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
-                    }
-                }
+            guard let uploadData else { return .NO }
+            if exchange.body.count + size > configuration.maxBodyBytes {
+                // A chunked body grew past the limit: answer now and close, reading no more of it.
+                return answerAndClose(
+                    HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response, on: connection, exchange,
+                    url: url, method: method)
             }
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+            }
+            exchange.watch?.receive(size)
             uploadDataSize.pointee = 0
             return .YES
         }
-        return finish(connection, exchange, url: url, method: method, limitExceeded: exchange.tooLarge)
+        exchange.watch?.enter(.busy, at: deadlines.now)
+        exchange.watch = nil
+        return finish(connection, exchange, url: url, method: method, refusal: nil)
     }
 
-    func completed(state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func completed(connection: OpaquePointer?, state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection, let context = cmhd_socket_context(connection) {
+            // The answer is out (or the request failed): the next head's deadline starts now.
+            Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue().answered(at: deadlines.now)
+        }
         guard let state, let existing = state.pointee else { return }
-        Unmanaged<Exchange>.fromOpaque(existing).release()
+        let exchange = Unmanaged<Exchange>.fromOpaque(existing).takeRetainedValue()
         state.pointee = nil
-        inFlight.subtract(1, ordering: .relaxed)
+        if exchange.counted { inFlight.subtract(1, ordering: .relaxed) }
+    }
+
+    func connectionStarted(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        let watch = ConnectionWatch(socket: cmhd_connection_socket(connection), now: deadlines.now)
+        socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
+        deadlines.opened(watch)
+    }
+
+    func connectionClosed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let context = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let watch = Unmanaged<ConnectionWatch>.fromOpaque(context).takeRetainedValue()
+        deadlines.closed(watch)
     }
 
     private func finish(
         _ connection: OpaquePointer, _ exchange: Exchange, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-        limitExceeded: Bool
+        refusal: Response?
     ) -> MHD_Result {
         if !exchange.requestID.isEmpty {
             // Called again after a resume: the answer is there, unless `stop()` gave up on it.
@@ -194,12 +267,12 @@ public final class Server: Sendable {
             guard let answer else { return .NO }
             return send(answer(), requestID: exchange.requestID, on: connection, exchange, url: url, method: method)
         }
-        let requestID = Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
-            ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
+        let requestID = requestID(for: connection)
         exchange.requestID = requestID
-        if limitExceeded {
-            let response = HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response
-            return send(response, requestID: requestID, on: connection, exchange, url: url, method: method)
+        if var refusal {
+            // Its body is not read: the connection cannot serve another request after it.
+            refusal.headers.append(("Connection", "close"))
+            return send(refusal, requestID: requestID, on: connection, exchange, url: url, method: method)
         }
         let request = Request(
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
@@ -228,6 +301,12 @@ public final class Server: Sendable {
         exchange.suspended = connection
         suspendedLock.withLock { suspended[ObjectIdentifier(exchange)] = exchange }
         return .YES
+    }
+
+    /// The client's request id when it is sane, else a new one.
+    func requestID(for connection: OpaquePointer) -> String {
+        Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
+            ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
     }
 
     private func send(
@@ -325,14 +404,28 @@ public final class Server: Sendable {
 // C callbacks live at file scope in library code, nonisolated, and find their server through
 // the context pointer: libmicrohttpd calls them on its own threads.
 private let serverAccessHandler: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadDataSize, state in
+    context, connection, url, method, version, uploadData, uploadDataSize, state in
     guard let context, let connection, let url, let method, let uploadDataSize, let state else { return .NO }
     return Server.from(context).handle(
-        connection: connection, url: url, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize,
-        state: state)
+        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+        uploadDataSize: uploadDataSize, state: state)
 }
 
-private let serverCompletedHandler: MHD_RequestCompletedCallback = { context, _, state, _ in
+private let serverCompletedHandler: MHD_RequestCompletedCallback = { context, connection, state, _ in
     guard let context else { return }
-    Server.from(context).completed(state: state)
+    Server.from(context).completed(connection: connection, state: state)
+}
+
+private let serverConnectionNotifier: MHD_NotifyConnectionCallback = { context, connection, socketContext, code in
+    guard let context, let connection, let socketContext else { return }
+    switch code {
+    case MHD_ConnectionNotificationCode(rawValue: 0): Server.from(context).connectionStarted(connection, socketContext: socketContext)
+    case MHD_ConnectionNotificationCode(rawValue: 1): Server.from(context).connectionClosed(socketContext: socketContext)
+    default: break
+    }
+}
+
+private let serverTargetReader: cmhd_uri_callback = { context, uri, _ in
+    guard let context, let uri else { return nil }
+    return Server.from(context).readTarget(uri)
 }

@@ -10,10 +10,20 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Memory for one connection's request line, headers and read buffer: larger headers get 431.
     public var maxHeaderBytes: Int
-    /// An idle or stalled connection is closed after this many seconds.
+    /// An idle or stalled connection is closed after this many seconds; a keep-alive connection
+    /// must also send its next request head whole within this of its previous answer.
     public var connectionTimeoutSeconds: Int
+    /// A new connection must send its whole request head (line and headers) within this many
+    /// seconds, however steadily it trickles bytes: the idle timeout alone restarts on each byte.
+    public var requestHeadSeconds: Int
+    /// After `requestHeadSeconds` of grace, a body must have arrived at this average rate or its
+    /// connection is closed, so a body cannot hold a connection by crawling either.
+    public var minimumBodyBytesPerSecond: Int
     /// Connections over this many at once are refused at accept.
     public var connectionLimit: Int
+    /// Connections from one client address over this many at once are refused at accept: below
+    /// `connectionLimit`, so one address cannot take every connection from the others.
+    public var perAddressConnectionLimit: Int
     /// Threads that poll the connections and run the handlers (a handler that answers later,
     /// such as a payment waiting for its commit, holds none of them meanwhile).
     public var pollingThreads: Int
@@ -23,7 +33,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
-        drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        requestHeadSeconds: Int = 10, minimumBodyBytesPerSecond: Int = 1024, perAddressConnectionLimit: Int = 250
     ) {
         self.host = host
         self.port = port
@@ -31,6 +42,9 @@ public struct ServerConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
+        self.requestHeadSeconds = requestHeadSeconds
+        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+        self.perAddressConnectionLimit = perAddressConnectionLimit
         self.drainSeconds = drainSeconds
         self.pollingThreads = pollingThreads
     }

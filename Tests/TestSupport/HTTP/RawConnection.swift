@@ -18,8 +18,7 @@ public final class RawConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// - Parameter source: the local address to connect from (`127.0.0.2` plays a second client
-    ///   on the same machine); the system's choice (`127.0.0.1`) when nil.
+    /// - Parameter source: the local address to connect from (`127.0.0.2` plays a second client).
     public init(port: UInt16, timeoutSeconds: Int = 10, source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -29,7 +28,9 @@ public final class RawConnection {
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = inet_addr(source)
             let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0 else {
                 close(descriptor)
@@ -91,6 +92,15 @@ public final class RawConnection {
     public func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, 0) == 0
+    }
+
+    /// True when the server ended the connection, by a close or a reset; false when it is still
+    /// open (the read timed out) or sent more bytes.
+    public func isClosedOrResetByPeer() -> Bool {
+        guard buffer.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     private func fill() throws {

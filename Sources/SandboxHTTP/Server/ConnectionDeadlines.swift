@@ -1,0 +1,99 @@
+import Clocks
+import Foundation
+import Glibc
+
+/// The deadlines libmicrohttpd does not keep: its timeout restarts on every byte, so a client that
+/// trickles a header line every few seconds (or a body byte) holds its connection forever. Each
+/// connection's request head must be whole within `headSeconds` of the connection opening (or
+/// within `keepAliveSeconds` of its previous answer), and a body must keep `minimumBodyRate` bytes a
+/// second after `headSeconds` of grace; a connection past either is shut down (libmicrohttpd then
+/// closes it). A sweeper thread checks once a second on `clock`, which tests move instead of waiting.
+final class ConnectionDeadlines: @unchecked Sendable {
+    let clock: any TimeSource
+    let headSeconds: Int
+    let keepAliveSeconds: Int
+    let minimumBodyRate: Int
+    /// Open connections by identity, under `lock`. A socket is shut down only under the lock and
+    /// only while its connection is listed: libmicrohttpd closes it after the connection leaves.
+    private var open: [ObjectIdentifier: ConnectionWatch] = [:]
+    private let lock = NSLock()
+    private let wake = NSCondition()
+    private var stopping = false
+    private var sweeper: Thread?
+
+    init(clock: any TimeSource, headSeconds: Int, keepAliveSeconds: Int, minimumBodyRate: Int) {
+        self.clock = clock
+        self.headSeconds = headSeconds
+        self.keepAliveSeconds = max(headSeconds, keepAliveSeconds)
+        self.minimumBodyRate = max(1, minimumBodyRate)
+    }
+
+    var now: Int64 { clock.nowMilliseconds() }
+
+    /// Connections open now.
+    var count: Int { lock.withLock { open.count } }
+
+    /// What each open connection is doing and how much of its body came (tests wait for a phase).
+    var phases: [(ConnectionWatch.Phase, received: Int)] { lock.withLock { open.values.map { ($0.phase, $0.received) } } }
+
+    func opened(_ watch: ConnectionWatch) {
+        lock.withLock { open[ObjectIdentifier(watch)] = watch }
+    }
+
+    func closed(_ watch: ConnectionWatch) {
+        _ = lock.withLock { open.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    /// Shuts down every connection past its deadline; returns how many.
+    @discardableResult
+    func enforce() -> Int {
+        let now = self.now
+        return lock.withLock {
+            var cut = 0
+            for watch in open.values where isOverdue(watch, now: now) {
+                if !watch.cutOff.exchange(true, ordering: .relaxed) {
+                    shutdown(watch.socket, Int32(SHUT_RDWR))
+                    cut += 1
+                }
+            }
+            return cut
+        }
+    }
+
+    func isOverdue(_ watch: ConnectionWatch, now: Int64) -> Bool {
+        let elapsed = now - watch.since
+        switch watch.phase {
+        case .head:
+            return elapsed > Int64(watch.keptAlive ? keepAliveSeconds : headSeconds) * 1000
+        case .body:
+            // Whatever has arrived buys time at the minimum rate, after the grace period.
+            let earned = Int64(watch.received) * 1000 / Int64(minimumBodyRate)
+            return elapsed > Int64(headSeconds) * 1000 + earned
+        case .busy:
+            return false
+        }
+    }
+
+    func startSweeping() {
+        let thread = Thread { [self] in
+            Thread.current.name = "http-deadlines"
+            wake.lock()
+            while !stopping {
+                wake.unlock()
+                enforce()
+                wake.lock()
+                if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: 1)) }
+            }
+            wake.unlock()
+        }
+        sweeper = thread
+        thread.start()
+    }
+
+    func stopSweeping() {
+        wake.lock()
+        stopping = true
+        wake.signal()
+        wake.unlock()
+    }
+}

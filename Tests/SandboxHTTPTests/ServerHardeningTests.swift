@@ -1,0 +1,230 @@
+import Foundation
+import SandboxCore
+@testable import SandboxHTTP
+import Testing
+import TestSupport
+
+/// What a hostile or broken client can do to the server on a real socket (issue #17, "Connections
+/// and bodies"): hold connections, stream bodies without end, smuggle a request, hide bytes behind NUL.
+@Suite struct ServerHardeningTests {
+    static func router() -> Router {
+        var router = ServerTests.router()
+        // The value a handler sees for a header, so a test can tell what got past the server.
+        router.get("/header") { request in .text(request.header(request.query["name"] ?? "") ?? "(none)") }
+        return router
+    }
+
+    func start(_ configuration: ServerConfiguration = ServerConfiguration(maxBodyBytes: 1024), clock: ManualClock = ManualClock()) throws -> Server {
+        let server = Server(name: "test", configuration: configuration, responder: Self.router(), clock: clock)
+        try server.start()
+        return server
+    }
+
+    func status(_ server: Server, _ request: String) throws -> (RawConnection.Response, closed: Bool) {
+        let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try connection.send(request)
+        let response = try connection.readResponse()
+        return (response, connection.isClosedOrResetByPeer())
+    }
+
+    /// Waits (boundedly) until the server has read as far as a test needs: the deadlines count from
+    /// what the server saw, so the clock must not move before it saw it.
+    func waitUntil(_ server: Server, _ condition: ([(ConnectionWatch.Phase, received: Int)]) -> Bool) throws {
+        for _ in 0..<500 where !condition(server.deadlines.phases) { usleep(10_000) }
+        try #require(condition(server.deadlines.phases))
+    }
+
+    // MARK: - Slowloris
+
+    @Test("1,000 connections from 127.0.0.2 that trickle a head: /healthz still answers 127.0.0.1, and one address holds only its limit")
+    func oneAddressCannotTakeEveryConnection() throws {
+        let server = try start(ServerConfiguration())
+        defer { server.stop() }
+        var attackers: [RawConnection] = []
+        for index in 0..<1000 {
+            guard let connection = try? RawConnection(port: server.port, timeoutSeconds: 1, source: "127.0.0.2") else { continue }
+            // Half send the start of a head, half nothing at all.
+            if index % 2 == 0 { try? connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Trickle: ") }
+            attackers.append(connection)
+        }
+        let client = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().status == 200)
+        // Every connection the server holds beyond the client's is one of the attacker's.
+        let held = server.deadlines.count - 1
+        #expect(held <= ServerConfiguration().perAddressConnectionLimit)
+        #expect(held < ServerConfiguration().connectionLimit)
+    }
+
+    @Test("a head trickled a byte at a time is cut when its total deadline passes, not kept alive by each byte")
+    func trickledHeadIsCutAtItsDeadline() throws {
+        let clock = ManualClock()
+        let server = try start(ServerConfiguration(requestHeadSeconds: 10), clock: clock)
+        defer { server.stop() }
+        let slow = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try waitUntil(server) { $0.count == 1 }
+        for line in ["GET /healthz HTTP/1.1\r\n", "Host: x\r\n", "X-A: 1\r\n", "X-B: 2\r\n"] {
+            try slow.send(line)
+            clock.advance(by: 3)  // 12 s in all, a byte well within any idle timeout each time
+            usleep(20_000)  // lets the server read the line; the deadline does not depend on it
+        }
+        server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
+        #expect(slow.isClosedOrResetByPeer())
+        // A client that sends its head in time is served.
+        let (response, _) = try status(server, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(response.status == 200)
+    }
+
+    @Test("a connection within its head deadline is left alone; a kept-alive one waits as long as the idle timeout")
+    func deadlinesSpareConnectionsInTime() throws {
+        let clock = ManualClock()
+        let server = try start(ServerConfiguration(connectionTimeoutSeconds: 30, requestHeadSeconds: 10), clock: clock)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try connection.send("GET /healthz HTTP/1.1\r\n")
+        clock.advance(by: 9)
+        #expect(server.deadlines.enforce() == 0)
+        try connection.send("Host: x\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        try waitUntil(server) { $0.first?.0 == .head }  // the answer is out: the idle allowance starts
+        clock.advance(by: 25)  // idle between requests, within the 30 s idle allowance
+        #expect(server.deadlines.enforce() == 0)
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        try waitUntil(server) { $0.first?.0 == .head }
+        clock.advance(by: 31)
+        server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
+        #expect(connection.isClosedOrResetByPeer())
+    }
+
+    @Test("a body that crawls below the minimum rate is cut; one that keeps the rate is not")
+    func crawlingBodyIsCut() throws {
+        let clock = ManualClock()
+        let configuration = ServerConfiguration(maxBodyBytes: 1 << 20, requestHeadSeconds: 10, minimumBodyBytesPerSecond: 1000)
+        let server = try start(configuration, clock: clock)
+        defer { server.stop() }
+        let crawler = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try crawler.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        try crawler.send([UInt8](repeating: 0x61, count: 5000))  // earns 5 s beyond the 10 s of grace
+        try waitUntil(server) { $0.contains { $0.0 == .body && $0.received == 5000 } }
+        clock.advance(by: 14)
+        #expect(server.deadlines.enforce() == 0)
+        clock.advance(by: 2)
+        server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
+        #expect(crawler.isClosedOrResetByPeer())
+    }
+
+    // MARK: - Bodies
+
+    @Test("a chunked body is answered 413 as soon as it passes the limit, and the connection closed, before it ends")
+    func chunkedBodyIsRefusedAsItPassesTheLimit() throws {
+        let server = try start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
+        let chunk = String(repeating: "a", count: 600)
+        // The body never ends: an answer can only come as the limit (1024) is passed.
+        try connection.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n258\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains(#""code":"payload_too_large""#))
+        #expect(response.headers["connection"] == "close")
+        #expect(connection.isClosedOrResetByPeer())
+    }
+
+    // MARK: - Smuggling (RFC 9112 §6.1)
+
+    @Test("two Content-Length headers with different values are refused with 400 and the connection closed")
+    func conflictingLengthsAreRefused() throws {
+        let server = try start()
+        defer { server.stop() }
+        let (response, closed) = try status(
+            server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!")
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_request""#))
+        #expect(response.text.contains(#""field":"header.Content-Length""#))
+        #expect(closed)
+        // The same length twice is one length.
+        let (same, _) = try status(server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(same.status == 200)
+        #expect(same.text == "hello")
+    }
+
+    @Test("Content-Length with Transfer-Encoding is refused and closed: the request hidden in the body is never served")
+    func lengthAndChunkedAreRefused() throws {
+        let server = try start()
+        defer { server.stop() }
+        let hidden = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try connection.send(
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(5 + hidden.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden)
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""field":"header.Transfer-Encoding""#))
+        #expect(connection.isClosedOrResetByPeer())
+        // A coding other than chunked is refused too (the server would read such a body to the end of the stream).
+        let (gzip, closed) = try status(server, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+        #expect(gzip.status == 400)
+        #expect(closed)
+    }
+
+    // MARK: - Control bytes
+
+    @Test(
+        "a control byte in the path, the query or a header value is a 400 in the envelope",
+        arguments: [
+            ("GET /healthz%00junk HTTP/1.1\r\nHost: x\r\n\r\n", "path"),
+            ("GET /healthz%0d%0aX:%20y HTTP/1.1\r\nHost: x\r\n\r\n", "path"),
+            ("GET /query?page=2%00junk HTTP/1.1\r\nHost: x\r\n\r\n", "query"),
+            ("GET /query?page=%7f HTTP/1.1\r\nHost: x\r\n\r\n", "query"),
+            ("GET /header?name=authorization HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\0junk\r\n\r\n", "header.Authorization"),
+            ("GET /header?name=idempotency-key HTTP/1.1\r\nHost: x\r\nIdempotency-Key: K\0a\r\nX-After: 1\r\n\r\n", "header.Idempotency-Key"),
+            ("GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: one\u{01}two\r\n\r\n", "header.X-A"),
+            ("GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: K\0\0b\r\n\r\n", "header.X-A"),
+        ])
+    func controlBytesAreRefused(request: String, field: String) throws {
+        let server = try start()
+        defer { server.stop() }
+        let (response, _) = try status(server, request)
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_request""#))
+        #expect(response.text.contains(#""field":"\#(field)""#))
+    }
+
+    @Test("a header folded over lines (obs-fold, which libmicrohttpd joins into the name) is refused in the envelope")
+    func foldedHeaderIsRefused() throws {
+        let server = try start()
+        defer { server.stop() }
+        let (response, _) = try status(server, "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
+        #expect(response.status == 400)
+        #expect(response.text.contains(#""code":"invalid_request""#))
+    }
+
+    @Test("a raw NUL byte in the request line never reaches a route")
+    func rawNulInThePathIsRefused() throws {
+        let server = try start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try connection.send("GET /healthz\0junk HTTP/1.1\r\nHost: x\r\n\r\n")
+        let status = (try? connection.readResponse())?.status
+        #expect(status == 400)
+    }
+
+    @Test("plain requests still pass: tabs, empty values, many headers, percent-encoded text, bare LF line ends")
+    func plainRequestsPass() throws {
+        let server = try start()
+        defer { server.stop() }
+        let many = (0..<40).map { "X-H\($0): value \($0)\r\n" }.joined()
+        for request in [
+            "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-Empty:\r\n\(many)X-A: a\tb\r\n\r\n",
+            "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A:   a\tb\r\nX-Last: \r\n\r\n",
+            "GET /header?name=x-a HTTP/1.1\nHost: x\nX-A: a\tb\n\n",
+        ] {
+            let (response, _) = try status(server, request)
+            #expect(response.status == 200)
+            #expect(response.text == "a\tb")
+        }
+        let (query, _) = try status(server, "GET /query?page=%C3%BC%20x+y HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(query.text == #"{"page":"ü x y"}"#)
+    }
+}

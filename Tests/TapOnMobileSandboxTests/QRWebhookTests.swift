@@ -101,15 +101,7 @@ struct QRWebhookTests {
                 (paid, "payment.succeeded", "CLEARED"), (declined, "payment.failed", "DECLINED"), (expired, "payment.failed", "TIMEOUT"),
                 (cancelled, "payment.canceled", "USER_CANCELLED"),
             ]
-            for (transaction, type, status) in expected {
-                #expect(transaction.transactionStatus.rawValue == status, "\(transaction)")
-                let delivery = try await Self.delivery(sandbox, of: transaction.transactionId)
-                #expect(delivery["signature"] as? String == "valid", "\(delivery)")
-                let verified = try Self.python(Self.stripeVerify, delivery, ["KEY": merchant.apiKey])
-                #expect(verified.status == 0 && verified.stdout == "\(type) \(status)\n", "\(status): \(verified)")
-                let tampered = try Self.python(Self.stripeVerify, delivery, ["KEY": "sk_test_not_the_key"])
-                #expect(tampered.status != 0 && tampered.stderr.contains("SignatureVerificationError"))
-            }
+            try await Self.expectStripeVerified(sandbox, expected, apiKey: merchant.apiKey)
             let stepper = Task {
                 while !Task.isCancelled {
                     await clock.untilWaiting()
@@ -136,6 +128,24 @@ struct QRWebhookTests {
             #expect(verified.status == 0 && verified.stdout == "payment.failed TIMEOUT\n", "\(verified)")
             let wrong = try Self.python(Self.standardVerify, standard, ["SECRET": "whsec_" + Data(repeating: 7, count: 24).base64EncodedString()])
             #expect(wrong.status != 0)
+        }
+    }
+
+    /// Each transaction's final status, and its webhook: the inbox found the `MONEI-Signature`
+    /// valid, Stripe's library verifies it with the merchant's API key (`type status` as the event
+    /// says), and refuses it with another key.
+    static func expectStripeVerified(
+        _ sandbox: LiveSandbox, _ expected: [(APMTransaction, String, String)], apiKey: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for (transaction, type, status) in expected {
+            #expect(transaction.transactionStatus.rawValue == status, "\(transaction)", sourceLocation: sourceLocation)
+            let delivery = try await Self.delivery(sandbox, of: transaction.transactionId, sourceLocation: sourceLocation)
+            #expect(delivery["signature"] as? String == "valid", "\(delivery)", sourceLocation: sourceLocation)
+            let verified = try python(stripeVerify, delivery, ["KEY": apiKey])
+            #expect(verified.status == 0 && verified.stdout == "\(type) \(status)\n", "\(type) \(status): \(verified)", sourceLocation: sourceLocation)
+            let tampered = try python(stripeVerify, delivery, ["KEY": "sk_test_not_the_key"])
+            #expect(tampered.status != 0 && tampered.stderr.contains("SignatureVerificationError"), sourceLocation: sourceLocation)
         }
     }
 

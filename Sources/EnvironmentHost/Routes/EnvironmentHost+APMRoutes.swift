@@ -15,7 +15,8 @@ extension EnvironmentHost {
             }
             // The wallet checks the code while the device waits: a refusal is answered at once.
             apm.post("/blik/payments") { request, session in
-                try qr.createBlik(session, try request.decode(APMBodies.BlikPayment.self), key: try idempotencyKey(request))
+                try qr.createBlik(
+                    session, try request.decode(APMBodies.BlikPayment.self), key: try idempotencyKey(request), address: request.clientAddress)
             }
             apm.get("/transactions/{transactionId}") { request, session in
                 .json(try qr.transaction(session, id: try id(request)))

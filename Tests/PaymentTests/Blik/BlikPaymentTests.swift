@@ -85,6 +85,24 @@ struct BlikPaymentTests {
         #expect(next.headers.first(name: "Idempotent-Replayed") == nil && next.string("transactionStatus") == "ONGOING", "\(next)")
     }
 
+    @Test("guessing codes is throttled: five unknown codes in a minute, then 429 with Retry-After even for a live code, which pays once the minute passed")
+    func guessingCodesIsThrottled() async throws {
+        let counter = try await QRCounter.blik()
+        defer { counter.stop() }
+        counter.wallet.issueBlikCode("975310")
+        for guess in ["100001", "100002", "100003", "100004", "100005"] {
+            expectReply(await counter.blikPay(1000, code: guess), 404, "blik_code_unknown", "guess \(guess)")
+        }
+        let locked = expectReply(await counter.blikPay(1000, code: "975310"), 429, "too_many_attempts", "the sixth try, a live code")
+        let wait = Int(locked.headers.first(name: "Retry-After") ?? "")
+        #expect(wait.map { (1...60).contains($0) } == true, "Retry-After: \(locked.headers)")
+        #expect(counter.wallet.log.blikPayments.count == 5, "the wallet was not asked while locked")
+        #expect(await counter.historyTotal() == 0, "nothing is stored")
+        await counter.advance(61, "the minute passes")
+        let paid = expectReply(await counter.blikPay(1000, code: "975310"), 201, nil, "the customer's code, not spent by the lock")
+        #expect(paid.string("transactionStatus") == "ONGOING", "\(paid)")
+    }
+
     @Test("the code's shape is checked before the wallet is asked: blik_code_invalid naming the field")
     func codeShape() async throws {
         let counter = try await QRCounter.blik()

@@ -23,9 +23,19 @@ extension QRPayments {
     ///   checked before the wallet is asked), the wallet's refusal of the code as it gave it
     ///   (`blik_code_unknown`, `blik_code_expired`, `blik_code_used`, `blik_verification_failed`),
     ///   `apm_provider_unavailable`. After a refusal nothing is stored and the terminal is free.
-    func createBlik(_ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: Payments.IdempotencyKey?) throws -> Response {
+    ///
+    /// A code is six digits a person types, so wrong ones count against the terminal and the
+    /// client `address` in the host's throttle of typed codes (``AttemptThrottle``, shared with the
+    /// registration codes): past its limit the payment is `too_many_attempts` before the wallet is
+    /// asked, with `Retry-After`.
+    func createBlik(
+        _ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: Payments.IdempotencyKey?, address: String? = nil
+    ) throws -> Response {
         let terminal = try payments.terminalInfo(session)
         guard terminal.blikEnabled == true else { throw PaymentError.blikNotEnabled }
+        let typist = Lifecycle.Typist(address: address, device: "terminal:" + terminal.terminalId).keys
+        let attempts = payments.lifecycle.attempts
+        if let wait = attempts.wait(typist, at: payments.now()) { throw LifecycleError.tooManyAttempts(retryAfter: wait) }
         try PaymentValidation.sale(
             SandboxWire.SaleRequest(
                 currency: body.currency ?? terminal.currency.code, requestedAmount: body.requestedAmount, tipAmount: body.tipAmount,
@@ -54,7 +64,9 @@ extension QRPayments {
                     terminalId: terminal.terminalId, amount: made.amount, currency: made.currency, payCode: body.payCode,
                     verificationCode: body.verificationCode, reference: made.reference, expiresInSeconds: timeout))
         } catch let refusal as PaymentError where refusal.code != .apmProviderUnavailable {
-            // The code was refused: no order was made, so there is nothing to close.
+            // The code was refused: no order was made, so there is nothing to close. A code that is
+            // no code, or the wrong verification code, is what a guess gets.
+            if refusal.code == .blikCodeUnknown || refusal.code == .blikVerificationFailed { attempts.recordFailure(typist, at: now) }
             try abandon(made, closing: false, at: now)
             throw refusal
         } catch {

@@ -112,9 +112,7 @@ enum BlikPayments {
             throw TapOnMobileError.transaction(TransactionError(.incomplete, message: "The BLIK payment's events ended without a result."))
         }
         var fields: [(String, JSONValue)] = [("events", .array(events)), ("bank", bank), ("transaction", JSONValue(encoding: final))]
-        if let outcome = final.toTransactionDetail().outcomeError {
-            fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))
-        }
+        if let outcome = QRPayments.outcomeField(final) { fields.append(outcome) }
         return Report(fields, lines: QRPayments.lines(final))
     }
 
@@ -134,30 +132,9 @@ enum BlikPayments {
         let amount = try options.requiredAmount("amount")
         try await context.initialize()
         try await context.resumeSession()
-        var events: [JSONValue] = []
-        var final: APMTransaction?
-        for await result in context.sdk.doBlikRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")) {
-            switch result {
-            case .success(.processing):
-                events.append("processing")
-                context.say("The refund is with the bank…")
-            case .success(.completed(let refund)):
-                events.append("completed")
-                final = refund
-            case .success:
-                break
-            case .failure(let error):
-                throw Failure(error, context: [("events", .array(events))])
-            }
-        }
-        guard let final else {
-            throw TapOnMobileError.transaction(TransactionError(.incomplete, message: "The BLIK refund's events ended without a result."))
-        }
-        var fields: [(String, JSONValue)] = [("events", .array(events)), ("transaction", JSONValue(encoding: final))]
-        if let outcome = final.toTransactionDetail().outcomeError {
-            fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))
-        }
-        return Report(fields, lines: QRPayments.lines(final))
+        return try await QRPayments.followRefund(
+            context.sdk.doBlikRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")),
+            context, payer: "the bank", method: "BLIK")
     }
 
     /// `--approve`, `--decline REASON` or `--no-answer`, at most one: `nil` when none (a person

@@ -92,9 +92,7 @@ enum QRPayments {
         var fields: [(String, JSONValue)] = [
             ("events", .array(events)), ("qrCode", JSONValue(qrCode)), ("wallet", walletOrder), ("transaction", JSONValue(encoding: final)),
         ]
-        if !noWait, let outcome = final.toTransactionDetail().outcomeError {
-            fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))
-        }
+        if !noWait, let outcome = outcomeField(final) { fields.append(outcome) }
         var lines = lines(final)
         if noWait { lines.append("Not waiting: 'tapsim qr cancel \(final.transactionId)' ends it, or the customer pays at \(qrCode ?? "the QR").") }
         return Report(fields, lines: lines)
@@ -136,13 +134,25 @@ enum QRPayments {
         let amount = try options.requiredAmount("amount")
         try await context.initialize()
         try await context.resumeSession()
+        return try await followRefund(
+            context.sdk.doQRRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")),
+            context, payer: "the wallet", method: "QR")
+    }
+
+    // MARK: - Shared
+
+    /// Follows a QR or BLIK refund (`qr refund`, `blik refund`) to its end: the events seen, the
+    /// REFUND transaction, and its outcome when it did not clear.
+    static func followRefund(
+        _ stream: AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>>, _ context: Context, payer: String, method: String
+    ) async throws -> Report {
         var events: [JSONValue] = []
         var final: APMTransaction?
-        for await result in context.sdk.doQRRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")) {
+        for await result in stream {
             switch result {
             case .success(.processing):
                 events.append("processing")
-                context.say("The refund is with the wallet…")
+                context.say("The refund is with \(payer)…")
             case .success(.completed(let refund)):
                 events.append("completed")
                 final = refund
@@ -153,16 +163,19 @@ enum QRPayments {
             }
         }
         guard let final else {
-            throw TapOnMobileError.transaction(TransactionError(.incomplete, message: "The QR refund's events ended without a result."))
+            throw TapOnMobileError.transaction(TransactionError(.incomplete, message: "The \(method) refund's events ended without a result."))
         }
         var fields: [(String, JSONValue)] = [("events", .array(events)), ("transaction", JSONValue(encoding: final))]
-        if let outcome = final.toTransactionDetail().outcomeError {
-            fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))
-        }
+        if let outcome = outcomeField(final) { fields.append(outcome) }
         return Report(fields, lines: lines(final))
     }
 
-    // MARK: - Shared
+    /// The report's `outcome` field of an APM transaction that did not clear: its kind, code and message.
+    static func outcomeField(_ transaction: APMTransaction) -> (String, JSONValue)? {
+        transaction.toTransactionDetail().outcomeError.map { outcome in
+            ("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)])
+        }
+    }
 
     /// `--approve`, `--decline REASON` or `--expire`: at most one.
     static func walletAction(_ options: ParsedArguments) throws -> WalletCustomer.Action? {

@@ -110,14 +110,15 @@ public enum PayloadSealer {
         } catch {
             throw .authenticationFailed
         }
+        let checked: JSONShape.Checked
         do throws(JSONShape.Violation) {
             // A key twice would read differently in another reader of the same payload.
-            try JSONShape.check(plaintext)
+            checked = try JSONShape.check(plaintext)
         } catch {
             throw .malformed(error.message)
         }
         do {
-            return try FastJSONDecoder.decode(T.self, from: plaintext)
+            return try FastJSONDecoder.decode(T.self, from: checked)
         } catch let refusal as PayloadError {
             // The card itself is refused (CardData's rules): say which rule, not "malformed".
             throw refusal

@@ -25,9 +25,21 @@ public enum FastJSONDecoder {
         return try JSONDecoder().decode(T.self, from: Data(bytes))
     }
 
+    /// Decodes `type` from a document ``JSONShape`` checked, on the tape that check parsed.
+    ///
+    /// - Throws: What `JSONDecoder().decode(type, from: Data(bytes))` throws.
+    public static func decode<T: Decodable>(_ type: T.Type, from checked: JSONShape.Checked) throws -> T {
+        if let tape = checked.tape, tape.plainKeys, let value = fastDecode(type, from: tape) { return value }
+        return try JSONDecoder().decode(T.self, from: Data(checked.bytes))
+    }
+
     /// The value, or `nil` when this decoder leaves the document to Foundation.
     static func fastDecode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) -> T? {
         guard let tape = Tape(bytes) else { return nil }
+        return fastDecode(type, from: tape)
+    }
+
+    private static func fastDecode<T: Decodable>(_ type: T.Type, from tape: Tape) -> T? {
         let document = Document(tape)
         guard let value = try? T(from: TapeDecoder(document: document, node: 0, codingPath: [])), !document.gaveUp else { return nil }
         return value

@@ -9,6 +9,7 @@
 ///
 /// ```swift
 /// try JSONShape.check(Array(#"{"amount":1,"amount":2}"#.utf8))  // Violation: amount appears twice
+/// let sale = try FastJSONDecoder.decode(SaleRequest.self, from: try JSONShape.check(body))  // parsed once
 /// ```
 public enum JSONShape {
     /// The deepest nesting of objects and arrays taken.
@@ -23,14 +24,25 @@ public enum JSONShape {
         public let field: String?
     }
 
+    /// A document that passed ``check(_:)``, parsed: ``FastJSONDecoder/decode(_:from:)``
+    /// decodes it without parsing it again.
+    public struct Checked {
+        let bytes: [UInt8]
+        /// nil: not JSON (the decoder reports it).
+        let tape: Tape?
+    }
+
     /// Checks `bytes`. A document that is not JSON passes: the decoder reports it.
     ///
     /// - Throws: ``Violation`` for a repeated key, too many members, or nesting too deep.
-    public static func check(_ bytes: [UInt8]) throws(Violation) {
+    @discardableResult
+    public static func check(_ bytes: [UInt8]) throws(Violation) -> Checked {
         switch Tape.parse(bytes, anyKeys: true) {
-        case .refused: return
+        case .refused: return Checked(bytes: bytes, tape: nil)
         case .tooDeep: throw Violation(message: "The body nests objects and arrays deeper than \(maximumDepth) levels.", field: nil)
-        case .parsed(let tape): try check(tape, node: 0, path: "")
+        case .parsed(let tape):
+            try check(tape, node: 0, path: "")
+            return Checked(bytes: bytes, tape: tape)
         }
     }
 

@@ -26,6 +26,9 @@ struct Tape {
 
     let bytes: [UInt8]
     private(set) var nodes: [Node]
+    /// Every key is plain ASCII without escapes (always so unless parsed with `anyKeys`): the
+    /// decoder's fast path compares keys byte by byte only then.
+    let plainKeys: Bool
 
     init?(_ bytes: [UInt8]) {
         guard case .parsed(let tape) = Tape.parse(bytes, anyKeys: false) else { return nil }
@@ -49,9 +52,10 @@ struct Tape {
         var nodes: [Node] = []
         nodes.reserveCapacity(32)
         var tooDeep = false
+        var plainKeys = true
         let parsed = bytes.withUnsafeBufferPointer { buffer -> Bool in
             var parser = Parser(bytes: buffer, anyKeys: anyKeys)
-            defer { tooDeep = parser.tooDeep }
+            defer { (tooDeep, plainKeys) = (parser.tooDeep, parser.plainKeys) }
             parser.skipSpace()
             guard parser.position < buffer.count, buffer[parser.position] == UInt8(ascii: "{") || buffer[parser.position] == UInt8(ascii: "[")
             else { return false }
@@ -60,12 +64,13 @@ struct Tape {
             return parser.position == buffer.count
         }
         if tooDeep { return .tooDeep }
-        return parsed ? .parsed(Tape(bytes: bytes, nodes: nodes)) : .refused
+        return parsed ? .parsed(Tape(bytes: bytes, nodes: nodes, plainKeys: plainKeys)) : .refused
     }
 
-    private init(bytes: [UInt8], nodes: [Node]) {
+    private init(bytes: [UInt8], nodes: [Node], plainKeys: Bool) {
         self.bytes = bytes
         self.nodes = nodes
+        self.plainKeys = plainKeys
     }
 
     /// The bytes of a string or number node.
@@ -81,6 +86,8 @@ private struct Parser {
     var position = 0
     /// Set when the document nests deeper than ``Tape/maximumDepth``.
     var tooDeep = false
+    /// Cleared by a key with escapes or beyond ASCII (taken only with `anyKeys`).
+    var plainKeys = true
 
     init(bytes: UnsafeBufferPointer<UInt8>, anyKeys: Bool) {
         self.bytes = bytes
@@ -188,7 +195,10 @@ private struct Parser {
         }
         let end = position
         position += 1
-        if key && !anyKeys && (escaped || !ascii) { return false }
+        if key && (escaped || !ascii) {
+            guard anyKeys else { return false }
+            plainKeys = false
+        }
         if !ascii, String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) == nil { return false }
         nodes.append(Tape.Node(kind: .string, flag: escaped, start: Int32(start), end: Int32(end), next: Int32(nodes.count + 1)))
         return true

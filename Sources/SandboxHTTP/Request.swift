@@ -52,13 +52,14 @@ public struct Request: Sendable {
         if let contentType = header("content-type"), !contentType.lowercased().hasPrefix("application/json") {
             throw .unsupportedMediaType
         }
+        let checked: JSONShape.Checked
         do throws(JSONShape.Violation) {
-            try JSONShape.check(body)
+            checked = try JSONShape.check(body)
         } catch {
             throw .badRequest(error.message, code: .invalidJson, field: error.field)
         }
         do {
-            return try FastJSONDecoder.decode(T.self, from: body)
+            return try FastJSONDecoder.decode(T.self, from: checked)
         } catch let error as DecodingError {
             // Foundation reports a number it cannot hold (1e30, 2^63, 12.5 for an integer) as corrupt
             // data at the root; the body is valid JSON, so name the field that holds such a number.

@@ -258,3 +258,31 @@ import Testing
         #expect(fastAnswers == 300, "every well-formed document of the request's shape takes the fast path")
     }
 }
+
+/// A document ``JSONShape`` checked decodes from the tape the check parsed, to what Foundation
+/// decodes: keys with escapes or beyond ASCII (which that tape takes) go to Foundation whole.
+@Suite struct CheckedDecodeTests {
+    struct Sale: Codable, Equatable {
+        var currency: String
+        var amount: Int
+        var note: String?
+    }
+
+    @Test(arguments: [
+        #"{"currency": "EUR", "amount": 1250}"#,
+        #"{"currency": "EUR", "amount": 1250, "note": "caf\u00e9"}"#,
+        #"{"curr\u0065ncy": "EUR", "amount": 1250}"#,
+        #"{"currency": "EUR", "amount": 1250, "notë": 1}"#,
+    ])
+    func aCheckedDocumentDecodesAsFoundationDoes(json: String) throws {
+        let bytes = Array(json.utf8)
+        let expected = try JSONDecoder().decode(Sale.self, from: Data(bytes))
+        #expect(try FastJSONDecoder.decode(Sale.self, from: try JSONShape.check(bytes)) == expected)
+    }
+
+    @Test func aCheckedTapeRemembersWhetherItsKeysArePlain() throws {
+        #expect(try JSONShape.check(Array(#"{"a": {"b": 1}}"#.utf8)).tape?.plainKeys == true)
+        #expect(try JSONShape.check(Array(#"{"a": {"\u0062": 1}}"#.utf8)).tape?.plainKeys == false)
+        #expect(try JSONShape.check(Array(#"{"a": "\u0062"}"#.utf8)).tape?.plainKeys == true, "an escaped value is no key")
+    }
+}

@@ -54,7 +54,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             inet_ntop(isIPv4 ? AF_INET : AF_INET6, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
         }
         guard ok else { return bytes.map(String.init).joined(separator: ".") }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// How libcurl's `CURLOPT_CONNECT_TO` spells it as a host: IPv6 in brackets.

@@ -7,6 +7,11 @@ import SandboxWire
 /// header value early for the handler while the bytes after it were sent all the same; and it reads
 /// a body by the first of two lengths, or by chunks when a length is given too (RFC 9112 §6.1: a
 /// proxy in front may read it the other way and pass a second request hidden in the body).
+///
+/// A chunked body is refused too (411 Length Required, as S3 answers with `MissingContentLength`): the
+/// library parses chunk framing where no handler sees it, and answers a chunk-size line longer than
+/// its buffer with its own 500 page; a client's bytes must never cause a 5xx. Every body the
+/// services take is small JSON, which every client sends with its length.
 extension Server {
     func refusal(
         _ connection: OpaquePointer, _ exchange: Exchange, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?
@@ -43,6 +48,11 @@ extension Server {
             if encodings.count != 1 || trim(encodings[0]).lowercased() != "chunked" {
                 return Self.invalid("Transfer-Encoding must be chunked, once.", field: "header.Transfer-Encoding")
             }
+            return HTTPError(
+                status: 411, code: .invalidRequest,
+                message: "A request body needs a Content-Length; chunked bodies are not taken.",
+                field: "header.Transfer-Encoding"
+            ).response
         }
         if Set(lengths.map(trim)).count > 1 {
             return Self.invalid("Content-Length is given more than once, with different values.", field: "header.Content-Length")
@@ -74,44 +84,6 @@ extension Server {
             index += 1
         }
         return nil
-    }
-
-    /// Answers on the socket itself and closes: for a body that passed the limit while it was being
-    /// read, when libmicrohttpd queues no response (it takes one only before the body or after all
-    /// of it). The alternative, reading the rest to answer at its end, reads whatever a client sends.
-    func answerAndClose(
-        _ response: Response, on connection: OpaquePointer, _ exchange: Exchange, url: UnsafePointer<CChar>,
-        method: UnsafePointer<CChar>
-    ) -> MHD_Result {
-        let requestID = requestID(for: connection)
-        exchange.requestID = requestID
-        let reasons = [413: "Content Too Large"]
-        var head = "HTTP/1.1 \(response.status) \(reasons[response.status] ?? "Error")\r\n"
-        for (name, value) in response.headers where !name.contains(where: \.isNewline) && !value.contains(where: \.isNewline) {
-            head += "\(name): \(value)\r\n"
-        }
-        head += "X-Request-Id: \(requestID)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + response.body
-        let socket = cmhd_connection_socket(connection)
-        if socket >= 0 {
-            var offset = 0
-            while offset < bytes.count {
-                let sent = bytes[offset...].withUnsafeBytes {
-                    Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                }
-                guard sent > 0 else { break }
-                offset += sent
-            }
-            // The answer, then the end of the stream; libmicrohttpd closes the socket when this returns.
-            shutdown(socket, Int32(SHUT_WR))
-        }
-        if let accessLog {
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - exchange.started) / 1_000_000
-            accessLog.record(
-                service: name, request: requestID, method: String(cString: method), path: String(cString: url),
-                status: response.status, bytes: response.body.count, milliseconds: elapsed)
-        }
-        return .NO
     }
 
     private static func invalid(_ message: String, field: String) -> Response {

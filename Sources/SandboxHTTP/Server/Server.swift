@@ -23,10 +23,11 @@ import Synchronization
 /// ```
 ///
 /// libmicrohttpd parses the protocol, enforces header and connection limits (in all and per client
-/// address) and answers malformed requests with 400 itself; this type adds the body limit (413, as
-/// soon as a body passes it), the deadlines libmicrohttpd's idle timeout does not keep
-/// (``ConnectionDeadlines``), the refusal of what two readers of one request could disagree on
-/// (two lengths, length and chunked, control bytes a C string hides), the request id
+/// address) and answers malformed requests with 400 itself; this type adds the body limit (413 on
+/// the declared length, before the body is read; 411 for a chunked body), the deadlines
+/// libmicrohttpd's idle timeout does not keep (``ConnectionDeadlines``), the refusal of what two
+/// readers of one request could disagree on (two lengths, length and chunked, control bytes a C
+/// string hides), the request id
 /// (`X-Request-Id`, echoed when the client sends a sane one) and the access log.
 public final class Server: Sendable {
     public let name: String
@@ -213,12 +214,9 @@ public final class Server: Sendable {
         let size = uploadDataSize.pointee
         if size > 0 {
             guard let uploadData else { return .NO }
-            if exchange.body.count + size > configuration.maxBodyBytes {
-                // A chunked body grew past the limit: answer now and close, reading no more of it.
-                return answerAndClose(
-                    HTTPError.payloadTooLarge(limit: configuration.maxBodyBytes).response, on: connection, exchange,
-                    url: url, method: method)
-            }
+            // The declared length was checked at the head (chunked bodies are refused there): more
+            // bytes than that never come, and if they did, the connection ends unanswered.
+            guard exchange.body.count + size <= configuration.maxBodyBytes else { return .NO }
             uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
                 exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
             }

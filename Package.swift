@@ -77,7 +77,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "SandboxCore", "CardPayload", "Clocks", "SandboxWire",
+                "SandboxCore", "CardPayload", "Clocks", "SandboxWire", "SandboxCrypto",
             ]
         ),
 
@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport", "HostTestSupport",
             ]),
-        .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore"]),
+        .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore", "SandboxHTTP"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport", "HostTestSupport"]),

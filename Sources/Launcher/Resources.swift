@@ -3,6 +3,7 @@ import CommandLineSupport
 import EnvironmentHost
 import Foundation
 import SandboxCore
+import SandboxCrypto
 import SandboxHTTP
 
 /// The folders every service reads at start, and the catalogue loaded from them.
@@ -75,6 +76,9 @@ enum Listening {
     static func options(defaultPort: String?, accessLogDefault: String) -> [Option] {
         var options: [Option] = [
             .value("host", "ADDRESS", "IPv4 address to bind.", default: "127.0.0.1"),
+            .value(
+                "control-key", "KEY",
+                "Key sandbox control (/_sandbox/*) needs in X-Sandbox-Control-Key; default: $SANDBOX_CONTROL_KEY, else a new one when --host is not loopback (printed at start)."),
             .value("max-body-bytes", "N", "Largest request body accepted; larger gets 413.", default: String(1 << 20)),
             .value("access-log", "FILE", "Access log: a file, '-' for standard error, or 'off'.", default: accessLogDefault),
             .flag("dry-run", "Check the options and data, print the resolved configuration as JSON, and exit."),
@@ -86,9 +90,37 @@ enum Listening {
     }
 
     static func server(_ options: ParsedArguments, port: UInt16) throws(UsageError) -> ServerConfiguration {
-        ServerConfiguration(
-            host: try options.ipv4("host") ?? "127.0.0.1", port: port,
-            maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20))
+        let host = try options.ipv4("host") ?? "127.0.0.1"
+        return ServerConfiguration(
+            host: host, port: port, maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20),
+            controlKey: try controlKey(options, host: host))
+    }
+
+    /// The environment variable a team sets once for every service (docker compose passes it on).
+    static let controlKeyVariable = "SANDBOX_CONTROL_KEY"
+
+    /// `--control-key`, else `$SANDBOX_CONTROL_KEY`, else a new random key when `host` is not
+    /// loopback; nil (control open) on loopback without either.
+    static func controlKey(_ options: ParsedArguments, host: String) throws(UsageError) -> String? {
+        let given = options.string("control-key") ?? ProcessInfo.processInfo.environment[controlKeyVariable].flatMap { $0.isEmpty ? nil : $0 }
+        guard let given else {
+            return ListenAddress.isLoopback(host) ? nil : "ctl_" + Hex.encode(SecureRandom.bytes(count: 16))
+        }
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.~")
+        guard given.count >= 16, given.count <= 200, given.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw UsageError(
+                "the control key (--control-key or $\(controlKeyVariable)) must be 16 to 200 letters, digits or _-.~, such as the output of 'openssl rand -hex 16'")
+        }
+        return given
+    }
+
+    /// What a person must know at start about sandbox control: nothing on loopback without a key,
+    /// else the key and, beyond loopback, that others can reach the service.
+    static func controlNotice(_ server: ServerConfiguration) -> String? {
+        guard let key = server.controlKey else { return nil }
+        let reach = ListenAddress.isLoopback(server.host)
+            ? "" : "WARNING: listening on \(server.host), reachable from other machines. "
+        return reach + "Sandbox control (/_sandbox/*: clock, reset, faults, webhook triggers) needs the header\n  \(ControlGate.header): \(key)"
     }
 
     static func accessLog(_ options: ParsedArguments, clock: any TimeSource) throws -> AccessLog? {
@@ -110,7 +142,8 @@ func printJSON(_ value: [String: any Sendable]) {
 func serveUntilSignalled(_ start: () throws -> any RunningService, banner: (String) -> String) throws {
     CommandMain.blockTerminationSignals()
     let service = try start()
-    CommandMain.say(banner(service.url))
+    CommandMain.say(banner(service.reachableURL))
+    if let notice = Listening.controlNotice(service.server.configuration) { CommandMain.say(notice) }
     CommandMain.waitForTerminationSignal()
     service.stop()
 }

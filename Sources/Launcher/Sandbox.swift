@@ -137,8 +137,9 @@ public final class Sandbox: Sendable {
     /// The URLs this sandbox serves, as `endpoints.json` names them.
     public var endpoints: EndpointsFile {
         EndpointsFile(
-            portal: portal.url, wallet: wallet.url, webhooks: inbox.url,
-            environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }))
+            portal: portal.reachableURL, wallet: wallet.reachableURL, webhooks: inbox.reachableURL,
+            environments: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.reachableURL) }),
+            controlKey: configuration.server.controlKey)
     }
 
     /// Writes `<data-dir>/endpoints.json` atomically (a reader never sees half a file).
@@ -150,17 +151,18 @@ public final class Sandbox: Sendable {
         return file
     }
 
-    /// What listens where, for people.
+    /// What listens where, for people (at the addresses others reach when the sandbox listens
+    /// beyond loopback).
     public var table: String {
         var rows = [("SERVICE", "URL", "WHAT")]
         for host in hosts {
             let settings = host.configuration.region.flavours[host.configuration.flavour]
             let mirrors = settings.hostname.map { "mirrors \($0)" } ?? "no documented hostname"
-            rows.append((host.name, host.url, "\(host.configuration.region.name), \(mirrors)"))
+            rows.append((host.name, host.reachableURL, "\(host.configuration.region.name), \(mirrors)"))
         }
-        rows.append(("portal", portal.url, "merchant portal: \(portal.url)/"))
-        rows.append(("wallet", wallet.url, "APM/BLIK wallet: \(wallet.url)/"))
-        rows.append(("webhooks", inbox.url, "webhook inbox: \(inbox.url)/"))
+        rows.append(("portal", portal.reachableURL, "merchant portal: \(portal.reachableURL)/"))
+        rows.append(("wallet", wallet.reachableURL, "APM/BLIK wallet: \(wallet.reachableURL)/"))
+        rows.append(("webhooks", inbox.reachableURL, "webhook inbox: \(inbox.reachableURL)/"))
         let first = rows.map(\.0.count).max()! + 2
         let second = rows.map(\.1.count).max()! + 2
         return rows.map { name, url, what in

@@ -87,6 +87,7 @@ public enum SandboxCommand {
 
             Endpoints: \(file.path). Press Ctrl-C to stop.
             """)
+        if let notice = Listening.controlNotice(server) { CommandMain.say(notice + "\n  (also controlKey in \(file.path))") }
         let signal = CommandMain.waitForTerminationSignal()
         CommandMain.say("Stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")…")
         sandbox.stop()

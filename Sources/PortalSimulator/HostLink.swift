@@ -33,8 +33,11 @@ struct HostLink: Sendable {
         }
     }
 
-    /// Sends one back-office call; `path` is built from values the routes validated.
-    func send(_ method: HTTPClientRequest.Method, _ path: String, body: [UInt8] = []) throws(HTTPError) -> Answer {
+    /// Sends one back-office call; `path` is built from values the routes validated. `controlKey`
+    /// goes along as `X-Sandbox-Control-Key` (sandbox control of a host that listens beyond loopback).
+    func send(
+        _ method: HTTPClientRequest.Method, _ path: String, body: [UInt8] = [], controlKey: String? = nil
+    ) throws(HTTPError) -> Answer {
         guard let key = environment.backOfficeKey else {
             throw HTTPError(
                 status: 502, code: .environmentUnavailable,
@@ -42,6 +45,7 @@ struct HostLink: Sendable {
         }
         var headers: HTTPClientHeaders = ["Authorization": "Bearer \(key)"]
         if !body.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
+        if let controlKey { headers.add(name: ControlGate.header, value: controlKey) }
         let request = HTTPClientRequest(method: method, url: environment.url + path, headers: headers, body: body)
         guard let response = try? client.send(request) else { throw Self.unavailable(environment.region) }
         return Answer(

@@ -87,7 +87,7 @@ public final class PortalSimulator: RunningService, Responder {
             return .json(bytes: response.body)
         }
         Self.addRegistrationRoutes(to: &router, hosts: hosts)
-        for relay in Self.relays { relay.register(on: &router, hosts: hosts) }
+        for relay in Self.relays { relay.register(on: &router, hosts: hosts, controlKey: configuration.server.controlKey) }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router

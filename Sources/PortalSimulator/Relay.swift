@@ -35,9 +35,19 @@ struct Relay: Sendable {
         }.filter { $0 != "region" }
     }
 
-    func register(on router: inout Router, hosts: HostLinks) {
+    /// A relay of sandbox control (`/_sandbox/*`, a read of the clock aside): it needs the control key.
+    var isControl: Bool { host.hasPrefix("/_sandbox/") && method != "GET" }
+
+    /// - Parameter controlKey: the portal's own key: a control relay needs it from the page and
+    ///   passes it to the host (which shares it); without one, the page's key, if any, is passed on.
+    func register(on router: inout Router, hosts: HostLinks, controlKey: String?) {
         let relay = self
         let handler: Handler = { request in
+            var forwarded: String?
+            if relay.isControl {
+                if let controlKey, !ControlGate.admits(request, key: controlKey) { throw ControlGate.refusal(for: request) }
+                forwarded = controlKey ?? request.header(ControlGate.header)
+            }
             let link = try hosts.link(request.parameter("region"))
             var path = relay.host
             for name in relay.parameters {
@@ -57,7 +67,8 @@ struct Relay: Sendable {
                 else { throw HTTPError.badRequest("The request body must be a JSON object.", code: .invalidJson) }
                 body = [UInt8](data)
             }
-            return try link.send(.init(rawValue: relay.method), path, body: body).relayed(region: link.environment.region)
+            return try link.send(.init(rawValue: relay.method), path, body: body, controlKey: forwarded)
+                .relayed(region: link.environment.region)
         }
         switch method {
         case "GET": router.get(portal, handler)

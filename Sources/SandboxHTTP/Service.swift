@@ -10,10 +10,16 @@ public protocol RunningService: AnyObject, Sendable {
 }
 
 extension RunningService {
-    /// The base URL clients use; a wildcard bind address is advertised as loopback.
+    /// The base URL the sandbox's own services call this one at; a wildcard bind address is loopback.
     public var url: String {
         let host = server.configuration.host == "0.0.0.0" ? "127.0.0.1" : server.configuration.host
         return "http://\(host):\(server.port)"
+    }
+
+    /// The base URL people and other machines use (the start line, `endpoints.json`): for a wildcard
+    /// bind address, this machine's address on its network (``ListenAddress/reachable(_:)``).
+    public var reachableURL: String {
+        "http://\(ListenAddress.reachable(server.configuration.host)):\(server.port)"
     }
 
     public func stop() { server.stop() }

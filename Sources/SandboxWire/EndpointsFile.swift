@@ -19,12 +19,16 @@ public struct EndpointsFile: Codable, Equatable, Sendable {
     public var webhooks: String?
     /// Region id of the catalogue → base URL of its host.
     public var environments: [String: String]
+    /// The key sandbox control needs (`X-Sandbox-Control-Key`) when the sandbox listens beyond
+    /// loopback; absent when control is open.
+    public var controlKey: String?
 
-    public init(portal: String?, wallet: String?, webhooks: String?, environments: [String: String]) {
+    public init(portal: String?, wallet: String?, webhooks: String?, environments: [String: String], controlKey: String? = nil) {
         self.portal = portal
         self.wallet = wallet
         self.webhooks = webhooks
         self.environments = environments
+        self.controlKey = controlKey
     }
 
     /// Why a file could not be read as an endpoints file.
@@ -43,7 +47,7 @@ public struct EndpointsFile: Codable, Equatable, Sendable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case portal, wallet, webhooks, environments }
+    private enum CodingKeys: String, CodingKey { case portal, wallet, webhooks, environments, controlKey }
 
     /// Only `environments` is required; a service URL of the wrong type reads as absent, as the
     /// readers have always taken it (a reader needs the hosts, not every service).
@@ -53,6 +57,7 @@ public struct EndpointsFile: Codable, Equatable, Sendable {
         portal = (try? container.decodeIfPresent(String.self, forKey: .portal)) ?? nil
         wallet = (try? container.decodeIfPresent(String.self, forKey: .wallet)) ?? nil
         webhooks = (try? container.decodeIfPresent(String.self, forKey: .webhooks)) ?? nil
+        controlKey = (try? container.decodeIfPresent(String.self, forKey: .controlKey)) ?? nil
     }
 
     /// Reads and decodes `file`.

@@ -33,6 +33,9 @@ public enum ErrorCode: Sendable {
     case invalidJson
     /// 500: The service failed to answer; the detail is in its log, never in the answer.
     case internalError
+    /// 401: Sandbox control (`/_sandbox/*` and the portal's relays of it) on a service that listens
+    /// beyond loopback, without the control key in `X-Sandbox-Control-Key` or with a wrong one.
+    case controlKeyRequired
 
     // MARK: Every surface of an environment host
 
@@ -262,7 +265,7 @@ public enum ErrorCode: Sendable {
 
     /// Every code this build knows, in declaration order (all but ``unrecognized(_:)``).
     public static let known: [ErrorCode] = [
-        .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .invalidJson, .internalError,
+        .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .invalidJson, .internalError, .controlKeyRequired,
         .invalidRequest, .unauthorized, .sessionExpired, .terminalUnregistered, .certificatesExpired,
         .challengeNotFound, .challengeExpired, .challengeUsed, .backofficeCodeInvalid, .backofficeCodeExpired,
         .backofficeCodeUsed, .backofficeCodeWrongEnvironment, .backofficeCodeWrongDevice, .registrationTokenInvalid,
@@ -301,6 +304,7 @@ extension ErrorCode: RawRepresentable {
         case .unsupportedMediaType: "unsupported_media_type"
         case .invalidJson: "invalid_json"
         case .internalError: "internal_error"
+        case .controlKeyRequired: "control_key_required"
         case .invalidRequest: "invalid_request"
         case .unauthorized: "unauthorized"
         case .sessionExpired: "session_expired"

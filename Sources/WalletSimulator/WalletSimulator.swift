@@ -92,12 +92,13 @@ public final class WalletSimulator: RunningService, Responder {
         let publicURL = Locked<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         let hostURLs = Locked(configuration.hostURLs)
         self.hostURLs = hostURLs
-        // The server is made after the routes, which need the book: the pay URLs find it here.
+        // The server is made after the routes, which need the book: the pay URLs find it here. On a
+        // wildcard bind they name this machine's network address, which a phone scanning the QR reaches.
         let listening = Locked<Server?>(nil)
         let book = try OrderBook(
             store: store, clock: configuration.clock, realTime: configuration.realTime, data: configuration.data,
-            ids: configuration.ids, codes: configuration.blikCodes, publicURL: { [configuration] in
-                publicURL.value ?? Self.ownURL(configuration.server.host, port: listening.value?.port ?? 0)
+            ids: configuration.ids, codes: configuration.blikCodes, publicURL: { [advertised = ListenAddress.reachable(configuration.server.host)] in
+                publicURL.value ?? "http://\(advertised):\(listening.value?.port ?? 0)"
             }, payWait: configuration.payWait)
         self.book = book
         notifier = Notifier(
@@ -119,11 +120,6 @@ public final class WalletSimulator: RunningService, Responder {
         let server = Server(name: "wallet", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
         listening.set { $0 = server }
         self.server = server
-    }
-
-    /// `http://<listen host>:<port>`, a wildcard address as loopback.
-    static func ownURL(_ host: String, port: UInt16) -> String {
-        "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
     }
 
     /// Starts serving, delivering the outbox and carrying out what is due.

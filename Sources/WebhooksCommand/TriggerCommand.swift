@@ -14,6 +14,9 @@ enum TriggerCommand {
             .value("event", "NAME", "The event type to send (payment.succeeded, refund.succeeded …)."),
             .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
             .value("url", "URL", "The host's base URL, instead of looking it up in endpoints.json."),
+            .value(
+                "control-key", "KEY",
+                "The sandbox control key of a host that listens beyond loopback (default: $SANDBOX_CONTROL_KEY, else endpoints.json's controlKey)."),
             .flag("dry-run", "Print the request it would send (method, URL, body) as JSON, and send nothing."),
         ],
         examples: [
@@ -26,10 +29,14 @@ enum TriggerCommand {
         CommandMain.run(description, arguments: arguments) { options in
             let event = try options.required("event", "NAME")
             let base: String
+            var controlKey = options.string("control-key")
+                ?? ProcessInfo.processInfo.environment["SANDBOX_CONTROL_KEY"].flatMap { $0.isEmpty ? nil : $0 }
             if let url = options.string("url") {
                 base = url
             } else {
-                base = try SandboxEndpoints.load(explicit: options.string("endpoints"), otherwise: " (or --url URL)").host(for: options.string("env") ?? "EU")
+                let endpoints = try SandboxEndpoints.load(explicit: options.string("endpoints"), otherwise: " (or --url URL)")
+                base = try endpoints.host(for: options.string("env") ?? "EU")
+                controlKey = controlKey ?? endpoints.contents.controlKey
             }
             let url = base.hasSuffix("/") ? String(base.dropLast()) : base
             let body = try JSON.encode(["event": event])
@@ -40,12 +47,14 @@ enum TriggerCommand {
                 ])
                 return
             }
+            var headers: HTTPClientHeaders = ["Content-Type": "application/json", "Accept": "application/json"]
+            if let controlKey { headers.add(name: ControlGate.header, value: controlKey) }
             let answer: HTTPClientResponse
             do throws(HTTPClientError) {
                 answer = try HTTPClient().send(
                     HTTPClientRequest(
                         method: .post, url: url + "/_sandbox/webhooks/trigger",
-                        headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body,
+                        headers: headers, body: body,
                         timeout: .seconds(15)))
             } catch {
                 throw TriggerFailure("cannot reach \(url): \(error.message.isEmpty ? error.description : error.message)")

@@ -10,8 +10,8 @@ final class PortalBench {
     let endpoints: URL
     let work: URL
 
-    init() throws {
-        running = try InProcessSandbox()
+    init(controlKey: String? = nil) throws {
+        running = try InProcessSandbox(controlKey: controlKey)
         endpoints = try running.sandbox.writeEndpoints()
         work = running.directory.file("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

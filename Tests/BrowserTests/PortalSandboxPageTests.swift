@@ -33,6 +33,26 @@ import TestSupport
         #expect(try bench.tapsim("status")["loggedIn"] as? Bool == false)
     }
 
+    @Test(
+        "behind a control key, the clock moves only once the key is typed on the page, and the tab keeps it",
+        .enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func theControlKeyIsTypedOnThePage() throws {
+        let key = "ctl_0123456789abcdef0123456789abcdef"
+        let bench = try PortalBench(controlKey: key)
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("10 min"), .waitText("#message", contains: "control key"),
+            .read("#message"), .read("#clock-skew"),
+            .fill("Control key", "ctl_wrong"), .click("Use key"), .click("10 min"), .waitText("#message", contains: "wrong"),
+            .fill("Control key", key), .click("Use key"), .click("10 min"), .waitText("#message", contains: "ahead"), .read("#clock-skew"),
+            .goto(bench.portal + "/sandbox.html"), .readValue("Control key"),
+        ])
+        #expect((seen[0] as? String)?.contains("type it under Control key on the Sandbox page") == true, "\(seen)")
+        #expect(seen[1] as? String == "0 s (real time)", "refused, the clock stayed: \(seen)")
+        #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[3] as? String == key, "the tab keeps the key: \(seen)")
+        #expect(bench.running.sandbox.clocks["EU"]?.skew == 600)
+    }
+
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func resetAsksFirstAndThenForgetsTheDevice() throws {
         let bench = try PortalBench()

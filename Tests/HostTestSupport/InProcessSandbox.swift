@@ -20,13 +20,14 @@ public final class InProcessSandbox: @unchecked Sendable {
     /// The checkout's merchants.json, which the running hosts serve.
     public let fixtures: MerchantsFile
 
-    /// Starts the sandbox on `directory` (a fresh one by default).
-    public init(directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2) throws {
+    /// Starts the sandbox on `directory` (a fresh one by default); `controlKey` puts its sandbox
+    /// control behind that key, as a sandbox that listens beyond loopback has it.
+    public init(directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2, controlKey: String? = nil) throws {
         self.directory = directory
         fixtures = try MerchantsFile.load()
         sandbox = try Sandbox.start(
             configuration: Sandbox.Configuration(
-                resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds),
+                resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds, controlKey: controlKey),
                 dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil))
     }
 

@@ -64,12 +64,3 @@ struct BlikRestartTests {
         return try #require(file?["wallet"] as? String, "endpoints.json names no wallet")
     }
 }
-
-extension [String: Any] {
-    /// `object["a"]["b"]` for nested JSON objects.
-    fileprivate subscript(path path: String...) -> Any? {
-        var value: Any? = self
-        for key in path { value = (value as? [String: Any])?[key] }
-        return value
-    }
-}

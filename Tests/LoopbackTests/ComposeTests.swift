@@ -230,6 +230,15 @@ struct ComposeCheck {
             problems.append("\(name): binds \(bindAddress); inside a container it must bind --host 0.0.0.0 to be reachable")
         }
 
+        // Listening beyond loopback, each service needs the sandbox control key: one for every
+        // service (the portal's clock and reset reach the hosts with it), from the environment, and
+        // compose refuses to start without it (`${VAR:?message}`) rather than run control open.
+        let key = (service["environment"] as? [String: Any])?[Self.controlKeyVariable] as? String
+        if key?.hasPrefix("${\(Self.controlKeyVariable):?") != true {
+            problems.append(
+                "\(name): \(Self.controlKeyVariable) must come from ${\(Self.controlKeyVariable):?…} in its environment, not \(key ?? "unset")")
+        }
+
         // Ports: one mapping, the same number outside and inside, equal to what it listens on.
         let ports = (service["ports"] as? [Any]) ?? []
         for entry in ports {
@@ -284,6 +293,9 @@ struct ComposeCheck {
         }
         return result
     }
+
+    /// The variable every service reads its sandbox control key from.
+    static let controlKeyVariable = "SANDBOX_CONTROL_KEY"
 
     /// `"8100:8100"`, `"127.0.0.1:8100:8100"`, `8100` or `{target: 8100, published: 8100}`.
     static func portMapping(_ entry: Any) -> (published: Int, target: Int)? {
@@ -366,6 +378,11 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
                 command = command.map { $0 == "--flavour" ? "--flavor" : $0 }
                 if !command.contains("--flavor") { command += ["--flavor", "sandbox"] }
             }
+        },
+        ComposeMutation(testDescription: "a service without the control key", expectedProblem: "SANDBOX_CONTROL_KEY must come from") {
+            document in
+            let wallet = try #require(services(running: "wallet-sim", in: document).first)
+            editService(&document, wallet) { $0["environment"] = ["SANDBOX_CONTROL_KEY": "fixed-key-for-everyone"] }
         },
         ComposeMutation(testDescription: "two services on one port", expectedProblem: "published port 8100 is used by") {
             document in

@@ -38,11 +38,18 @@ struct Fetched {
 }
 
 func get(_ url: String) throws -> Fetched {
+    try fetch("GET", url)
+}
+
+/// Any method with curl, with extra headers and a JSON body when `body` is given.
+func fetch(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) throws -> Fetched {
     let curl = try #require(
         ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
         "curl is needed; run scripts/setup")
-    let result = try run(
-        URL(fileURLWithPath: curl), ["-sS", "-m", "5", "-w", "\n%{http_code} %{content_type}", url], seconds: 10)
+    var arguments = ["-sS", "-m", "5", "-w", "\n%{http_code} %{content_type}", "-X", method]
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
+    if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+    let result = try run(URL(fileURLWithPath: curl), arguments + [url], seconds: 10)
     guard result.exited, result.status == 0 else {
         throw HarnessError("curl \(url): \(result)")
     }
@@ -51,4 +58,13 @@ func get(_ url: String) throws -> Fetched {
     return Fetched(
         status: Int(trailer.first ?? "") ?? 0, contentType: trailer.count > 1 ? trailer[1] : "",
         body: lines.joined(separator: "\n"))
+}
+
+extension [String: Any] {
+    /// `object["a"]["b"]` for nested JSON objects.
+    subscript(path path: String...) -> Any? {
+        var value: Any? = self
+        for key in path { value = (value as? [String: Any])?[key] }
+        return value
+    }
 }

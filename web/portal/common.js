@@ -40,6 +40,9 @@ const Portal = {
 
   async call(method, path, body) {
     const init = { method, headers: {} };
+    // The sandbox control key typed on the Sandbox page, for a sandbox that listens beyond loopback.
+    const controlKey = sessionStorage.getItem("portal.controlKey");
+    if (controlKey) init.headers["X-Sandbox-Control-Key"] = controlKey;
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -50,7 +53,9 @@ const Portal = {
     let json = null;
     try { json = JSON.parse(text); } catch { /* not JSON: reported below */ }
     if (!response.ok) {
-      const failure = new Error(json?.error?.message ?? `The portal answered ${response.status}.`);
+      const failure = new Error(json?.error?.code === "control_key_required"
+        ? `${controlKey ? "The control key is wrong" : "This needs the sandbox control key"} (printed when the sandbox started, and controlKey in endpoints.json): type it under Control key on the Sandbox page.`
+        : json?.error?.message ?? `The portal answered ${response.status}.`);
       failure.code = json?.error?.code ?? "http_" + response.status;
       failure.field = json?.error?.field;
       throw failure;

@@ -38,6 +38,15 @@ async function advance(seconds) {
   }
 }
 
+const keyField = document.getElementById("control-key");
+keyField.value = sessionStorage.getItem("portal.controlKey") ?? "";
+document.getElementById("control-key-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const key = keyField.value.trim();
+  if (key) sessionStorage.setItem("portal.controlKey", key); else sessionStorage.removeItem("portal.controlKey");
+  Portal.say(message, key ? "The control key goes with every sandbox control call of this tab." : "No control key: sandbox control is sent without one.", "ok");
+});
+
 for (const button of document.querySelectorAll("button[data-seconds]")) {
   button.addEventListener("click", () => advance(Number(button.dataset.seconds)));
 }

@@ -54,7 +54,7 @@ public final class Server: Sendable {
     ) {
         self.name = name
         self.configuration = configuration
-        self.responder = responder
+        self.responder = configuration.controlKey.map { ControlGate(key: $0, inner: responder) } ?? responder
         self.accessLog = accessLog
         self.deadlines = ConnectionDeadlines(
             clock: clock, headSeconds: configuration.requestHeadSeconds,

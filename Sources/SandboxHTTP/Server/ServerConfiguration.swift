@@ -29,12 +29,17 @@ public struct ServerConfiguration: Sendable {
     public var pollingThreads: Int
     /// On stop, requests in flight get this long to finish before connections are closed.
     public var drainSeconds: Double
+    /// The key sandbox control needs (``ControlGate``); `nil` leaves it open, as it is for a
+    /// service that listens on loopback only. The commands give every service a key when `host`
+    /// is not loopback.
+    public var controlKey: String?
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
         drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
-        requestHeadSeconds: Int = 10, minimumBodyBytesPerSecond: Int = 1024, perAddressConnectionLimit: Int = 250
+        requestHeadSeconds: Int = 10, minimumBodyBytesPerSecond: Int = 1024, perAddressConnectionLimit: Int = 250,
+        controlKey: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -47,5 +52,6 @@ public struct ServerConfiguration: Sendable {
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.drainSeconds = drainSeconds
         self.pollingThreads = pollingThreads
+        self.controlKey = controlKey
     }
 }

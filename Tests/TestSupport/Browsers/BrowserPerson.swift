@@ -10,7 +10,7 @@ import Foundation
 /// #expect(seen == ["iPhone15,2"])
 /// ```
 public enum BrowserPerson {
-    /// One thing the person does; `read` and `readAll` add what they saw to the result.
+    /// One thing the person does; `read`, `readAll` and `readValue` add what they saw to the result.
     public enum Step: Sendable {
         case goto(String)
         case fill(String, String)
@@ -24,6 +24,8 @@ public enum BrowserPerson {
         case clickIn(String, name: String)
         case read(String)
         case readAll(String)
+        /// What the field labelled so holds.
+        case readValue(String)
         case waitText(String, contains: String)
         /// Accept the page's next `confirm()` dialog.
         case acceptDialog
@@ -43,6 +45,7 @@ public enum BrowserPerson {
             case .clickIn(let css, let name): ["clickIn": css, "name": name]
             case .read(let css): ["read": css]
             case .readAll(let css): ["readAll": css]
+            case .readValue(let label): ["readValue": label]
             case .waitText(let css, let text): ["waitText": css, "contains": text]
             case .acceptDialog: ["accept": true]
             case .dismissDialog: ["dismiss": true]

@@ -11,6 +11,7 @@ its name. Each step is an object with one verb:
   {"clickLink": NAME}                 follow the link whose text is NAME
   {"read": CSS}                       the text of the first element CSS matches (waits until it shows some)
   {"readAll": CSS}                    the texts of every element CSS matches, as they are now
+  {"readValue": LABEL}                what the field labelled LABEL holds
   {"waitText": CSS, "contains": TEXT} wait until that element's text contains TEXT
   {"clickIn": CSS, "name": NAME}      press the button called NAME inside the element CSS matches
   {"accept": true}                    accept the next confirm() dialog
@@ -61,6 +62,8 @@ def main():
                     element.wait_for(state="visible")
                     page.wait_for_function("e => e.innerText.trim().length > 0", arg=element.element_handle())
                     reads.append(element.inner_text())
+                elif "readValue" in step:
+                    reads.append(page.get_by_label(step["readValue"], exact=True).input_value())
                 elif "readAll" in step:
                     reads.append(page.locator(step["readAll"]).all_inner_texts())
                 elif "waitText" in step:

@@ -10,10 +10,11 @@ import Testing
 /// defer { _ = sandbox.finish(within: 1) }
 /// ```
 ///
+/// - Parameter arguments: more options for `sandbox up` (`--host 0.0.0.0`).
 /// - Parameter basePort: the ports to listen on (those of a sandbox that stopped, to start it again
 ///   as it was); by default free ones are picked.
 public func startSandboxUp(
-    dataDirectory: URL, basePort: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    dataDirectory: URL, basePort: Int? = nil, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> (child: ChildProcess, basePort: Int) {
     let count = RegionFacts.all.count + 3
     var lastFailure = ""
@@ -21,7 +22,7 @@ public func startSandboxUp(
         let base = try basePort ?? freeConsecutivePorts(count)
         let child = try ChildProcess(
             builtExecutable("sandbox", sourceLocation: sourceLocation),
-            ["up", "--base-port", String(base), "--data-dir", dataDirectory.path])
+            ["up", "--base-port", String(base), "--data-dir", dataDirectory.path] + arguments)
         if child.waitForOutput("Endpoints:", seconds: 15) { return (child, base) }
         let finished = child.finish(within: 5)
         lastFailure = finished.description

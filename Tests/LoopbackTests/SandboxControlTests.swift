@@ -1,0 +1,124 @@
+import Foundation
+import SandboxHTTP
+import TestSupport
+import Testing
+
+/// Sandbox control on a shared machine: `sandbox up --host 0.0.0.0` makes a control key, says so
+/// loudly with the address others reach, writes both to `endpoints.json`, and every service (the
+/// portal's relays too) refuses control without the key; reading the clock stays open.
+@Suite("sandbox control beyond loopback", .serialized)
+struct SandboxControlTests {
+    @Test("listening on 0.0.0.0: the key is printed and in endpoints.json, the URLs name this machine's address, control needs the key")
+    func controlNeedsTheKeyBeyondLoopback() throws {
+        let data = TemporaryDirectory()
+        let (sandbox, base) = try startSandboxUp(dataDirectory: data.url, arguments: ["--host", "0.0.0.0"])
+        defer {
+            sandbox.signal(SIGTERM)
+            _ = sandbox.finish(within: 10)
+        }
+        #expect(sandbox.waitForOutput("X-Sandbox-Control-Key: ctl_", seconds: 10), "\(sandbox.stdout)")
+        #expect(sandbox.stdout.contains("WARNING: listening on 0.0.0.0, reachable from other machines"), "\(sandbox.stdout)")
+
+        let endpoints = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: data.file("endpoints.json"))) as? [String: Any])
+        let key = try #require(endpoints["controlKey"] as? String, "\(endpoints)")
+        #expect(sandbox.stdout.contains("X-Sandbox-Control-Key: \(key)"), "the printed key is the file's")
+        let address = ListenAddress.reachable("0.0.0.0")
+        #expect(address != "0.0.0.0")
+        let environments = try #require(endpoints["environments"] as? [String: String])
+        let eu = try #require(environments["EU"])
+        #expect(eu == "http://\(address):\(base)", "\(endpoints)")
+        #expect(sandbox.stdout.contains("http://\(address):\(base)"), "the table names the same address")
+        let portal = try #require(endpoints["portal"] as? String)
+        let wallet = try #require(endpoints["wallet"] as? String)
+
+        let move = #"{"advanceSeconds":60}"#
+        let refused = try fetch("POST", eu + "/_sandbox/clock", body: move)
+        #expect(refused.status == 401 && refused.json?[path: "error", "code"] as? String == "control_key_required", "\(refused)")
+        let wrong = try fetch("POST", eu + "/_sandbox/clock", headers: [ControlGate.header: key + "x"], body: move)
+        #expect(wrong.status == 401, "\(wrong)")
+        let moved = try fetch("POST", eu + "/_sandbox/clock", headers: [ControlGate.header: key], body: move)
+        #expect(moved.status == 200 && moved.json?["skewSeconds"] as? Double == 60, "\(moved)")
+        #expect(try get(eu + "/_sandbox/clock").status == 200, "reading the clock needs no key")
+        for path in ["/_sandbox/reset", "/_sandbox/faults"] {
+            #expect(try fetch("POST", eu + path, body: "{}").status == 401, "\(path)")
+        }
+
+        // The wallet's control, and the portal's relays of the hosts' (it passes its key on).
+        #expect(try fetch("POST", wallet + "/_sandbox/reset").status == 401)
+        #expect(try fetch("POST", wallet + "/_sandbox/reset", headers: [ControlGate.header: key]).status == 204)
+        let relayed = try fetch("POST", portal + "/api/regions/EU/reset")
+        #expect(relayed.status == 401 && relayed.json?[path: "error", "code"] as? String == "control_key_required", "\(relayed)")
+        #expect(try fetch("POST", portal + "/api/regions/EU/reset", headers: [ControlGate.header: key]).status == 204)
+        #expect(try get(portal + "/api/regions/EU/clock").status == 200)
+
+        // `webhooks trigger` finds the key in endpoints.json; a wrong one given is refused.
+        let webhooks = try builtExecutable("webhooks")
+        let common = ["trigger", "--event", "payment.succeeded", "--endpoints", data.file("endpoints.json").path]
+        let triggered = try run(webhooks, common, seconds: 30)
+        #expect(triggered.status == 0 && triggered.stdout.hasPrefix("evt_"), "\(triggered)")
+        let refusedTrigger = try run(webhooks, common + ["--control-key", "not-the-key-0000000"], seconds: 30)
+        #expect(refusedTrigger.status != 0 && refusedTrigger.stderr.contains("control_key_required"), "\(refusedTrigger)")
+    }
+
+    @Test("a key given on loopback is required there too; on loopback without one, control is open")
+    func anExplicitKeyOnLoopback() throws {
+        let data = TemporaryDirectory()
+        let key = "team-key-0123456789abcdef"
+        let (sandbox, base) = try startSandboxUp(dataDirectory: data.url, arguments: ["--control-key", key])
+        defer {
+            sandbox.signal(SIGTERM)
+            _ = sandbox.finish(within: 10)
+        }
+        let host = "http://127.0.0.1:\(base)"
+        #expect(!sandbox.stdout.contains("WARNING"), "loopback is not reachable from other machines: \(sandbox.stdout)")
+        #expect(try fetch("POST", host + "/_sandbox/reset").status == 401)
+        #expect(try fetch("POST", host + "/_sandbox/reset", headers: [ControlGate.header: key]).status == 204)
+
+        let open = TemporaryDirectory()
+        let (plain, plainBase) = try startSandboxUp(dataDirectory: open.url)
+        defer {
+            plain.signal(SIGTERM)
+            _ = plain.finish(within: 10)
+        }
+        #expect(try fetch("POST", "http://127.0.0.1:\(plainBase)/_sandbox/reset").status == 204)
+        let endpoints = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: open.file("endpoints.json"))) as? [String: Any])
+        #expect(endpoints["controlKey"] == nil, "no key, none written: \(endpoints)")
+    }
+
+    @Test("a control key too short or with other characters is a usage error")
+    func aWeakKeyIsRefused() throws {
+        let sandbox = try builtExecutable("sandbox")
+        for key in ["short", "has spaces in it 0123456789", "ünïcode-0123456789abc"] {
+            let result = try run(sandbox, ["up", "--control-key", key, "--dry-run"])
+            #expect(result.status == 2 && result.stderr.contains("16 to 200 letters"), "\(key): \(result)")
+        }
+    }
+
+    /// The README's "Sandbox control on a shared machine" block, run as written in the checkout (on
+    /// free ports, in a folder of its own).
+    @Test("the README's control-key example runs as written and answers what its comments say", .timeLimit(.minutes(2)))
+    func readmeExampleRuns() throws {
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let heading = try #require(readme.range(of: "**Sandbox control on a shared machine.**"))
+        let start = try #require(readme.range(of: "```sh\n", range: heading.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let folder = TemporaryDirectory()
+        let block = String(readme[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "9500", with: String(try freeConsecutivePorts(RegionFacts.all.count + 3)))
+            .replacingOccurrences(of: "/tmp/control-demo", with: folder.file("demo").path)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["SANDBOX_CONTROL_KEY"] = nil
+        let output = folder.file("out"), errors = folder.file("err")
+        let process = try SpawnedProcess(
+            executable: "/bin/bash", arguments: ["-e", "-c", block], environment: environment, directory: Paths.repository.path,
+            stdout: output.path, stderr: errors.path)
+        #expect(process.finish(within: 60), "the example did not end")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "\(text)\n\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let answers = text.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(answers.count == 2 && answers[0].contains("control_key_required") && answers[1].contains(#""skewSeconds":60"#), "\(text)")
+    }
+}

@@ -16,6 +16,8 @@ struct HostLink: Sendable {
         let body: [UInt8]
         /// The host's `Content-Type` (JSON, or CSV for an export).
         var contentType = "application/json"
+        /// The host's `Retry-After`, on a throttled check (429 `too_many_attempts`).
+        var retryAfter: String?
 
         /// The host's stable error code, when it refused.
         var errorCode: ErrorCode? {
@@ -29,7 +31,9 @@ struct HostLink: Sendable {
         func relayed(region: String) throws(HTTPError) -> Response {
             guard status < 500 else { throw HostLink.unavailable(region) }
             if status == 204 { return Response(status: 204) }
-            return Response(status: status, headers: [("Content-Type", contentType)], body: body)
+            // A throttled person is told how long to wait through the portal as by the host.
+            let wait = retryAfter.map { [("Retry-After", $0)] } ?? []
+            return Response(status: status, headers: [("Content-Type", contentType)] + wait, body: body)
         }
     }
 
@@ -49,7 +53,8 @@ struct HostLink: Sendable {
         let request = HTTPClientRequest(method: method, url: environment.url + path, headers: headers, body: body)
         guard let response = try? client.send(request) else { throw Self.unavailable(environment.region) }
         return Answer(
-            status: response.status, body: response.body, contentType: response.headers.first(name: "Content-Type") ?? "application/json")
+            status: response.status, body: response.body, contentType: response.headers.first(name: "Content-Type") ?? "application/json",
+            retryAfter: response.headers.first(name: "Retry-After"))
     }
 
     static func unavailable(_ region: String) -> HTTPError {

@@ -46,6 +46,23 @@ import TestSupport
         }
     }
 
+    @Test("past the host's throttle, the portal relays 429 too_many_attempts with the host's Retry-After")
+    func aThrottledLookupSaysHowLongToWait() throws {
+        try withPortal { _, portal, _ in
+            var last: HTTPReply?
+            for attempt in 0..<25 {
+                let reply = portal.call("GET", "/api/regions/EU/registrations/ZZZZ-\(String(format: "%04d", attempt))")
+                last = reply
+                if reply.status == 429 { break }
+                #expect(reply.status == 404, "\(reply)")
+            }
+            let throttled = try #require(last)
+            #expect(throttled.status == 429 && throttled.errorCode == "too_many_attempts", "\(throttled)")
+            let wait = try #require(throttled.header("Retry-After").flatMap { Int($0) }, "\(throttled.headers)")
+            #expect((1...60).contains(wait))
+        }
+    }
+
     @Test func aCodeFromAnotherRegionNamesThatRegion() throws {
         try withPortal { sandbox, portal, _ in
             let anz = Service(baseURL: try #require(sandbox.hosts.first { $0.name == "ANZ" }).url)

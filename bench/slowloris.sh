@@ -4,7 +4,7 @@
 # other half), while a client from 127.0.0.1 asks /healthz. Reports how many connections the one
 # address holds, how long it holds them, and /healthz times from the other address before and
 # during the attack. Loopback only, bounded (about 20 s), stops by itself. Timings are for reading,
-# never asserted.
+# never asserted. Ends with `name: value` lines (the healthz medians and maxima, the connections held).
 #
 #   bench/slowloris.sh                     # builds sandbox-host (debug) first
 #   SKIP_BUILD=1 ATTACKERS=500 bench/slowloris.sh
@@ -39,8 +39,10 @@ def healthz():
     assert data.startswith(b"HTTP/1.1 200"), data[:80]
     return (time.monotonic() - started) * 1000
 
-def times(n):
+figures = {}
+def times(n, name):
     values = sorted(healthz() for _ in range(n))
+    figures[f"{name}_median_ms"], figures[f"{name}_max_ms"] = statistics.median(values), values[-1]
     return f"median {statistics.median(values):.2f} ms, max {values[-1]:.2f} ms over {n}"
 
 class Attacker(socket.socket):
@@ -58,7 +60,7 @@ def still_open(sockets):
         alive.append(s)
     return alive
 
-print(f"healthz before the attack: {times(50)}")
+print(f"healthz before the attack: {times(50, 'healthz_before')}")
 sockets = []
 for index in range(attackers):
     s = Attacker()
@@ -74,7 +76,8 @@ for index in range(attackers):
 time.sleep(1)
 sockets = still_open(sockets)
 print(f"attacker connections held by 127.0.0.2 after 1 s: {len(sockets)} of {attackers}")
-print(f"healthz from 127.0.0.1 under the attack: {times(50)}")
+figures["connections_held_by_one_address"] = len(sockets)
+print(f"healthz from 127.0.0.1 under the attack: {times(50, 'healthz_under_attack')}")
 start = time.monotonic(); last_trickle = 0.0; first_cut = None
 while time.monotonic() - start < duration:
     if time.monotonic() - last_trickle >= 2:
@@ -89,6 +92,9 @@ while time.monotonic() - start < duration:
     time.sleep(0.2)
 print(f"attacker connections still held after {duration + 1:.0f} s of trickling: {len(sockets)}"
       + (f" (the first cut at about {first_cut:.0f} s)" if first_cut else ""))
-print(f"healthz from 127.0.0.1 at the end: {times(20)}")
+print(f"healthz from 127.0.0.1 at the end: {times(20, 'healthz_after')}")
+figures["connections_held_after_trickling"] = len(sockets)
 for s in sockets: s.close()
+for name, value in figures.items():
+    print(f"{name}: {value:.2f}" if isinstance(value, float) else f"{name}: {value}")
 PY

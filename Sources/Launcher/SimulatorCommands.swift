@@ -84,7 +84,7 @@ public enum WalletCommand {
             .value("endpoints", "FILE", "Read the hosts from an endpoints.json written by 'sandbox up'."),
             .value(
                 "public-url", "URL",
-                "Base of the pay-page URLs the QR codes carry (default: http://<host>:<port>); for a phone on the LAN, listen with --host 0.0.0.0 and give http://<lan ip>:<port>."),
+                "Base of the pay-page URLs the QR codes carry (default: http://<host>:<port>, with --host 0.0.0.0 at this machine's network address, which a phone on the LAN reaches)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
         examples: [
             "wallet-sim --host-url EU=http://127.0.0.1:8100",

@@ -17,7 +17,7 @@ public enum SandboxCommand {
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
             .value(
                 "wallet-public-url", "URL",
-                "Base of the wallet's pay-page URLs in the QR codes, for a phone on the LAN with --host 0.0.0.0 (http://<lan ip>:8110)."),
+                "Base of the wallet's pay-page URLs in the QR codes (default: the wallet's URL; with --host 0.0.0.0, at this machine's network address)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
         examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0"])
 

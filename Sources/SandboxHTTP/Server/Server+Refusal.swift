@@ -32,10 +32,10 @@ extension Server {
         }
         var lengths: [Substring] = []
         var encodings: [Substring] = []
-        Self.forEachHeader(connection) { name, value in
-            if name.caseInsensitiveCompare("Content-Length") == .orderedSame {
+        Self.forEachFramingHeader(connection) { isLength, value in
+            if isLength {
                 lengths += value.split(separator: ",", omittingEmptySubsequences: false)
-            } else if name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame {
+            } else {
                 encodings += value.split(separator: ",", omittingEmptySubsequences: false)
             }
         }
@@ -90,15 +90,19 @@ extension Server {
         HTTPError.badRequest(message, code: .invalidRequest, field: field).response
     }
 
-    /// Every request header in order, repeats apart.
-    private static func forEachHeader(_ connection: OpaquePointer, _ body: (String, String) -> Void) {
+    /// Every `Content-Length` (true) and `Transfer-Encoding` (false) header's value, repeats apart.
+    /// Names are compared as the C strings the library holds: a String is made only for these two
+    /// headers, not for every header of every request.
+    private static func forEachFramingHeader(_ connection: OpaquePointer, _ body: (Bool, String) -> Void) {
         withoutActuallyEscaping(body) { body in
             var visit = body
             withUnsafeMutablePointer(to: &visit) { pointer in
                 _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
                     guard let context, let key else { return .YES }
-                    let visit = context.assumingMemoryBound(to: ((String, String) -> Void).self).pointee
-                    visit(String(cString: key), value.map { String(cString: $0) } ?? "")
+                    let isLength = strcasecmp(key, "Content-Length") == 0
+                    guard isLength || strcasecmp(key, "Transfer-Encoding") == 0 else { return .YES }
+                    let visit = context.assumingMemoryBound(to: ((Bool, String) -> Void).self).pointee
+                    visit(isLength, value.map { String(cString: $0) } ?? "")
                     return .YES
                 }, pointer)
             }

@@ -52,6 +52,21 @@ struct SandboxControlTests {
         #expect(try fetch("POST", portal + "/api/regions/EU/reset", headers: [ControlGate.header: key]).status == 204)
         #expect(try get(portal + "/api/regions/EU/clock").status == 200)
 
+        // The QR a device shows names the wallet at this machine's address, which a phone reaches.
+        let work = data.file("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let tapsimExecutable = try builtExecutable("tapsim")
+        func tapsim(_ arguments: String...) throws -> ProcessOutput {
+            try SpawnedProcess.run(
+                tapsimExecutable, ["--endpoints", data.file("endpoints.json").path, "--sandbox-data", Paths.sandboxData.path] + arguments,
+                in: work, timeout: 60)
+        }
+        try #require(try tapsim("register", "quick", "--pin", "2468", "--terminal", "EU-T0101").status == 0)
+        try #require(try tapsim("login", "--pin", "2468").status == 0)
+        let shown = try tapsim("--json", "qr", "pay", "--amount", "1250", "--no-wait")
+        let qr = try #require(shown.json?["qrCode"] as? String, "\(shown)")
+        #expect(wallet.hasPrefix("http://\(address):") && qr.hasPrefix(wallet + "/pay/"), "\(qr)")
+
         // `webhooks trigger` finds the key in endpoints.json; a wrong one given is refused.
         let webhooks = try builtExecutable("webhooks")
         let common = ["trigger", "--event", "payment.succeeded", "--endpoints", data.file("endpoints.json").path]

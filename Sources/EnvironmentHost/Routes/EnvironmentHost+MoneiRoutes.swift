@@ -36,6 +36,8 @@ extension EnvironmentHost {
                 }
             })
         }
+        // A path under MONEI's prefixes that no route has is MONEI's 404 too (an empty payment id).
+        router.fallback = MoneiNotFound()
         router.group("/v1/pos", middleware: posToken) { pos in
             pos.post("/prepare") { request, claims in
                 try moneiAnswer(request) { .json(monei.prepare(claims)) }
@@ -45,6 +47,16 @@ extension EnvironmentHost {
                     try monei.pay(claims, try request.decode(MoneiBodies.PaymentRequest.self), reply: reply)
                 }
             })
+        }
+    }
+
+    /// The 404 of paths no route has: MONEI's body under `/v1/pos` and `/v1/payments`, the envelope elsewhere.
+    struct MoneiNotFound: Responder {
+        func respond(to request: Request) -> Response {
+            guard request.path.hasPrefix("/v1/pos") || request.path.hasPrefix("/v1/payments") else { return HTTPError.notFound.response }
+            var error = MoneiError(status: 404, code: .notFound, message: "No such path: \(request.path).")
+            error.requestId = request.id
+            return error.response
         }
     }
 

@@ -138,7 +138,8 @@ struct MoneiPayments: Sendable {
     static func orderID(_ text: String) throws(MoneiError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalid("orderId must not be empty.", field: "orderId") }
-        guard text.count <= 100, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        // Counted in code points, as JSON Schema's maxLength counts them.
+        guard text.unicodeScalars.count <= 100, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalid("orderId must be at most 100 characters, with no control characters.", field: "orderId")
         }
         return text

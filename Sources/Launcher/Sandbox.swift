@@ -157,14 +157,17 @@ public final class Sandbox: Sendable {
     /// What listens where, for people.
     public var table: String {
         var rows = [("SERVICE", "URL", "WHAT")]
-        for host in hosts {
+        func hostRow(_ host: EnvironmentHost) {
             let settings = host.configuration.region.flavours[host.configuration.flavour]
             let mirrors = settings.hostname.map { "mirrors \($0)" } ?? "no documented hostname"
             rows.append((host.name, host.url, "\(host.configuration.region.name), \(mirrors)"))
         }
+        // In port order: Worldline's regions, the portal, the wallet, the inbox, then the other vendors'.
+        for host in hosts where host.configuration.region.vendor == .worldline { hostRow(host) }
         rows.append(("portal", portal.url, "merchant portal: \(portal.url)/"))
         rows.append(("wallet", wallet.url, "APM/BLIK wallet: \(wallet.url)/"))
         rows.append(("webhooks", inbox.url, "webhook inbox: \(inbox.url)/"))
+        for host in hosts where host.configuration.region.vendor != .worldline { hostRow(host) }
         let first = rows.map(\.0.count).max()! + 2
         let second = rows.map(\.1.count).max()! + 2
         return rows.map { name, url, what in

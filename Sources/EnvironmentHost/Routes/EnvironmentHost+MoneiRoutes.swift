@@ -36,6 +36,16 @@ extension EnvironmentHost {
                 }
             })
         }
+        // Sandbox control: a tap of a test card for a POS token, for scripts that have no device
+        // library (docs/monei.md); open as the rest of /_sandbox.
+        router.post("/_sandbox/monei/card-read") { request in
+            struct Body: Decodable { let token: String; let card: String? }
+            return try moneiAnswer(request) {
+                let body = try request.decode(Body.self)
+                let claims = try monei.pointOfSale(bearer: body.token)
+                return .json(["card": try monei.cardRead(claims, card: body.card ?? "visa-es")])
+            }
+        }
         // A path under MONEI's prefixes that no route has is MONEI's 404 too (an empty payment id).
         router.fallback = MoneiNotFound()
         router.group("/v1/pos", middleware: posToken) { pos in

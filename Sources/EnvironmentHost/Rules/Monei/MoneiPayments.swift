@@ -1,3 +1,4 @@
+import CardPayload
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -88,6 +89,18 @@ struct MoneiPayments: Sendable {
             reader: ReaderConfiguration(
                 readerKey: Base64.encode(payments.data.readerKey), keyId: payments.data.readerKeyID, serverTime: Wire.time(now),
                 serverTimeUnix: Wire.unix(now), cardScreenTimeoutSeconds: 40, payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
+    }
+
+    /// `POST /_sandbox/monei/card-read`: the simulated reader's part for a script without a device
+    /// library: the test card `name` (sandbox-data/cards.json) read now and sealed for the token's
+    /// point of sale, as the device would send it in `card`.
+    func cardRead(_ claims: PosTokens.Claims, card name: String) throws -> String {
+        guard let card = payments.data.issuer.card(named: name) else {
+            throw MoneiError.invalid("cards.json has no card \(name) with every field of a read.", field: "card")
+        }
+        let payload = CardPayload(readId: Hex.encode(payments.random.bytes(count: 16)), readAt: now(), card: card)
+        return try PayloadSealer.seal(
+            payload, key: payments.data.readerKey, region: region.id, terminalId: claims.pointOfSaleId, random: payments.random)
     }
 
     // MARK: - The device's payment

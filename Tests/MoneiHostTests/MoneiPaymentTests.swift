@@ -129,4 +129,30 @@ struct MoneiPaymentTests {
         let reply = await monei.api.call("POST", "/v1/pos/payments", bearer: token, body: ["amount": 100, "orderId": "o", "card": sealed])
         #expect(reply.status == 200 && reply.string("status") == "FAILED" && reply.string("statusCode") == "E207", "\(reply)")
     }
+
+    @Test("one payment at a time per point of sale: while one is in flight there, a payment is 409 terminal_busy (the device's busy)")
+    func busy() async throws {
+        let monei = try MoneiHost()
+        defer { monei.stop() }
+        // A sale created on the terminal API without its card waits for one on MONEI-T0101.
+        let fixtures = try MerchantsFile.load().region("MONEI")
+        let device = try await monei.api.portalRegistration(
+            "till-1", terminal: "MONEI-T0101", backOfficeKey: fixtures.backOfficeKey, pin: "2468", "register a till")
+        let login = await monei.api.call(
+            "POST", "/terminal/v1/sessions", body: ["deviceId": device.deviceId, "deviceSecret": device.secret, "pin": "2468"])
+        let session = try #require(login.string("sessionToken"), "\(login)")
+        let waiting = await monei.api.call(
+            "POST", "/terminal/v1/transactions/sale", bearer: session, body: ["currency": "EUR", "requestedAmount": 500])
+        expectReply(waiting, 201, nil, "a sale waiting for its card")
+        let token = try await monei.token(["pointOfSaleId": "MONEI-T0101"])
+        let busy = try await monei.pay(token: token, amount: 1000)
+        expectMoneiError(busy, 409, code: "terminal_busy", "a payment while another is in flight")
+        // Another point of sale is free.
+        let other = try await monei.pay(token: try await monei.token(["pointOfSaleId": "MONEI-T0102"]), amount: 1000)
+        #expect(other.string("status") == "SUCCEEDED", "\(other)")
+        // Once the other one's card deadline passes on the host's clock, the point of sale takes payments again.
+        expectReply(await monei.api.advanceClock(3600, "an hour later"), 200, nil, "clock")
+        let later = try await monei.pay(token: token, amount: 1000)
+        #expect(later.string("status") == "SUCCEEDED", "\(later)")
+    }
 }

@@ -128,6 +128,8 @@ struct MoneiPayments: Sendable {
         // Resolving the callbackUrl's host may wait on DNS: done before the writer lock is taken.
         let callbackRefusal = body.callbackUrl.flatMap(payments.outbox.refusal(of:))
         store.write({ db -> MoneiPayment in
+            // A transaction of the terminal API whose deadline passed no longer keeps the point of sale busy.
+            try payments.expireStale(db, terminal: terminal.terminalId, at: now)
             guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw MoneiError.busy }
             var record = TransactionRecord(
                 id: paymentID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH, status: .NEW,

@@ -30,6 +30,7 @@ public enum HostCommand {
             "sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0",
             "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
             "sandbox-host --env EU --wallet-url http://127.0.0.1:8110",
+            "sandbox-host --env MONEI --webhook-inbox http://127.0.0.1:8111",
         ])
 
     public static func run(_ options: ParsedArguments) throws {

@@ -48,6 +48,9 @@ public final class EnvironmentHost: RunningService, Responder {
         /// The region's secret of `sandbox-data/wallet.json`, which signs every request between
         /// the host and the wallet; nil: the host takes no notification.
         public var walletSecret: String?
+        /// The stores of a MONEI region's accounts (`sandbox-data/monei.json`); nil: none (a MONEI
+        /// host then refuses every POS token request).
+        public var moneiStores: MoneiStores?
 
         public init(
             region: Region, flavour: Flavour, fixtures: RegionFixtures, payments: PaymentData, server: ServerConfiguration,
@@ -146,6 +149,9 @@ public final class EnvironmentHost: RunningService, Responder {
         Self.addReceiptRoutes(to: &router, payments)
         Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
         Self.addBackOfficeTransactionRoutes(to: &router, payments, key: key)
+        if configuration.region.vendor == .monei {
+            Self.addMoneiRoutes(to: &router, try Self.monei(configuration, store, payments))
+        }
         journal = RequestJournal(clock: configuration.clock)
         faults = FaultPlan(clock: configuration.clock)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)
@@ -156,6 +162,16 @@ public final class EnvironmentHost: RunningService, Responder {
             name: configuration.region.id, configuration: configuration.server, responder: traffic,
             accessLog: configuration.accessLog)
         address.server = server
+    }
+
+    /// MONEI's API of a MONEI region: its stores, and the POS-token key kept in the database.
+    private static func monei(_ configuration: Configuration, _ store: Store, _ payments: Payments) throws -> MoneiPayments {
+        let secret = try store.write { db in
+            try db.host.secret("monei_pos_token_key") { Hex.encode(configuration.random.bytes(count: 32)) }
+        }
+        let stores = try configuration.moneiStores ?? MoneiStores(stores: [], fixtures: configuration.fixtures)
+        return MoneiPayments(
+            payments: payments, stores: stores, tokens: PosTokens(secret: try Hex.decode(secret), region: configuration.region.id))
     }
 
     /// The base URL of a server that may not listen yet (port 0 is chosen at start).

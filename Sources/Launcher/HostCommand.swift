@@ -7,7 +7,8 @@ import WebhookInbox
 
 /// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A] [--webhook-inbox URL] [--wallet-url URL]`
 public enum HostCommand {
-    /// The first port of the layout `sandbox up` uses: region i of the catalogue listens on 8100 + i.
+    /// The first port of the layout `sandbox up` uses (``PortLayout``): Worldline region i listens on
+    /// 8100 + i, vendor regions after the inbox (MONEI 8112).
     public static let basePort = 8100
 
     public static let description = CommandDescription(
@@ -16,7 +17,7 @@ public enum HostCommand {
         options: [
             .value("env", "REGION", "Region id from environments.json (EU, ANZ, PAYONE_DE, …). Required."),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod.", default: "sandbox"),
-            .value("port", "N", "TCP port (default: 8100 + the region's place in the catalogue)."),
+            .value("port", "N", "TCP port (default: the one 'sandbox up' gives the region: EU 8100 … MBANK 8108, MONEI 8112)."),
             .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
             .value(
                 "webhook-inbox", "URL",
@@ -29,6 +30,7 @@ public enum HostCommand {
             "sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0",
             "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
             "sandbox-host --env EU --wallet-url http://127.0.0.1:8110",
+            "sandbox-host --env MONEI --webhook-inbox http://127.0.0.1:8111",
         ])
 
     public static func run(_ options: ParsedArguments) throws {
@@ -39,8 +41,7 @@ public enum HostCommand {
         }
         let region = resources.catalogue.region(regionID)!
         let flavour = Flavour(rawValue: try options.choice("flavour", from: Flavour.allCases.map(\.rawValue)) ?? "sandbox")!
-        let index = regions.firstIndex(of: regionID)!
-        let port = try options.port("port") ?? UInt16(basePort + index)
+        let port = try options.port("port") ?? UInt16(basePort + resources.catalogue.ports.offset(of: regionID)!)
         let inbox = options.string("webhook-inbox")
         if let inbox {
             guard let url = URL(string: inbox), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
@@ -59,8 +60,9 @@ public enum HostCommand {
         var configuration = EnvironmentHost.Configuration(
             region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region), server: try Listening.server(options, port: port),
             dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"),
-            openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
+            openAPIFile: resources.openAPIFile(region),
             accessLog: try Listening.accessLog(options, clock: clock), clock: clock, walletURL: wallet, walletSecret: walletSecret)
+        do { configuration.moneiStores = try resources.moneiStores(region) } catch { throw UsageError("\(error)") }
         if let inbox {
             configuration.webhookURL = { merchant in WebhookInbox.hookURL(base: inbox, region: region.id, merchant: merchant) }
         }

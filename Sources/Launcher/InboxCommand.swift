@@ -16,7 +16,7 @@ public enum InboxCommand {
 
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
-        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count + 2)
+        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.ports.inbox)
         let configuration = WebhookInbox.Configuration(
             server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("inbox"),
             openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"), signingKeys: resources.inboxSigningKeys,

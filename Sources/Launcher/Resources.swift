@@ -48,6 +48,20 @@ public struct Resources: Sendable {
         merchants.region(region.id)!
     }
 
+    /// What a region's host serves at `/openapi.yaml`: its vendor's API (`openapi/monei.yaml` on a
+    /// MONEI host), else the TapOnMobile host's (`openapi/environment-host.yaml`).
+    public func openAPIFile(_ region: Region) -> URL {
+        openAPI.appendingPathComponent(region.vendor == .monei ? "monei.yaml" : "environment-host.yaml")
+    }
+
+    /// The stores of a MONEI region (`sandbox-data/monei.json`), or nil for a region of another vendor.
+    ///
+    /// - Throws: ``MoneiStores/DataError`` naming the file and the field.
+    public func moneiStores(_ region: Region) throws -> MoneiStores? {
+        guard region.vendor == .monei else { return nil }
+        return try MoneiStores.load(contentsOf: sandboxData.appendingPathComponent(MoneiStores.fileName), fixtures: fixtures(region))
+    }
+
     /// Finds the folders (see `ResourceLocator`) and loads and validates the catalogue.
     ///
     /// - Throws: `UsageError` naming what is missing or, for a broken catalogue,

@@ -9,9 +9,9 @@ import WebhookInbox
 
 /// Every environment host, the portal, the wallet and the webhook inbox in one process on consecutive ports.
 ///
-/// Region i of the catalogue listens on `basePort + i`, then the portal, the wallet and the inbox:
-/// with the default 8100 and nine regions, EU is 8100, MBANK 8108, the portal 8109, the wallet 8110,
-/// the webhook inbox 8111.
+/// The Worldline regions of the catalogue listen on `basePort + i`, then come the portal, the wallet
+/// and the inbox, then the regions of other vendors (``PortLayout``): with the default 8100, EU is
+/// 8100, MBANK 8108, the portal 8109, the wallet 8110, the webhook inbox 8111 and MONEI 8112.
 ///
 /// ```swift
 /// let sandbox = try Sandbox.start(configuration: .init(resources: resources, basePort: 8100, …))
@@ -43,7 +43,10 @@ public final class Sandbox: Sendable {
         }
 
         /// How many ports the layout takes from `basePort` on.
-        public var portCount: Int { resources.catalogue.regions.count + 3 }
+        public var portCount: Int { ports.count }
+
+        /// Where each service listens, as offsets from `basePort`.
+        public var ports: PortLayout { resources.catalogue.ports }
 
         func server(at offset: Int) -> ServerConfiguration {
             var server = server
@@ -66,36 +69,37 @@ public final class Sandbox: Sendable {
         var started: [any RunningService] = []
         do {
             let resources = configuration.resources
-            let count = resources.catalogue.regions.count
+            let ports = configuration.ports
             // The inbox starts first: the hosts send every merchant's webhooks to it.
             var clocks: [String: SandboxClock] = [:]
             for region in resources.catalogue.regions { clocks[region.id] = SandboxClock() }
             let inbox = try WebhookInbox.start(
                 configuration: .init(
-                    server: configuration.server(at: count + 2), webRoot: resources.web.appendingPathComponent("inbox"),
+                    server: configuration.server(at: ports.inbox), webRoot: resources.web.appendingPathComponent("inbox"),
                     openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"),
                     signingKeys: resources.inboxSigningKeys, accessLog: configuration.accessLog))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
-            for (index, region) in resources.catalogue.regions.enumerated() {
+            for region in resources.catalogue.regions {
                 let clock = clocks[region.id]!
-                let host = try EnvironmentHost.start(
-                    configuration: .init(
-                        region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
-                        server: configuration.server(at: index),
-                        dataDirectory: configuration.dataDirectory,
-                        openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"),
-                        accessLog: configuration.accessLog, clock: clock,
-                        webhookURL: { [url = inbox.url, region = region.id] merchant in
-                            WebhookInbox.hookURL(base: url, region: region, merchant: merchant)
-                        },
-                        walletSecret: try resources.walletSecret(region)))
+                var hostConfiguration = EnvironmentHost.Configuration(
+                    region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
+                    server: configuration.server(at: ports.offset(of: region.id)!),
+                    dataDirectory: configuration.dataDirectory,
+                    openAPIFile: resources.openAPIFile(region),
+                    accessLog: configuration.accessLog, clock: clock,
+                    webhookURL: { [url = inbox.url, region = region.id] merchant in
+                        WebhookInbox.hookURL(base: url, region: region, merchant: merchant)
+                    },
+                    walletSecret: try resources.walletSecret(region))
+                hostConfiguration.moneiStores = try resources.moneiStores(region)
+                let host = try EnvironmentHost.start(configuration: hostConfiguration)
                 started.append(host)
                 hosts.append(host)
             }
             let portal = try PortalSimulator.start(
                 configuration: .init(
-                    server: configuration.server(at: count), webRoot: resources.web.appendingPathComponent("portal"),
+                    server: configuration.server(at: ports.portal), webRoot: resources.web.appendingPathComponent("portal"),
                     openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
                     environments: hosts.map {
                         .init(region: $0.name, url: $0.url, backOfficeKey: $0.configuration.fixtures.backOfficeKey)
@@ -104,7 +108,7 @@ public final class Sandbox: Sendable {
             started.append(portal)
             let wallet = try WalletSimulator.start(
                 configuration: .init(
-                    server: configuration.server(at: count + 1), webRoot: resources.web.appendingPathComponent("wallet"),
+                    server: configuration.server(at: ports.wallet), webRoot: resources.web.appendingPathComponent("wallet"),
                     openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
                     accessLog: configuration.accessLog, dataDirectory: configuration.dataDirectory,
                     data: try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName)),
@@ -155,14 +159,17 @@ public final class Sandbox: Sendable {
     /// beyond loopback).
     public var table: String {
         var rows = [("SERVICE", "URL", "WHAT")]
-        for host in hosts {
+        func hostRow(_ host: EnvironmentHost) {
             let settings = host.configuration.region.flavours[host.configuration.flavour]
             let mirrors = settings.hostname.map { "mirrors \($0)" } ?? "no documented hostname"
             rows.append((host.name, host.reachableURL, "\(host.configuration.region.name), \(mirrors)"))
         }
+        // In port order: Worldline's regions, the portal, the wallet, the inbox, then the other vendors'.
+        for host in hosts where host.configuration.region.vendor == .worldline { hostRow(host) }
         rows.append(("portal", portal.reachableURL, "merchant portal: \(portal.reachableURL)/"))
         rows.append(("wallet", wallet.reachableURL, "APM/BLIK wallet: \(wallet.reachableURL)/"))
         rows.append(("webhooks", inbox.reachableURL, "webhook inbox: \(inbox.reachableURL)/"))
+        for host in hosts where host.configuration.region.vendor != .worldline { hostRow(host) }
         let first = rows.map(\.0.count).max()! + 2
         let second = rows.map(\.1.count).max()! + 2
         return rows.map { name, url, what in

@@ -20,7 +20,7 @@ public enum PortalCommand {
 
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
-        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count)
+        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.ports.portal)
         let environments = try hosts(options, catalogue: resources.catalogue).map { environment in
             // The portal reaches each host's back office with the region's key from sandbox-data.
             var environment = environment
@@ -94,7 +94,7 @@ public enum WalletCommand {
 
     public static func run(_ options: ParsedArguments) throws {
         let resources = try Resources.locate(options)
-        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.regions.count + 1)
+        let port = try options.port("port") ?? UInt16(HostCommand.basePort + resources.catalogue.ports.wallet)
         let data: WalletData
         do {
             data = try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName))

@@ -25,6 +25,9 @@ public protocol HTTPResponseError: Error, Sendable {
     var field: String? { get }
     /// Extra headers the answer needs (`Allow` on a 405); none by default.
     var headers: [(String, String)] { get }
+    /// The answer itself: the envelope by default; an API surface with a body of its own (MONEI's
+    /// `{"status", "statusCode", "message", "requestId"}`) answers that instead.
+    var response: Response { get }
 }
 
 extension HTTPResponseError {

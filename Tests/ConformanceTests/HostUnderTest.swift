@@ -40,12 +40,16 @@ final class HostUnderTest {
     }
 
     /// One request over a fresh connection (`Connection: close`).
-    func call(_ method: String, _ path: String, body: [String: Any]? = nil, bearer: String? = nil) throws -> Answer {
+    func call(
+        _ method: String, _ path: String, body: [String: Any]? = nil, bearer: String? = nil, authorization: String? = nil
+    ) throws -> Answer {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if body != nil { head += "Content-Type: application/json\r\n" }
         head += "Content-Length: \(payload.count)\r\n"
         if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
+        // MONEI's API key goes bare, with no scheme word.
+        if let authorization { head += "Authorization: \(authorization)\r\n" }
         let connection = try RawConnection(port: port)
         try connection.send(Array(head.utf8) + Array("\r\n".utf8) + Array(payload))
         let response = try connection.readResponse()
@@ -55,9 +59,10 @@ final class HostUnderTest {
     /// `call`, requiring `status`; the answer's JSON object.
     @discardableResult
     func expect(
-        _ status: Int, _ method: String, _ path: String, body: [String: Any]? = nil, bearer: String? = nil
+        _ status: Int, _ method: String, _ path: String, body: [String: Any]? = nil, bearer: String? = nil,
+        authorization: String? = nil
     ) throws -> [String: Any] {
-        let answer = try call(method, path, body: body, bearer: bearer)
+        let answer = try call(method, path, body: body, bearer: bearer, authorization: authorization)
         guard answer.status == status else {
             throw HarnessError("preparing credentials: \(method) \(path) answered \(answer.status), not \(status): \(answer.text)")
         }

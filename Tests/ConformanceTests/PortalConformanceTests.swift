@@ -76,7 +76,8 @@ struct PortalConformanceTests {
         let data = TemporaryDirectory()
         let (sandbox, basePort) = try startSandboxUp(dataDirectory: data.url)
         defer { _ = sandbox.finish(within: 2) }
-        let base = "http://127.0.0.1:\(basePort + RegionFacts.all.count)"
+        // The portal's port comes after Worldline's regions.
+        let base = "http://127.0.0.1:\(basePort + RegionFacts.worldline.count)"
         let fixtures = try Fixtures.load()
         let dictionaries = ["merchants": fixtures.merchants.map(\.id), "terminals": fixtures.terminals.map(\.id)]
         // Faults last and alone: one a generated request sets (a 4xx for every back-office call, say)

@@ -128,8 +128,10 @@ enum Schemathesis {
     }
 
     /// Runs one pass against the service at `base` (`http://127.0.0.1:<port>`), which serves its document at `/openapi.yaml`.
+    ///
+    /// - Parameter header: a whole `Authorization` value to send instead (MONEI's bare API key).
     static func run(
-        base: String, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
+        base: String, filters: [String], authorization: String?, header: String? = nil, dictionaries: [String: [String]] = [:],
         numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
     ) throws -> Outcome {
         let command = try command()
@@ -140,6 +142,7 @@ enum Schemathesis {
         var arguments = ["--config-file", config.path, "run", base + "/openapi.yaml", "--url", base]
         arguments += filters
         if let authorization { arguments += ["-H", "Authorization: Bearer \(authorization)"] }
+        if let header { arguments += ["-H", "Authorization: \(header)"] }
         arguments += ["--exclude-checks", excludedChecks.map(\.check).joined(separator: ",")]
         arguments += [
             "--phases", "examples,coverage,fuzzing", "--max-examples", maxExamples, "--seed", seed,

@@ -41,10 +41,11 @@ public final class InProcessHost: @unchecked Sendable {
         var configuration = EnvironmentHost.Configuration(
             region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
             server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),
-            openAPIFile: resources.openAPI.appendingPathComponent("environment-host.yaml"), clock: clock,
+            openAPIFile: resources.openAPIFile(region), clock: clock,
             wallClock: wallClock, webhookURL: webhookURL, dispatchesWebhooks: dispatches, walletURL: walletURL,
             walletSecret: try resources.walletSecret(region))
         if let resolver { configuration.resolver = resolver }
+        configuration.moneiStores = try resources.moneiStores(region)
         host = try EnvironmentHost.start(configuration: configuration)
         service = Service(name: id, baseURL: host.url)
     }

@@ -162,7 +162,8 @@ struct ArgumentTests {
         let catalogue = try EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
         let help = SandboxCommand.up.help
         #expect(help.contains("the wallet and the webhook inbox"), "\(help)")
-        let ports = (0..<3).map { String(HostCommand.basePort + catalogue.regions.count + $0) }
+        let layout = catalogue.ports
+        let ports = [layout.portal, layout.wallet, layout.inbox].map { String(HostCommand.basePort + $0) }
         #expect(help.contains("(\(ports[0]), \(ports[1]), \(ports[2]) by default)"), "\(help)")
         #expect(SandboxCommand.usage.contains("the wallet and the webhook inbox"), "\(SandboxCommand.usage)")
     }

@@ -110,22 +110,25 @@ struct SandboxTests {
         }
     }
 
-    @Test("with a base port, region i listens on base + i, then the portal, then the wallet")
+    @Test("with a base port, Worldline region i listens on base + i, then the portal, the wallet, the inbox, then MONEI")
     func layout() throws {
         let directory = TemporaryDirectory()
         var sandbox: Sandbox?
         var base = 0
+        let count = try sandboxConfiguration(basePort: 0, dataDirectory: directory.url).portCount
         for _ in 0..<3 where sandbox == nil {
-            base = try freeConsecutivePorts(11)
+            base = try freeConsecutivePorts(count)
             sandbox = try? Sandbox.start(configuration: sandboxConfiguration(basePort: base, dataDirectory: directory.url))
         }
         let started = try #require(sandbox)
         defer { started.stop() }
-        let count = started.hosts.count
-        #expect(started.hosts.map { Int($0.server.port) } == Array(base..<(base + count)))
-        #expect(Int(started.portal.server.port) == base + count)
-        #expect(Int(started.wallet.server.port) == base + count + 1)
-        #expect(Int(started.inbox.server.port) == base + count + 2)
+        let worldline = started.hosts.filter { $0.configuration.region.vendor == .worldline }
+        #expect(worldline.map { Int($0.server.port) } == Array(base..<(base + 9)))
+        #expect(Int(started.portal.server.port) == base + 9)
+        #expect(Int(started.wallet.server.port) == base + 10)
+        #expect(Int(started.inbox.server.port) == base + 11)
+        #expect(started.hosts.filter { $0.configuration.region.vendor == .monei }.map { Int($0.server.port) } == [base + 12])
+        #expect(count == 13)
     }
 
     @Test("when one port is taken, start fails with that port and stops the services it had started")

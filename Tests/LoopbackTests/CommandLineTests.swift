@@ -98,7 +98,7 @@ struct CommandLineTests {
             MistakenCall(call: Call("sandbox-host", ["EU"]), message: "unexpected argument 'EU'"),
             MistakenCall(
                 call: Call("sandbox", ["up", "--base-port", "65530"], name: "sandbox up"),
-                message: "--base-port 65530 leaves no room for 12 consecutive ports"),
+                message: "--base-port 65530 leaves no room for 13 consecutive ports"),
             MistakenCall(
                 call: Call("sandbox", ["up", "--base-port", "http"], name: "sandbox up"),
                 message: "--base-port must be a whole number from 0 to 65535, not 'http'"),
@@ -180,9 +180,9 @@ struct CommandLineTests {
             #expect(configuration["port"] as? Int == 8101)
             #expect(configuration["flavour"] as? String == "sandbox")
             #expect((configuration["database"] as? String)?.hasSuffix(".sandbox/anz.sqlite") == true)
-        case "portal-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count)
-        case "wallet-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count + 1)
-        case "webhook-inbox": #expect(configuration["port"] as? Int == 8100 + catalogue.regions.count + 2)
+        case "portal-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.ports.portal)
+        case "wallet-sim": #expect(configuration["port"] as? Int == 8100 + catalogue.ports.wallet)
+        case "webhook-inbox": #expect(configuration["port"] as? Int == 8100 + catalogue.ports.inbox)
         default:
             #expect(configuration["basePort"] as? Int == 8100)
             #expect(configuration["regions"] as? [String] == catalogue.regions.map(\.id))
@@ -214,12 +214,12 @@ struct HelpExampleTests {
         let catalogue = try loadCatalogue()
         let folder = TemporaryDirectory()
         try FileManager.default.createDirectory(at: folder.file(".sandbox"), withIntermediateDirectories: true)
-        let count = catalogue.regions.count
+        let ports = catalogue.ports
         let endpoints: [String: Any] = [
             "environments": Dictionary(
-                uniqueKeysWithValues: catalogue.regions.enumerated().map { ($1.id, "http://127.0.0.1:\(8100 + $0)") }),
-            "portal": "http://127.0.0.1:\(8100 + count)", "wallet": "http://127.0.0.1:\(8101 + count)",
-            "webhooks": "http://127.0.0.1:\(8102 + count)",
+                uniqueKeysWithValues: catalogue.regions.map { ($0.id, "http://127.0.0.1:\(8100 + ports.offset(of: $0.id)!)") }),
+            "portal": "http://127.0.0.1:\(8100 + ports.portal)", "wallet": "http://127.0.0.1:\(8100 + ports.wallet)",
+            "webhooks": "http://127.0.0.1:\(8100 + ports.inbox)",
         ]
         try JSONSerialization.data(withJSONObject: endpoints).write(to: folder.file(".sandbox/endpoints.json"))
         #expect(!examples.isEmpty, "\(call.name) --help has no EXAMPLES:\n\(help)")

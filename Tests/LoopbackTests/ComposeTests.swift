@@ -74,7 +74,8 @@ func loadYAML(_ file: URL) throws -> [String: Any] {
 /// The rules a compose file must keep; `problems(in:)` lists every one it breaks.
 struct ComposeCheck {
     let catalogue: EnvironmentCatalogue
-    /// Where the layout starts: region i on basePort + i, then the portal, the wallet and the webhook inbox.
+    /// Where the layout starts: Worldline region i on basePort + i, then the portal, the wallet and the
+    /// webhook inbox, then the other vendors' regions (``PortLayout``).
     let basePort = 8100
 
     /// What one service resolved to.
@@ -109,31 +110,33 @@ struct ComposeCheck {
             }
         }
 
-        // One host per region of the catalogue, at basePort + its index.
+        // One host per region of the catalogue, at the port sandbox up gives it.
         let regions = catalogue.regions.map(\.id)
+        let ports = catalogue.ports
         let hosts = resolved.filter { $0.kind == "sandbox-host" }
-        for (index, region) in regions.enumerated() {
+        for region in regions {
             let serving = hosts.filter { $0.region == region }
             if serving.isEmpty { problems.append("no service runs the \(region) host") }
             if serving.count > 1 { problems.append("\(serving.map(\.name).joined(separator: ", ")) all run the \(region) host") }
-            for host in serving where host.port != basePort + index {
-                problems.append("\(host.name): the \(region) host listens on \(host.port), not \(basePort + index) as in sandbox up")
+            let expected = basePort + (ports.offset(of: region) ?? -basePort)
+            for host in serving where host.port != expected {
+                problems.append("\(host.name): the \(region) host listens on \(host.port), not \(expected) as in sandbox up")
             }
         }
         let portals = resolved.filter { $0.kind == "portal-sim" }
         let wallets = resolved.filter { $0.kind == "wallet-sim" }
         if portals.count != 1 { problems.append("expected one portal-sim service, found \(portals.count)") }
         if wallets.count != 1 { problems.append("expected one wallet-sim service, found \(wallets.count)") }
-        for portal in portals where portal.port != basePort + regions.count {
-            problems.append("\(portal.name): the portal listens on \(portal.port), not \(basePort + regions.count)")
+        for portal in portals where portal.port != basePort + ports.portal {
+            problems.append("\(portal.name): the portal listens on \(portal.port), not \(basePort + ports.portal)")
         }
-        for wallet in wallets where wallet.port != basePort + regions.count + 1 {
-            problems.append("\(wallet.name): the wallet listens on \(wallet.port), not \(basePort + regions.count + 1)")
+        for wallet in wallets where wallet.port != basePort + ports.wallet {
+            problems.append("\(wallet.name): the wallet listens on \(wallet.port), not \(basePort + ports.wallet)")
         }
         let inboxes = resolved.filter { $0.kind == "webhook-inbox" }
         if inboxes.count != 1 { problems.append("expected one webhook-inbox service, found \(inboxes.count)") }
-        for inbox in inboxes where inbox.port != basePort + regions.count + 2 {
-            problems.append("\(inbox.name): the webhook inbox listens on \(inbox.port), not \(basePort + regions.count + 2)")
+        for inbox in inboxes where inbox.port != basePort + ports.inbox {
+            problems.append("\(inbox.name): the webhook inbox listens on \(inbox.port), not \(basePort + ports.inbox)")
         }
 
         // As under `sandbox up`, every host sends the webhooks of merchants without an endpoint to

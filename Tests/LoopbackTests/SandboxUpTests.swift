@@ -14,11 +14,13 @@ struct SandboxUpTests {
 
         // The table: one row per region, the portal and the wallet, each with its URL.
         let table = child.stdout
-        for (index, region) in catalogue.regions.enumerated() {
-            #expect(table.contains(region.id) && table.contains("http://127.0.0.1:\(base + index)"), "table lacks \(region.id):\n\(table)")
+        let ports = catalogue.ports
+        for region in catalogue.regions {
+            let port = base + ports.offset(of: region.id)!
+            #expect(table.contains(region.id) && table.contains("http://127.0.0.1:\(port)"), "table lacks \(region.id):\n\(table)")
         }
-        #expect(table.contains("portal") && table.contains("http://127.0.0.1:\(base + catalogue.regions.count)"))
-        #expect(table.contains("wallet") && table.contains("http://127.0.0.1:\(base + catalogue.regions.count + 1)"))
+        #expect(table.contains("portal") && table.contains("http://127.0.0.1:\(base + ports.portal)"))
+        #expect(table.contains("wallet") && table.contains("http://127.0.0.1:\(base + ports.wallet)"))
         #expect(table.contains(data.file("endpoints.json").path))
 
         // endpoints.json names every service, in the documented layout.
@@ -26,14 +28,16 @@ struct SandboxUpTests {
         let endpoints = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
         let environments = try #require(endpoints["environments"] as? [String: String], "endpoints.json: \(endpoints)")
         #expect(Set(environments.keys) == Set(catalogue.regions.map(\.id)))
-        for (index, region) in catalogue.regions.enumerated() {
-            #expect(environments[region.id] == "http://127.0.0.1:\(base + index)")
+        for region in catalogue.regions {
+            #expect(environments[region.id] == "http://127.0.0.1:\(base + ports.offset(of: region.id)!)")
         }
+        // Worldline's regions first, then the portal, the wallet and the inbox, then the other vendors'.
+        #expect(ports.offset(of: "MBANK") == 8 && ports.portal == 9 && ports.wallet == 10 && ports.inbox == 11 && ports.offset(of: "MONEI") == 12)
         let portal = try #require(endpoints["portal"] as? String)
         let wallet = try #require(endpoints["wallet"] as? String)
-        #expect(portal == "http://127.0.0.1:\(base + catalogue.regions.count)")
-        #expect(wallet == "http://127.0.0.1:\(base + catalogue.regions.count + 1)")
-        #expect(endpoints["webhooks"] as? String == "http://127.0.0.1:\(base + catalogue.regions.count + 2)")
+        #expect(portal == "http://127.0.0.1:\(base + ports.portal)")
+        #expect(wallet == "http://127.0.0.1:\(base + ports.wallet)")
+        #expect(endpoints["webhooks"] as? String == "http://127.0.0.1:\(base + ports.inbox)")
 
         // Every host answers as its own region.
         for region in catalogue.regions {

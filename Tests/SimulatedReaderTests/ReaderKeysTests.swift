@@ -5,16 +5,16 @@ import TestSupport
 
 @Suite("reader-keys.json")
 struct ReaderKeysTests {
-    static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"]
+    static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI"]
 
     @Test func theShippedFileHasNineDistinctKeysOnePerRegion() throws {
         let keys = try ReaderKeys.load(from: Paths.sandboxData.appendingPathComponent("reader-keys.json"))
         #expect(Set(keys.regions) == Set(Self.regions))
-        #expect(keys.regions.count == 9)
+        #expect(keys.regions.count == 10)
         let all = Self.regions.compactMap { keys.key(for: $0) }
-        #expect(all.count == 9)
+        #expect(all.count == 10)
         #expect(all.allSatisfy { $0.count == 32 })
-        #expect(Set(all).count == 9)
+        #expect(Set(all).count == 10)
         try keys.requireRegions(Self.regions)
     }
 

@@ -11,6 +11,7 @@ extension EnvironmentHost {
         if path.hasPrefix("/_sandbox/") { return "sandbox" }
         if path.hasPrefix("/receipts/") { return "receipts" }
         if path.hasPrefix("/provider/") { return "provider" }
+        if path.hasPrefix("/v1/pos/") || path.hasPrefix("/v1/payments/") { return "monei" }
         return "catalogue"
     }
 

@@ -14,6 +14,17 @@ struct HostRepository {
         return region
     }
 
+    /// A secret of the host's own, kept with its identity: read, or made by `make` on first use
+    /// (`monei_pos_token_key` signs the MONEI host's POS tokens, so they outlive a restart and a reset).
+    func secret(_ name: String, make: () -> String) throws -> String {
+        if let existing = try db.query("SELECT value FROM host_identity WHERE key = ?", [.text(name)]).first {
+            return try existing["value"] as String
+        }
+        let secret = make()
+        try db.run("INSERT INTO host_identity (key, value) VALUES (?, ?)", [.text(name), .text(secret)])
+        return secret
+    }
+
     /// Whether the database answers a read. `SELECT 1` reads no page, and a WAL reader never waits
     /// for the writer: it does not block.
     func isReadable() throws -> Bool {

@@ -2,7 +2,7 @@ import SandboxWire
 
 extension Region {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, name, country, currency, languages, supportPhone, flavours, limits
+        case id, name, vendor, country, currency, languages, supportPhone, flavours, limits
     }
 
     /// Decodes a region and checks each field, in file order, stopping at the first problem.
@@ -25,6 +25,13 @@ extension Region {
         guard !name.allSatisfy(\.isWhitespace) else {
             throw DecodingError.dataCorruptedError(forKey: .name, in: container, debugDescription: "must not be empty")
         }
+        let vendorName = try container.decodeIfPresent(String.self, forKey: .vendor) ?? Vendor.worldline.rawValue
+        guard let vendor = Vendor(rawValue: vendorName) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .vendor, in: container,
+                debugDescription: "\"\(vendorName)\" is not a vendor (\(Vendor.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        self.vendor = vendor
         country = try container.decode(String.self, forKey: .country)
         guard CountryCode.isAssigned(country) else {
             throw DecodingError.dataCorruptedError(
@@ -67,6 +74,8 @@ extension Region {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
+        // Worldline's regions stay as the file writes them: without the key.
+        if vendor != .worldline { try container.encode(vendor, forKey: .vendor) }
         try container.encode(country, forKey: .country)
         try container.encode(currency, forKey: .currency)
         try container.encode(languages, forKey: .languages)

@@ -31,11 +31,15 @@ public struct Region: Codable, Sendable, Equatable, Identifiable {
     public var limits: Limits
     /// APMs, BLIK, DCC, tips, refunds and reversals.
     public var features: Features
+    /// Whose API the region's host speaks: Worldline's TapOnMobile surface (the seed's table), or a
+    /// vendor of another seed (MONEI). `sandbox up` gives vendor regions the ports after the inbox.
+    public var vendor: Vendor
 
     public init(
         id: String, name: String, country: String, currency: Currency, languages: [TapOnMobileLanguage],
-        supportPhone: String? = nil, flavours: Flavours, limits: Limits, features: Features
+        supportPhone: String? = nil, flavours: Flavours, limits: Limits, features: Features, vendor: Vendor = .worldline
     ) {
+        self.vendor = vendor
         self.id = id
         self.name = name
         self.country = country
@@ -59,4 +63,12 @@ public struct Region: Codable, Sendable, Equatable, Identifiable {
             country: country, currency: currency, languages: languages, supportPhone: supportPhone,
             limits: limits, features: features)
     }
+}
+
+/// Whose API surface a region's host serves (`"vendor"` in `environments.json`, `worldline` when absent).
+public enum Vendor: String, CaseIterable, Codable, Sendable {
+    /// Worldline's TapOnMobile terminal, merchant and back-office APIs: every region of the seed's table.
+    case worldline
+    /// MONEI's REST API (`/v1/pos/auth-token`, `/v1/payments/{id}` …) beside them (docs/monei.md).
+    case monei
 }

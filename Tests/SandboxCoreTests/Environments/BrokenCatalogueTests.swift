@@ -58,6 +58,9 @@ struct BrokenCatalogue: Sendable, CustomTestStringConvertible {
         .init(#""id": "EU""#, #""id": "eu""#,
               #"environments.json: regions[0].id: "eu" is not a region id (upper-case letters, digits and underscores, e.g. PAYONE_DE)"#),
         .init(#""name": "Test EU""#, #""name": " ""#, "environments.json: regions[0].name: must not be empty"),
+        .init(
+            #""name": "Test EU""#, #""name": "Test EU", "vendor": "adyen""#,
+            #"environments.json: regions[0].vendor: "adyen" is not a vendor (worldline, monei)"#),
         .init(#""country": "PL","#, "", "environments.json: regions[1].country: missing"),
         .init(#""country": "BE""#, #""country": "EU""#,
               #"environments.json: regions[0].country: "EU" is not an ISO 3166-1 alpha-2 country code"#),
@@ -121,7 +124,7 @@ struct BrokenCatalogue: Sendable, CustomTestStringConvertible {
         .init(#""dcc": true"#, #""dcc": "yes""#, "environments.json: regions[0].dcc: expected a boolean"),
         .init(#""tips": true,"#, "", "environments.json: regions[0].tips: missing"),
         .init(#""tips": true"#, #""tip": true"#,
-              "environments.json: regions[0].tip: unknown field (expected one of id, name, country, currency, languages, supportPhone, flavours, limits, apms, blik, dcc, tips, refunds, reversals)"),
+              "environments.json: regions[0].tip: unknown field (expected one of id, name, vendor, country, currency, languages, supportPhone, flavours, limits, apms, blik, dcc, tips, refunds, reversals)"),
         .init(#""apms": ["ALIPAY"]"#, #""apms": "ALIPAY""#, "environments.json: regions[0].apms: expected a list"),
         .init(#""apms": ["ALIPAY"]"#, #""apms": ["ALIPAY", "BLIK"]"#,
               #"environments.json: regions[0].apms[1]: BLIK is not a QR wallet; switch it with "blik""#),

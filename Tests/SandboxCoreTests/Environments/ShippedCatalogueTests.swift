@@ -11,8 +11,17 @@ import Testing
         catalogue = try EnvironmentCatalogue.load(contentsOf: shippedCatalogueFile)
     }
 
-    @Test func listsTheNineDocumentedRegionsInOrder() {
-        #expect(catalogue.regions.map(\.id) == ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"])
+    @Test func listsTheNineDocumentedRegionsInOrderThenTheOtherVendors() {
+        #expect(catalogue.regions.map(\.id) == ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI"])
+        #expect(catalogue.regions.filter { $0.vendor == .worldline }.count == 9)
+        #expect(catalogue.region("MONEI")?.vendor == .monei)
+    }
+
+    @Test func putsVendorRegionsAfterTheInboxInSandboxUpsLayout() {
+        let ports = catalogue.ports
+        #expect(ports.offset(of: "EU") == 0 && ports.offset(of: "MBANK") == 8)
+        #expect(ports.portal == 9 && ports.wallet == 10 && ports.inbox == 11)
+        #expect(ports.offset(of: "MONEI") == 12 && ports.count == 13)
     }
 
     @Test(arguments: [
@@ -44,7 +53,7 @@ import Testing
         let cawl = try #require(catalogue.region("CAWL"))
         #expect(Flavour.allCases.allSatisfy { cawl.flavours[$0].hostname == nil })
         let hosted = catalogue.regions.flatMap { region in Flavour.allCases.compactMap { region.flavours[$0].hostname } }
-        #expect(hosted.count == 24)
+        #expect(hosted.count == 26)
     }
 
     @Test func namesTheSeedEnumCasePerFlavour() throws {
@@ -67,8 +76,8 @@ import Testing
     }
 
     @Test func tradesInEachRegionsCurrencyAndCountry() {
-        #expect(catalogue.regions.map(\.currency.code) == ["EUR", "AUD", "EUR", "EUR", "CZK", "EUR", "EUR", "EUR", "PLN"])
-        #expect(catalogue.regions.map(\.country) == ["BE", "AU", "DE", "AT", "CZ", "FR", "NL", "IT", "PL"])
+        #expect(catalogue.regions.map(\.currency.code) == ["EUR", "AUD", "EUR", "EUR", "CZK", "EUR", "EUR", "EUR", "PLN", "EUR"])
+        #expect(catalogue.regions.map(\.country) == ["BE", "AU", "DE", "AT", "CZ", "FR", "NL", "IT", "PL", "ES"])
     }
 
     @Test func offersEnglishEverywhereAndTheLocalLanguage() throws {

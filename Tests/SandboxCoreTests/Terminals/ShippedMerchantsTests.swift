@@ -13,6 +13,7 @@ import Testing
         merchants = try MerchantCatalogue.load(directory: shippedDataDirectory, environments: environments)
     }
 
+    /// The seed's regions, whose fixtures cover every switch of a TapOnMobile terminal.
     static let regionIDs = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"]
 
     /// Loads the shipped file alone, so that a tester's own `local/*.json` cannot change what is asserted.
@@ -27,8 +28,8 @@ import Testing
     }
 
     @Test func givesEveryRegionOfTheEnvironmentCatalogue() {
-        #expect(environments.regions.map(\.id) == Self.regionIDs)
-        for id in Self.regionIDs {
+        #expect(environments.regions.map(\.id) == Self.regionIDs + ["MONEI"])
+        for id in Self.regionIDs + ["MONEI"] {
             #expect(merchants.region(id) != nil, "\(id)")
         }
         #expect(merchants.region("eu") == nil)
@@ -58,16 +59,27 @@ import Testing
     }
 
     @Test func neverUsesAKeyTwice() throws {
-        let keys = Self.regionIDs.compactMap { merchants.region($0) }
+        let keys = (Self.regionIDs + ["MONEI"]).compactMap { merchants.region($0) }
             .flatMap { [$0.backOfficeKey] + $0.merchants.map(\.apiKey) }
-        #expect(keys.count == 27)
+        #expect(keys.count == 30)
         #expect(Set(keys).count == keys.count)
     }
 
-    static func isTestKey(_ key: String, kind prefix: String) -> Bool {
+    /// MONEI's accounts have keys shaped like MONEI's test keys (`pk_test_` and 32 hex digits), and
+    /// points of sale of their own.
+    @Test func moneiAccountsHaveMoneiTestKeys() throws {
+        let fixtures = try shipped("MONEI").fixtures
+        #expect(fixtures.merchants.map(\.id) == ["MONEI-M01", "MONEI-M02"])
+        for merchant in fixtures.merchants {
+            #expect(Self.isTestKey(merchant.apiKey, kind: "pk_test_", length: 32), "\(merchant.apiKey)")
+            #expect(!merchant.terminals.isEmpty)
+        }
+    }
+
+    static func isTestKey(_ key: String, kind prefix: String, length: Int = 24) -> Bool {
         guard key.hasPrefix(prefix) else { return false }
         let suffix = key.dropFirst(prefix.count)
-        return suffix.count == 24 && suffix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        return suffix.count == length && suffix.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     // MARK: Switch coverage, per region

@@ -13,6 +13,9 @@ public struct Issuer: Sendable {
     }
 
     private let records: [String: Record]
+    /// The cards with every field of a read, by their short name (`visa-es`): what the MONEI host's
+    /// sandbox tap (`POST /_sandbox/monei/card-read`) reads.
+    private let cards: [String: CardData]
     /// The cards sample webhooks are paid with (`POST /_sandbox/webhooks/trigger`): the file's first
     /// card without flags or PIN, and its first card flagged `decline`.
     private let approvingSample: CardData?
@@ -21,6 +24,7 @@ public struct Issuer: Sendable {
     public init(cardsFile: URL) throws {
         struct File: Decodable {
             struct Card: Decodable {
+                let name: String?
                 let pan: String
                 let pin: String?
                 let flags: [String]?
@@ -28,8 +32,9 @@ public struct Issuer: Sendable {
                 let card: CardData?
 
                 init(from decoder: any Decoder) throws {
-                    enum Keys: String, CodingKey { case pan, pin, flags }
+                    enum Keys: String, CodingKey { case name, pan, pin, flags }
                     let container = try decoder.container(keyedBy: Keys.self)
+                    name = try container.decodeIfPresent(String.self, forKey: .name)
                     pan = try container.decode(String.self, forKey: .pan)
                     pin = try container.decodeIfPresent(String.self, forKey: .pin)
                     flags = try container.decodeIfPresent([String].self, forKey: .flags)
@@ -44,6 +49,9 @@ public struct Issuer: Sendable {
             records[Self.key(card.pan)] = Record(pin: card.pin, declines: card.flags?.contains("decline") ?? false)
         }
         self.records = records
+        var cards: [String: CardData] = [:]
+        for card in file.cards { if let name = card.name, let data = card.card { cards[name] = data } }
+        self.cards = cards
         approvingSample = file.cards.first { ($0.flags ?? []).isEmpty && $0.pin == nil && $0.card?.cvm == .noCVM }?.card
         decliningSample = file.cards.first { $0.flags == ["decline"] && $0.pin == nil }?.card
     }
@@ -51,12 +59,16 @@ public struct Issuer: Sendable {
     /// No cards at all: every card is unknown (approves by magic amount, no PIN on record).
     public init() {
         records = [:]
+        cards = [:]
         approvingSample = nil
         decliningSample = nil
     }
 
     /// The test card a sample payment is made with: one the issuer approves, or one it always declines.
     func sampleCard(declining: Bool) -> CardData? { declining ? decliningSample : approvingSample }
+
+    /// The test card of this short name, as a reader reads it.
+    func card(named name: String) -> CardData? { cards[name] }
 
     static func key(_ pan: String) -> String { SHA256.hexDigest(pan) }
 

@@ -74,7 +74,7 @@ extension Payments {
     }
 
     /// The card (or what the reader saw instead) for a NEW transaction, or for one being created.
-    private func take(_ db: Connection, _ record: inout TransactionRecord, _ input: ReaderInput, at now: Int64) throws {
+    func take(_ db: Connection, _ record: inout TransactionRecord, _ input: ReaderInput, at now: Int64) throws {
         switch input {
         case .card(let payload, let panHash):
             try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)

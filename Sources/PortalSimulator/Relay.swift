@@ -36,7 +36,7 @@ struct Relay: Sendable {
     }
 
     /// A relay of sandbox control (`/_sandbox/*`, a read of the clock aside): it needs the control key.
-    var isControl: Bool { host.hasPrefix("/_sandbox/") && method != "GET" }
+    var isControl: Bool { ControlGate.isSandboxControl(method: method, path: host) }
 
     /// - Parameter controlKey: the portal's own key: a control relay needs it from the page and
     ///   passes it to the host (which shares it); without one, the page's key, if any, is passed on.

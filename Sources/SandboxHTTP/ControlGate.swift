@@ -31,7 +31,12 @@ public struct ControlGate: Responder {
 
     /// Every `/_sandbox/*` request but a read (`GET`, `HEAD`).
     @Sendable public static func isSandboxControl(_ request: Request) -> Bool {
-        request.path.hasPrefix("/_sandbox/") && request.method != "GET" && request.method != "HEAD"
+        isSandboxControl(method: request.method, path: request.path)
+    }
+
+    /// The rule itself, for a call not yet made (the portal's relay of one).
+    public static func isSandboxControl(method: String, path: String) -> Bool {
+        path.hasPrefix("/_sandbox/") && method != "GET" && method != "HEAD"
     }
 
     /// Whether `request` carries `key` (compared in constant time).

@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "tapsim", targets: ["TapsimCommand"]),
         .executable(name: "webhooks", targets: ["WebhooksCommand"]),
         .library(name: "TapOnMobileSandbox", targets: ["TapOnMobileSandbox"]),
+        .library(name: "MoneiTapToPay", targets: ["MoneiTapToPay"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
@@ -46,13 +47,13 @@ let package = Package(
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
-        .target(
-            name: "TapOnMobileSandbox",
-            dependencies: [
-                "SimulatedReader", "CardPayload", "SandboxWire",
-                // Off Apple platforms the terminal API goes over libcurl (see TerminalClient).
-                .target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux])),
-            ]),
+        // The device libraries' HTTP: URLSession on Apple platforms, libcurl on Linux (see DeviceTransport).
+        .target(name: "DeviceTransport", dependencies: [.target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
+        // UIKit's types the seeds' calls name, for where UIKit is missing.
+        .target(name: "DeviceUI"),
+        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
+        // MONEI's Tap to Pay SDK (seed 002) over the MONEI host and the same simulated reader.
+        .target(name: "MoneiTapToPay", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
@@ -87,7 +88,9 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WebhookInboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
-        .executableTarget(name: "TapsimCommand", dependencies: ["TapOnMobileSandbox", "CommandLineSupport", "SandboxWire", "QRCode"]),
+        .executableTarget(
+            name: "TapsimCommand",
+            dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "QRCode"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
@@ -136,6 +139,9 @@ let package = Package(
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "MoneiHostTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxCrypto", "WebhookSignature", "TestSupport", "HostTestSupport"]),
+        .testTarget(
+            name: "MoneiTapToPayTests",
+            dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "QRCode", "WebhookSignature", "TestSupport", "HostTestSupport"]),
     ]
 )

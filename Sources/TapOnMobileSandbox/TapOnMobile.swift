@@ -1,3 +1,5 @@
+// The UIKit stand-ins (`UIViewController` off Apple platforms) come with the SDK, as UIKit does on iOS.
+@_exported import DeviceUI
 import Foundation
 import SimulatedReader
 

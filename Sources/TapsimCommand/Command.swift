@@ -4,6 +4,13 @@ import Foundation
 /// One `tapsim` command: its options and help, and what it does.
 struct Command: Sendable {
     typealias Body = @Sendable (Context, ParsedArguments) async throws -> Report
+    typealias MoneiBody = @Sendable (MoneiContext, ParsedArguments) async throws -> Report
+
+    /// What the command drives: the TapOnMobile SDK, or MONEI's (`tapsim monei …`).
+    enum Action: Sendable {
+        case tapOnMobile(Body)
+        case monei(MoneiBody)
+    }
 
     /// `pay`, or `register quick` for a command of a group.
     let name: String
@@ -12,17 +19,29 @@ struct Command: Sendable {
     /// The option a bare argument stands for (`qr cancel TRANSACTION_ID` is `--transaction`), and
     /// its placeholder in the usage line; nil: the command takes options only.
     let positional: (option: String, placeholder: String)?
-    let run: Body
+    let action: Action
 
     init(
         _ name: String, _ summary: String, positional: (option: String, placeholder: String)? = nil, options: [Option] = [],
         examples: [String] = [], run: @escaping Body
     ) {
+        self.init(name, summary, positional: positional, options: options, examples: examples, action: .tapOnMobile(run))
+    }
+
+    /// A `tapsim monei …` command.
+    init(monei name: String, _ summary: String, options: [Option] = [], examples: [String] = [], run: @escaping MoneiBody) {
+        self.init(name, summary, positional: nil, options: options, examples: examples, action: .monei(run))
+    }
+
+    private init(
+        _ name: String, _ summary: String, positional: (option: String, placeholder: String)?, options: [Option], examples: [String],
+        action: Action
+    ) {
         self.name = name
         self.summary = summary
         self.positional = positional
         description = CommandDescription(name: "tapsim \(name)", summary: summary, options: options, examples: examples)
-        self.run = run
+        self.action = action
     }
 
     /// The command's own arguments with its bare argument, if any, turned into its option.
@@ -96,7 +115,11 @@ enum Commands {
         name: "blik", summary: "BLIK payments: a code from the bank app (the wallet simulator), the customer approves, declines or does not answer.",
         commands: [BlikPayments.code, BlikPayments.pay, BlikPayments.refund])
 
-    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik]
+    static let monei = CommandGroup(
+        name: "monei", summary: "MONEI Tap to Pay (MoneiTapToPay): a POS token as your backend gets it, prepare, and payments on the MONEI host.",
+        commands: [Monei.token, Monei.prepare, Monei.pay])
+
+    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik, "monei": monei]
 
     static let all: [Command] =
         register.commands + [
@@ -105,7 +128,7 @@ enum Commands {
             Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
             Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
             Sessions.unregister, Sessions.status, Demo.command,
-        ]
+        ] + monei.commands
 }
 
 extension ParsedArguments {

@@ -37,7 +37,7 @@ final class Context: @unchecked Sendable {
     init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
         self.globals = globals
         endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
-        region = try endpoints.region(globals.region)
+        region = try endpoints.region(globals.region ?? "EU")
         guard let environment = Environments(region: region, flavour: globals.flavour) else {
             throw UsageError("the SDK has no environment for region \(region) and flavour \(globals.flavour)")
         }

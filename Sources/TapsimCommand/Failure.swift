@@ -1,4 +1,5 @@
 import Foundation
+import MoneiTapToPay
 import SandboxWire
 import TapOnMobileSandbox
 
@@ -6,14 +7,32 @@ import TapOnMobileSandbox
 ///
 /// The exit code is the SDK error category's (`TapOnMobileError.exitCode`: 10 initialization …
 /// 17 validation); errors of the back office that `register quick` and `register token` talk to
-/// are mapped into the same categories.
+/// are mapped into the same categories, and so are MONEI's `TapToPayError`s (``init(monei:context:)``).
 struct Failure: Error {
-    var error: TapOnMobileError
+    /// The `error` object of the JSON answer.
+    let json: JSONValue
+    /// `session.sessionExpired [session_expired 401]: The session has expired. (exit 13)`
+    let line: String
+    let exitCode: Int32
     /// Extra fields for the JSON object (the steps `demo` got through, …).
     var context: [(String, JSONValue)] = []
 
     init(_ error: TapOnMobileError, context: [(String, JSONValue)] = []) {
-        self.error = Self.inTapsimWords(error)
+        let error = Self.inTapsimWords(error)
+        json = [
+            "category": .string(error.category.rawValue), "kind": .string(error.kind), "code": .string(error.code),
+            "status": JSONValue(error.status), "field": JSONValue(error.field), "message": .string(error.message),
+            "exitCode": .int(Int(error.exitCode)),
+        ]
+        line = "\(error) (exit \(error.exitCode))"
+        exitCode = error.exitCode
+        self.context = context
+    }
+
+    init(json: JSONValue, line: String, exitCode: Int32, context: [(String, JSONValue)] = []) {
+        self.json = json
+        self.line = line
+        self.exitCode = exitCode
         self.context = context
     }
 
@@ -63,23 +82,12 @@ struct Failure: Error {
         case let failure as Failure: self = failure
         case let sdk as TapOnMobileError: self.init(sdk, context: [])
         case let backOffice as BackOffice.Failure: self.init(backOffice.sdkError, context: [])
+        case let monei as TapToPayError: self.init(monei: monei)
         default:
             self.init(.network(NetworkError(.invalidResponse, code: "tapsim_failure", message: "\(error)")), context: [])
         }
     }
 
-    var exitCode: Int32 { error.exitCode }
-
-    var json: JSONValue {
-        [
-            "category": .string(error.category.rawValue), "kind": .string(error.kind), "code": .string(error.code),
-            "status": JSONValue(error.status), "field": JSONValue(error.field), "message": .string(error.message),
-            "exitCode": .int(Int(error.exitCode)),
-        ]
-    }
-
-    /// `session.sessionExpired [session_expired 401]: The session has expired.` and the exit code.
-    var line: String { "\(error) (exit \(error.exitCode))" }
 }
 
 extension BackOffice.Failure {

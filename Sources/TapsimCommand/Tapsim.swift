@@ -10,7 +10,7 @@ import Foundation
 /// otherwise (docs/sdk.md).
 enum Tapsim {
     static let globalOptions: [Option] = [
-        .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK).", default: "EU"),
+        .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK; MONEI for 'tapsim monei'; default: EU, or MONEI for 'tapsim monei')."),
         .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
         .value("device", "DIR", "The device's folder: registration, secret, terminal id and session persist there (default: .sandbox/devices/<env>)."),
         .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
@@ -69,19 +69,25 @@ enum Tapsim {
         } catch {
             Output.usageFailure(error.description, name: error.commandName ?? "tapsim", json: wantsJSON)
         }
-        let context: Context
-        do {
-            context = try Context(globals: invocation.globals)
-        } catch {
-            Output.usageFailure("\(error)", name: "tapsim " + invocation.command.name, json: invocation.globals.json)
-        }
-        if invocation.globals.dryRun {
-            Output.write(context.resolved(invocation.command, invocation.options).text)
-            exit(0)
-        }
         let output = Output(command: invocation.command.name, json: invocation.globals.json, field: invocation.globals.field)
         do {
-            let report = try await invocation.command.run(context, invocation.options)
+            let report: Report
+            switch invocation.command.action {
+            case .tapOnMobile(let run):
+                let context = try Context(globals: invocation.globals)
+                if invocation.globals.dryRun {
+                    Output.write(context.resolved(invocation.command, invocation.options).text)
+                    exit(0)
+                }
+                report = try await run(context, invocation.options)
+            case .monei(let run):
+                let context = try MoneiContext(globals: invocation.globals)
+                if invocation.globals.dryRun {
+                    Output.write(context.resolved(invocation.command, invocation.options).text)
+                    exit(0)
+                }
+                report = try await run(context, invocation.options)
+            }
             output.success(report)
             exit(0)
         } catch let error as UsageError {
@@ -105,7 +111,8 @@ struct InvocationError: Error, CustomStringConvertible {
 
 /// The options every command shares, read from before and after the command word.
 struct GlobalOptions: Sendable {
-    var region: String
+    /// `--env`; nil when not given (each kind of command has its default region).
+    var region: String?
     var flavour: String
     var device: String?
     var endpoints: String?
@@ -232,7 +239,7 @@ struct Invocation {
         }
         return Invocation(
             globals: GlobalOptions(
-                region: global.string("env") ?? "EU", flavour: flavour, device: global.string("device"),
+                region: global.string("env"), flavour: flavour, device: global.string("device"),
                 endpoints: global.string("endpoints"), sandboxData: global.string("sandbox-data"), json: global.flag("json"),
                 field: field, realTime: global.flag("real-time"), dryRun: global.flag("dry-run")),
             command: command, options: options)

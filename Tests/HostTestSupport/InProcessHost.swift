@@ -28,16 +28,18 @@ public final class InProcessHost: @unchecked Sendable {
     ///   - walletURL: the QR wallet provider it makes orders at (a ``WalletProviderDouble``'s URL); nil: none.
     ///   - resolver: how it resolves webhook hosts (the system's by default; a test's table to play DNS).
     ///   - webhookURL: the operator's default receiver of a merchant (`sandbox up`'s inbox); nil: none.
+    ///   - clock: the sandbox clock (real time by default; `SandboxClock(base: { start })` stands still
+    ///     but for what the test moves it, for a rule that must not race real time on a loaded machine).
     public init(
         region id: String, flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(),
         dispatches: Bool = true, wallClock: any TimeSource = WallClock(), walletURL: String? = nil,
         resolver: PublicAddress.Resolver? = nil, webhookURL: (@Sendable (String) -> String?)? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        clock: SandboxClock = SandboxClock(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try InProcessSandbox.resources.get()
         let region = try #require(resources.catalogue.region(id), "no \(id) in environments.json", sourceLocation: sourceLocation)
         self.directory = directory
-        clock = SandboxClock()
+        self.clock = clock
         var configuration = EnvironmentHost.Configuration(
             region: region, flavour: flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
             server: ServerConfiguration(drainSeconds: 0.1), dataDirectory: directory.file("state"),

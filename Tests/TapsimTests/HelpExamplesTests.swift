@@ -33,6 +33,8 @@ struct HelpExamplesTests {
         "blik code": .freshDevice, "blik pay": .blikLoggedIn, "blik refund": .blikLoggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
         "terminal-info": .loggedIn, "info-init": .loggedIn, "reader-test": .ready, "validate": .loggedIn, "secret-code": .loggedIn,
         "relink": .loggedIn, "support": .freshDevice, "unregister": .registered, "status": .freshDevice, "demo": .freshDevice,
+        // The MONEI device keeps only its POS token (`monei prepare`), in its own folder.
+        "monei token": .freshDevice, "monei prepare": .freshDevice, "monei pay": .freshDevice,
     ]
 
     @Test("each example exits 0, or with the exit code its comment names")

@@ -16,9 +16,16 @@ struct SandboxData: Sendable {
         func allows(_ method: String) -> Bool { registerOptions.contains(method) }
     }
 
+    struct Merchant: Sendable {
+        var id: String
+        /// The account's API key on a MONEI region (`pk_test_…`); nil elsewhere.
+        var apiKey: String?
+    }
+
     struct Region: Sendable {
         var backOfficeKey: String
         var terminals: [Terminal]
+        var merchants: [Merchant]
     }
 
     var directory: URL
@@ -35,7 +42,11 @@ struct SandboxData: Sendable {
         for (id, region) in regions {
             guard let key = region["backOfficeKey"] as? String else { continue }
             var terminals: [Terminal] = []
+            var merchants: [Merchant] = []
             for merchant in region["merchants"] as? [[String: Any]] ?? [] {
+                if let merchantId = merchant["id"] as? String {
+                    merchants.append(Merchant(id: merchantId, apiKey: merchant["apiKey"] as? String))
+                }
                 for terminal in merchant["terminals"] as? [[String: Any]] ?? [] {
                     guard let terminalId = terminal["id"] as? String else { continue }
                     terminals.append(
@@ -46,7 +57,7 @@ struct SandboxData: Sendable {
                             reversalAvailable: terminal["reversalAvailable"] as? Bool ?? false))
                 }
             }
-            parsed[id] = Region(backOfficeKey: key, terminals: terminals)
+            parsed[id] = Region(backOfficeKey: key, terminals: terminals, merchants: merchants)
         }
         return SandboxData(directory: directory, regions: parsed)
     }

@@ -25,8 +25,11 @@ final class MoneiHost: Sendable {
 
     var api: Service { host.service }
 
-    init(flavour: Flavour = .sandbox, resolver: PublicAddress.Resolver? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        host = try InProcessHost(region: "MONEI", flavour: flavour, resolver: resolver, sourceLocation: sourceLocation)
+    init(
+        flavour: Flavour = .sandbox, resolver: PublicAddress.Resolver? = nil, clock: SandboxClock = SandboxClock(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        host = try InProcessHost(region: "MONEI", flavour: flavour, resolver: resolver, clock: clock, sourceLocation: sourceLocation)
         let fixtures = try MerchantsFile.load(sourceLocation: sourceLocation).region("MONEI", sourceLocation: sourceLocation)
         key1 = try #require(fixtures.merchants.first { $0.id == Self.account1 }?.apiKey, sourceLocation: sourceLocation)
         key2 = try #require(fixtures.merchants.first { $0.id == Self.account2 }?.apiKey, sourceLocation: sourceLocation)

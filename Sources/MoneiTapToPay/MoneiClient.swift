@@ -1,0 +1,62 @@
+import DeviceTransport
+import Foundation
+import SandboxWire
+
+/// The MONEI host's device calls (`/v1/pos/prepare`, `/v1/pos/payments`) with the POS token, and
+/// their answers reduced to what the SDK decides on.
+///
+/// ```swift
+/// let client = MoneiClient(baseURL: url, timeout: 15)
+/// let pointOfSale: MoneiClient.Answer<MoneiBodies.PointOfSale> = await client.send("/v1/pos/prepare", token: token)
+/// ```
+struct MoneiClient: Sendable {
+    let baseURL: URL
+    private let transport: DeviceTransport
+
+    init(baseURL: URL, timeout: TimeInterval) {
+        self.baseURL = baseURL
+        transport = DeviceTransport(timeout: timeout, userAgent: "MoneiTapToPay/\(TapToPay.version)")
+    }
+
+    /// How a call ended.
+    enum Answer<Value: Sendable>: Sendable {
+        /// A 2xx answer that decodes.
+        case value(Value)
+        /// The host refused: its HTTP status and the sandbox's stable `code` (MONEI's error body, or
+        /// the one envelope of a fault injected on the host).
+        case refused(status: Int, code: String?)
+        /// Nothing was sent: the request certainly did nothing.
+        case notSent
+        /// Sent, and no usable answer came (timeout, cut connection, an answer that does not
+        /// decode): the host may have done it.
+        case noAnswer
+    }
+
+    /// POSTs `body` (or nothing) with `Authorization: Bearer <token>`.
+    func send<Value: Decodable & Sendable>(
+        _ path: String, token: String, body: (any Encodable)? = nil, as type: Value.Type = Value.self
+    ) async -> Answer<Value> {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text + path) else { return .notSent }
+        var headers = ["Authorization": "Bearer \(token)"]
+        var data: Data?
+        if let body {
+            guard let encoded = try? JSONEncoder().encode(body) else { return .notSent }
+            data = encoded
+            headers["Content-Type"] = "application/json"
+        }
+        switch await transport.send("POST", url, headers: headers, body: data) {
+        case .failed(let failure):
+            return failure.kind == .unreachable ? .notSent : .noAnswer
+        case .answer(let status, let body) where (200..<300).contains(status):
+            guard let value = try? JSONDecoder().decode(Value.self, from: body) else { return .noAnswer }
+            return .value(value)
+        case .answer(let status, let body):
+            let code =
+                (try? JSONDecoder().decode(MoneiBodies.Error.self, from: body))?.code
+                ?? (try? JSONDecoder().decode(ErrorEnvelope.self, from: body))?.error.code.rawValue
+            return .refused(status: status, code: code)
+        }
+    }
+}

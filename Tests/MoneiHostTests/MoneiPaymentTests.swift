@@ -80,6 +80,19 @@ struct MoneiPaymentTests {
         expectMoneiError(await monei.api.call("GET", "/v1/payments/\(id)"), 401, code: "unauthorized", "no key")
     }
 
+    @Test("a method a MONEI path does not take is MONEI's 405 with Allow; the sandbox's own paths keep the envelope")
+    func wrongMethod() async throws {
+        let monei = try MoneiHost()
+        defer { monei.stop() }
+        for (method, path, allow) in [("GET", "/v1/pos/auth-token", "POST"), ("DELETE", "/v1/payments/abc", "GET, HEAD"), ("PUT", "/v1/pos/payments", "POST")] {
+            let reply = await monei.api.call(method, path, authorization: monei.key1)
+            expectMoneiError(reply, 405, code: "method_not_allowed", "\(method) \(path)")
+            #expect(reply.header("Allow") == allow, "\(method) \(path): \(reply)")
+        }
+        let elsewhere = await monei.api.call("DELETE", "/terminal/v1/sessions")
+        #expect(elsewhere.status == 405 && elsewhere["error"] != nil, "\(elsewhere)")
+    }
+
     @Test("bad input on the payment call: MONEI's 400s naming the field, a replayed or foreign card read refused")
     func badInput() async throws {
         let monei = try MoneiHost()

@@ -46,8 +46,13 @@ extension EnvironmentHost {
                 return .json(["card": try monei.cardRead(claims, card: body.card ?? "visa-es")])
             }
         }
-        // A path under MONEI's prefixes that no route has is MONEI's 404 too (an empty payment id).
+        // A path under MONEI's prefixes that no route has is MONEI's 404 too (an empty payment id),
+        // and a method its route does not take MONEI's 405.
         router.fallback = MoneiNotFound()
+        router.methodNotAllowed = { request, error in
+            guard MoneiNotFound.isMonei(request.path) else { return error.response }
+            return MoneiError(error, request: request).response
+        }
         router.group("/v1/pos", middleware: posToken) { pos in
             pos.post("/prepare") { request, claims in
                 try moneiAnswer(request) { .json(monei.prepare(claims)) }
@@ -62,8 +67,13 @@ extension EnvironmentHost {
 
     /// The 404 of paths no route has: MONEI's body under `/v1/pos` and `/v1/payments`, the envelope elsewhere.
     struct MoneiNotFound: Responder {
+        /// Whether `path` is under MONEI's prefixes (`/v1/pos`, `/v1/payments`).
+        static func isMonei(_ path: String) -> Bool {
+            path.hasPrefix("/v1/pos") || path.hasPrefix("/v1/payments")
+        }
+
         func respond(to request: Request) -> Response {
-            guard request.path.hasPrefix("/v1/pos") || request.path.hasPrefix("/v1/payments") else { return HTTPError.notFound.response }
+            guard Self.isMonei(request.path) else { return HTTPError.notFound.response }
             var error = MoneiError(status: 404, code: .notFound, message: "No such path: \(request.path).")
             error.requestId = request.id
             return error.response

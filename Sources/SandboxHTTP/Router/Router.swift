@@ -116,6 +116,9 @@ public struct Router: Responder, RouterMethods {
     private var parameterRoutes: [Int: [Int]] = [:]
     /// Asked when no route matches the path (static files).
     public var fallback: (any Responder)?
+    /// Turns the router's own 405 (a path that has routes, none for this method) into the answer;
+    /// by default its envelope. A surface with an error body of its own (MONEI's) answers that.
+    public var methodNotAllowed: @Sendable (Request, HTTPError) -> Response = { _, error in error.response }
     /// Called with every error that is not an ``HTTPResponseError``, before it becomes a 500 with no
     /// detail; by default the error goes to standard error with the request's id.
     public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { request, error in
@@ -297,7 +300,7 @@ public struct Router: Responder, RouterMethods {
         }
         if !allowed.isEmpty {
             if allowed.contains("GET") { allowed.append("HEAD") }
-            return .answer(HTTPError.methodNotAllowed(allowed: allowed).response)
+            return .answer(methodNotAllowed(request, HTTPError.methodNotAllowed(allowed: allowed)))
         }
         if let fallback { return .fallback(fallback) }
         return .answer(HTTPError.notFound.response)

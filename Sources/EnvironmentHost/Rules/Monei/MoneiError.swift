@@ -12,6 +12,8 @@ struct MoneiError: HTTPResponseError {
     let code: ErrorCode
     let message: String
     let field: String?
+    /// Extra headers (the `Allow` of a 405).
+    var headers: [(String, String)] = []
     /// The request's `X-Request-Id`, repeated in the body as MONEI's `requestId`.
     var requestId: String = ""
 
@@ -32,6 +34,7 @@ struct MoneiError: HTTPResponseError {
             // The sandbox names the sealed card `cardPayload`; MONEI's device call names it `card`.
             let field = error.field == "cardPayload" ? "card" : error.field
             self.init(status: error.status, code: error.code, message: error.message, field: field)
+            headers = error.headers
         default:
             self.init(status: 500, code: .internalError, message: "Internal server error.")
         }
@@ -39,10 +42,12 @@ struct MoneiError: HTTPResponseError {
     }
 
     var response: Response {
-        Response.json(
+        var response = Response.json(
             MoneiBodies.Error(
                 status: Self.reason(status), statusCode: status, message: message, requestId: requestId, code: code.rawValue, field: field),
             status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     /// MONEI's `status`: the HTTP reason phrase of the status code.

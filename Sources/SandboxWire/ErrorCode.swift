@@ -150,6 +150,12 @@ public enum ErrorCode: Sendable {
     case invalidAmount
     /// 400: `requestedAmount`, tip included, above the terminal's `limitAmount`.
     case amountOverLimit
+    /// 400: A sale's `requestedAmount` below the region's smallest sale (PagBank: R$ 1,00).
+    case amountBelowMinimum
+    /// 422: A reversal whose `expectedAmount` is not the sale's amount (PagBank's cancel).
+    case amountMismatch
+    /// 401: `POST /tapon/v1/activations` with an `appKey` no partner app of the region has.
+    case unknownAppKey
     /// 400: A tip on a terminal without tips.
     case tipsNotAllowed
     /// 400: A tip not below the amount, or above the terminal's `maxTipAmount` or `maxTipPercentage`.
@@ -276,7 +282,7 @@ public enum ErrorCode: Sendable {
         .unknownBrand, .unknownCvm, .invalidCardData, .terminalBusy, .transactionNotFound, .transactionWrongState,
         .reversalNotAllowed, .refundNotAllowed, .transactionNotCancellable, .transactionStillCancellable,
         .alreadyRefunded, .refundOverAmount, .transactionNotRefundable, .currencyMismatch, .invalidCurrency,
-        .invalidAmount, .amountOverLimit, .tipsNotAllowed, .tipOverLimit, .invalidReference, .countryNotPermitted,
+        .invalidAmount, .amountOverLimit, .amountBelowMinimum, .amountMismatch, .unknownAppKey, .tipsNotAllowed, .tipOverLimit, .invalidReference, .countryNotPermitted,
         .checkoutNotFound, .checkoutUsed, .checkoutExpired, .checkoutMismatch, .idempotencyKeyReused, .sessionExpiring,
         .referenceNotUnique, .receiptNotFound, .outcomeUnknown, .webhookEventNotFound, .noWebhookEndpoint,
         .noSampleCard, .unknownMerchant, .forwardFailed, .missingHeader, .malformedHeader, .downgrade,
@@ -357,6 +363,9 @@ extension ErrorCode: RawRepresentable {
         case .invalidCurrency: "invalid_currency"
         case .invalidAmount: "invalid_amount"
         case .amountOverLimit: "amount_over_limit"
+        case .amountBelowMinimum: "amount_below_minimum"
+        case .amountMismatch: "amount_mismatch"
+        case .unknownAppKey: "unknown_app_key"
         case .tipsNotAllowed: "tips_not_allowed"
         case .tipOverLimit: "tip_over_limit"
         case .invalidReference: "invalid_reference"

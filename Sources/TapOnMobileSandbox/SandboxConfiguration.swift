@@ -152,7 +152,7 @@ public struct SandboxConfiguration: Sendable {
             // The file names every host `sandbox up` runs; a region it lacks is not running.
             return decoded.environments[region].flatMap { URL(string: $0) }
         }
-        guard let index = Environments.regions.firstIndex(of: region) else { return nil }
-        return URL(string: "http://127.0.0.1:\(basePort + index)")
+        guard let offset = Environments.regions.firstIndex(of: region) ?? Environments.vendorRegionOffsets[region] else { return nil }
+        return URL(string: "http://127.0.0.1:\(basePort + offset)")
     }
 }

@@ -85,6 +85,11 @@ struct TapToPayTests {
         app = SeedConsumer(fetchPosToken: host.fetchPosToken)
         await app.startTapToPay()
         #expect(app.shown == [.error(.locationDenied)])
+        // An app without NSLocationWhenInUseUsageDescription: iOS asks nothing, and prepare refuses at once.
+        launch(host) { $0.location = LocationScript(authorization: .notDetermined, answerAfter: 3600, hasUsageDescription: false) }
+        app = SeedConsumer(fetchPosToken: host.fetchPosToken)
+        await app.startTapToPay()
+        #expect(app.shown == [.error(.locationDenied)])
 
         // No fix: prepare gives up after 15 s on the clock, and so does the first payment.
         let clock = launch(host) { $0.location = LocationScript(authorization: .authorized, fix: .never) }

@@ -29,11 +29,13 @@ struct ConfigurationTests {
         #expect(throws: TapOnMobileError.initialization(.unknownEnvironment)) { try configuration.endpoint(for: "MBANK") }
     }
 
-    @Test("environments: the seed's cases plus mBank and Payone AT, each naming a region and a flavour")
+    @Test("environments: the seed's cases plus mBank, Payone AT and PagBank, each naming a region and a flavour")
     func environments() {
-        #expect(Environments.allCases.count == 36)
+        #expect(Environments.allCases.count == 40)
         for environment in Environments.allCases {
-            #expect(Environments.regions.contains(environment.region), "\(environment)")
+            #expect(
+                Environments.regions.contains(environment.region) || Environments.vendorRegionOffsets[environment.region] != nil,
+                "\(environment)")
             #expect(Environments(region: environment.region, flavour: environment.flavour) == environment)
         }
         #expect(Environments.sandboxPayone.region == "PAYONE_DE")
@@ -42,6 +44,8 @@ struct ConfigurationTests {
         #expect(Environments.uatMBANK.region == "MBANK" && Environments.uatMBANK.flavour == "uat")
         #expect(Environments.preING.region == "ING" && Environments.preING.flavour == "pre")
         #expect(Environments.prodEU.flavour == "prod")
+        #expect(Environments.sandboxPAGBANK.region == "PAGBANK" && Environments.sandboxPAGBANK.homeCountry == "BR")
+        #expect(try SandboxConfiguration(endpointsFile: nil).endpoint(for: "PAGBANK") == URL(string: "http://127.0.0.1:8113"))
         #expect(TapOnMobileLanguage.allCases.count == 11)
     }
 

@@ -64,7 +64,8 @@ extension EnvironmentHost {
             terminal.post("/transactions/{transactionId}/reversal", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.Reversal.self)
                 try payments.reverse(
-                    session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, key: try idempotencyKey(request), reply: reply)
+                    session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, expectedAmount: body.expectedAmount,
+                    key: try idempotencyKey(request), reply: reply)
             })
             terminal.post("/transactions/{transactionId}/dcc", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.DCC.self)

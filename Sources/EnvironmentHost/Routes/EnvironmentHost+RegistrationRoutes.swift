@@ -1,6 +1,7 @@
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import SandboxWire
 
 /// Terminal registration on the terminal API (docs/terminal-lifecycle.md): by a challenge code the
 /// merchant confirms in the portal, or by a registration token from the merchant's backend.
@@ -25,6 +26,14 @@ extension EnvironmentHost {
                 try lifecycle.completeRegistration(
                     device: device, backOfficeCode: body.backofficeCode, pin: try body.pin.map { try Validate.pin($0) },
                     from: .init(address: request.clientAddress, device: device)))
+        }
+        // PagBank's Tap On: a partner app's key buys a registration token for one of its sellers' terminals.
+        router.post("/terminal/v1/partner-activations") { request in
+            let body = try request.decode(PartnerActivationRequest.self)
+            return .json(
+                try lifecycle.activate(
+                    appKey: body.appKey, seller: try body.sellerId.map { try Validate.identifier($0, field: "sellerId") }),
+                status: 201)
         }
         router.post("/terminal/v1/token-registrations/verify") { request in
             let body = try request.decode(Bodies.Token.self)

@@ -3,13 +3,13 @@ import SandboxWire
 
 /// The pure payment rules of SandboxCore, refused as ``PaymentError``s.
 enum PaymentValidation {
-    static func sale(_ request: Payments.SaleRequest, terminal: TerminalInfo, amountField: String = "requestedAmount")
-        throws(PaymentError)
-    {
+    static func sale(
+        _ request: Payments.SaleRequest, terminal: TerminalInfo, amountField: String = "requestedAmount", minimumAmount: Int = 1
+    ) throws(PaymentError) {
         do {
             _ = try PaymentRules.validateSale(
                 requestedAmount: request.requestedAmount, tipAmount: request.tipAmount, currency: request.currency,
-                reference: request.reference, countryCode: request.countryCode, terminal: terminal)
+                reference: request.reference, countryCode: request.countryCode, terminal: terminal, minimumAmount: minimumAmount)
         } catch {
             throw PaymentError(error, field: error.field == "requestedAmount" ? amountField : nil)
         }
@@ -25,8 +25,8 @@ enum PaymentValidation {
         }
     }
 
-    static func amount(_ amount: Int, terminal: TerminalInfo, field: String) throws(PaymentError) {
-        do { try PaymentRules.validateAmount(amount, terminal: terminal) } catch { throw PaymentError(error, field: field) }
+    static func amount(_ amount: Int, terminal: TerminalInfo, field: String, minimumAmount: Int = 1) throws(PaymentError) {
+        do { try PaymentRules.validateAmount(amount, terminal: terminal, minimum: minimumAmount) } catch { throw PaymentError(error, field: field) }
     }
 
     static func tip(_ tipAmount: Int?, requestedAmount: Int, terminal: TerminalInfo) throws(PaymentError) {

@@ -12,15 +12,18 @@ public struct Limits: Codable, Sendable, Equatable {
     public var maxTipAmount: Int?
     /// The largest tip as a percentage of the base amount (0 < p ≤ 100), or nil for no cap.
     public var maxTipPercentage: Double?
+    /// The smallest amount a sale may request, in minor units (PagBank: R$ 1,00); nil: 1.
+    public var minTransactionAmount: Int?
 
-    public init(maxTransactionAmount: Int, maxTipAmount: Int? = nil, maxTipPercentage: Double? = nil) {
+    public init(maxTransactionAmount: Int, maxTipAmount: Int? = nil, maxTipPercentage: Double? = nil, minTransactionAmount: Int? = nil) {
         self.maxTransactionAmount = maxTransactionAmount
         self.maxTipAmount = maxTipAmount
         self.maxTipPercentage = maxTipPercentage
+        self.minTransactionAmount = minTransactionAmount
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case maxTransactionAmount, maxTipAmount, maxTipPercentage
+        case maxTransactionAmount, maxTipAmount, maxTipPercentage, minTransactionAmount
     }
 
     /// - Throws: `DecodingError` for a missing maximum, an unknown field, an amount that is
@@ -43,6 +46,11 @@ public struct Limits: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(
                 forKey: .maxTipPercentage, in: container, debugDescription: "must be a percentage above 0 and at most 100, or null")
         }
+        minTransactionAmount = try container.decodeWholeNumberIfPresent(forKey: .minTransactionAmount)
+        if let minTransactionAmount, !(1...maxTransactionAmount).contains(minTransactionAmount) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .minTransactionAmount, in: container, debugDescription: "must be from 1 to maxTransactionAmount, or left out")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,5 +58,6 @@ public struct Limits: Codable, Sendable, Equatable {
         try container.encode(maxTransactionAmount, forKey: .maxTransactionAmount)
         try container.encode(maxTipAmount, forKey: .maxTipAmount)
         try container.encode(maxTipPercentage, forKey: .maxTipPercentage)
+        try container.encodeIfPresent(minTransactionAmount, forKey: .minTransactionAmount)
     }
 }

@@ -71,4 +71,7 @@ public enum Vendor: String, CaseIterable, Codable, Sendable {
     case worldline
     /// MONEI's REST API (`/v1/pos/auth-token`, `/v1/payments/{id}` …) beside them (docs/monei.md).
     case monei
+    /// PagBank's Tap On: partner apps activate devices with their `appKey` (`POST
+    /// /tapon/v1/activations`), on the terminal API every host has (docs/pagbank.md).
+    case pagbank
 }

@@ -29,6 +29,8 @@ public struct PaymentRuleError: Error, Equatable, Sendable, CustomStringConverti
         public static let invalidAmount = Code(.invalidAmount, 400)
         /// `requestedAmount`, tip included, above the terminal's `limitAmount` (400).
         public static let amountOverLimit = Code(.amountOverLimit, 400)
+        /// A sale's `requestedAmount` below the region's `minTransactionAmount` (400).
+        public static let amountBelowMinimum = Code(.amountBelowMinimum, 400)
         /// `currency` is not an ISO 4217 code (400).
         public static let invalidCurrency = Code(.invalidCurrency, 400)
         /// `currency` is not the terminal's, or not the refunded sale's (400).

@@ -48,16 +48,17 @@ public enum PaymentRules {
     ///   - reference: the merchant's reference, or nil.
     ///   - countryCode: where the device is (ISO 3166-1 alpha-2), or nil when unknown.
     ///   - terminal: the terminal as its device sees it.
+    ///   - minimumAmount: the region's smallest sale (`limits.minTransactionAmount`), 1 by default.
     /// - Returns: the amounts, with the base amount (requested minus tip).
     /// - Throws: ``PaymentRuleError`` with the first problem: `invalid_currency`,
-    ///   `currency_mismatch`, `invalid_amount`, `amount_over_limit`, `tips_not_allowed`,
-    ///   `tip_over_limit`, `invalid_reference` or `country_not_permitted`.
+    ///   `currency_mismatch`, `invalid_amount`, `amount_below_minimum`, `amount_over_limit`,
+    ///   `tips_not_allowed`, `tip_over_limit`, `invalid_reference` or `country_not_permitted`.
     public static func validateSale(
         requestedAmount: Int, tipAmount: Int?, currency: String, reference: String?, countryCode: String?,
-        terminal: TerminalInfo
+        terminal: TerminalInfo, minimumAmount: Int = 1
     ) throws(PaymentRuleError) -> Amounts {
         let currency = try validateCurrency(currency, terminal: terminal)
-        try validateAmount(requestedAmount, terminal: terminal)
+        try validateAmount(requestedAmount, terminal: terminal, minimum: minimumAmount)
         let baseAmount = try validateTip(tipAmount, requestedAmount: requestedAmount, terminal: terminal)
         try validateReference(reference, terminal: terminal)
         try validateCountry(countryCode, terminal: terminal)
@@ -83,13 +84,19 @@ public enum PaymentRules {
         return currency
     }
 
-    /// Checks a requested amount: at least 1 and at most the terminal's limit, tip included.
+    /// Checks a requested amount: at least 1 (and `minimum`) and at most the terminal's limit, tip included.
     ///
-    /// - Throws: `invalid_amount` below 1, `amount_over_limit` above `terminal.limitAmount`.
-    public static func validateAmount(_ amount: Int, terminal: TerminalInfo) throws(PaymentRuleError) {
+    /// - Throws: `invalid_amount` below 1, `amount_below_minimum` below `minimum`, `amount_over_limit`
+    ///   above `terminal.limitAmount`.
+    public static func validateAmount(_ amount: Int, terminal: TerminalInfo, minimum: Int = 1) throws(PaymentRuleError) {
         guard amount >= 1 else {
             throw PaymentRuleError(
                 .invalidAmount, field: "requestedAmount", message: "requestedAmount must be at least 1 (minor units).")
+        }
+        guard amount >= minimum else {
+            throw PaymentRuleError(
+                .amountBelowMinimum, field: "requestedAmount",
+                message: "requestedAmount \(amount) is below this region's smallest sale, \(minimum).")
         }
         guard amount <= terminal.limitAmount else {
             throw PaymentRuleError(

@@ -101,9 +101,16 @@ public struct MerchantCatalogue: Sendable, Equatable {
                 // The shipped file gives every region, so a local region always has one to join.
                 if regions[id] != nil {
                     regions[id]?.merchants += fixtures.merchants
+                    regions[id]?.partners += fixtures.partners
                 } else {
                     regions[id] = fixtures
                 }
+            }
+        }
+        for (id, fixtures) in regions.sorted(by: { $0.key < $1.key }) {
+            if let (path, seller) = fixtures.unknownSeller() {
+                throw CatalogueError(
+                    code: .invalid, file: file, path: "regions.\(id).\(path)", reason: "\"\(seller)\" is no merchant of the region")
             }
         }
         return MerchantCatalogue(regions: regions)

@@ -8,10 +8,52 @@ public struct RegionFixtures: Codable, Sendable, Equatable {
     public var backOfficeKey: String
     /// The merchants in file order: `merchants.json` first, then each `local/*.json` in name order.
     public var merchants: [Merchant]
+    /// The partner apps whose `appKey` activates a device for one of their sellers (PagBank's Tap
+    /// On, docs/pagbank.md); none on most regions.
+    public var partners: [Partner]
 
-    public init(backOfficeKey: String, merchants: [Merchant]) {
+    /// A partner app: its key, its name, and the merchants (sellers) it may activate devices for.
+    ///
+    /// ```json
+    /// { "appKey": "tapon_test_…", "name": "Loja Fácil", "sellers": ["PAGBANK-M01"] }
+    /// ```
+    public struct Partner: Codable, Sendable, Equatable {
+        public var appKey: String
+        public var name: String
+        /// Merchant ids of the region, the first one the default seller.
+        public var sellers: [String]
+
+        public init(appKey: String, name: String, sellers: [String]) {
+            self.appKey = appKey
+            self.name = name
+            self.sellers = sellers
+        }
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case appKey, name, sellers
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            appKey = try container.decode(.appKey, checkedBy: FixtureRules.keyProblem)
+            name = try container.decode(String.self, forKey: .name)
+            sellers = try container.decode([String].self, forKey: .sellers)
+            guard !sellers.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .sellers, in: container, debugDescription: "must list at least one merchant")
+            }
+        }
+    }
+
+    public init(backOfficeKey: String, merchants: [Merchant], partners: [Partner] = []) {
         self.backOfficeKey = backOfficeKey
         self.merchants = merchants
+        self.partners = partners
+    }
+
+    /// The partner app whose key this is, or nil.
+    public func partner(appKey: String) -> Partner? {
+        partners.first { $0.appKey == appKey }
     }
 
     /// The merchant with this id, or nil.
@@ -33,7 +75,7 @@ public struct RegionFixtures: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case backOfficeKey, merchants
+        case backOfficeKey, merchants, partners
     }
 
     /// Decodes a region's fixtures on their own, checking only the rules that need no region.
@@ -70,5 +112,17 @@ public struct RegionFixtures: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(
                 forKey: .merchants, in: container, debugDescription: "must list at least one merchant")
         }
+        partners = try container.decodeIfPresent([Partner].self, forKey: .partners) ?? []
+    }
+
+    /// The first partner seller that is no merchant of these fixtures, as `partners[i].sellers[j]`
+    /// and the id (checked once the local files are merged in, since a seller may come from one).
+    func unknownSeller() -> (path: String, id: String)? {
+        for (index, partner) in partners.enumerated() {
+            for (position, seller) in partner.sellers.enumerated() where merchant(seller) == nil {
+                return ("partners[\(index)].sellers[\(position)]", seller)
+            }
+        }
+        return nil
     }
 }

@@ -10,7 +10,12 @@ public enum PaymentBodies {
     /// `POST /terminal/v1/transactions/{id}/reversal`; absent means `false` (`CANCELLED`).
     public struct Reversal: Codable, Sendable, Equatable {
         public let isCancelledByUser: Bool?
-        public init(isCancelledByUser: Bool?) { self.isCancelledByUser = isCancelledByUser }
+        /// The sale's whole amount, when the caller states it (PagBank's cancel): another amount is 422 `amount_mismatch`.
+        public let expectedAmount: Int?
+        public init(isCancelledByUser: Bool?, expectedAmount: Int? = nil) {
+            self.isCancelledByUser = isCancelledByUser
+            self.expectedAmount = expectedAmount
+        }
     }
 
     /// `POST /terminal/v1/transactions/{id}/dcc`: the customer's choice.

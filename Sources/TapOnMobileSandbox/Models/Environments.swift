@@ -1,6 +1,7 @@
 import Foundation
 
-/// The environments the SDK can talk to: the seed's cases, plus mBank's and Payone Austria's.
+/// The environments the SDK can talk to: the seed's cases, plus mBank's, Payone Austria's and
+/// PagBank's (whose Tap On SDK, `TapOnPartner`, runs over this SDK on the PagBank host).
 ///
 /// Each case names a region (one sandbox host) and a flavour. The seed's `…Payone` cases are
 /// Payone Germany (`PAYONE_DE`); Payone Austria has its own `…PayoneAT` cases here, because the
@@ -21,10 +22,15 @@ public enum Environments: String, CaseIterable, Sendable, Codable {
     case uatOPP, sandboxOPP, preOPP, prodOPP
     case uatING, sandboxING, preING, prodING
     case uatMBANK, sandboxMBANK, preMBANK, prodMBANK
+    case uatPAGBANK, sandboxPAGBANK, prePAGBANK, prodPAGBANK
 
     /// The sandbox's region ids in catalogue order (`sandbox-data/environments.json`); region
     /// *i* listens on `8100 + i` when `sandbox up` runs with its default base port.
     public static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"]
+
+    /// The regions of other vendors the SDK talks to, by their offset from the base port: after the
+    /// portal, wallet and inbox (8109 … 8111) and MONEI (8112), as `sandbox up` lays them out.
+    public static let vendorRegionOffsets = ["PAGBANK": 13]
 
     /// The flavours, in the order the cases list them.
     public static let flavours = ["uat", "sandbox", "pre", "prod"]
@@ -62,6 +68,7 @@ public enum Environments: String, CaseIterable, Sendable, Codable {
         case "OPP": "NL"
         case "ING": "IT"
         case "MBANK": "PL"
+        case "PAGBANK": "BR"
         default: "BE"
         }
     }
@@ -69,7 +76,7 @@ public enum Environments: String, CaseIterable, Sendable, Codable {
     /// Case-name suffix → region id; `PayoneAT` before `Payone` so the longer one wins.
     private static let suffixes: [(String, String)] = [
         ("PayoneAT", "PAYONE_AT"), ("Payone", "PAYONE_DE"), ("PayPhone", "PAYPHONE"), ("ANZ", "ANZ"), ("CAWL", "CAWL"),
-        ("OPP", "OPP"), ("ING", "ING"), ("MBANK", "MBANK"), ("EU", "EU"),
+        ("OPP", "OPP"), ("ING", "ING"), ("MBANK", "MBANK"), ("PAGBANK", "PAGBANK"), ("EU", "EU"),
     ]
 
     private static let selected = Locked(Environments.sandboxEU)

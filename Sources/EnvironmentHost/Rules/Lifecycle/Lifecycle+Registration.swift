@@ -1,4 +1,5 @@
 import Foundation
+import SandboxCrypto
 import SandboxCore
 import SandboxHTTP
 import SandboxStore
@@ -176,6 +177,36 @@ extension Lifecycle {
             try db.registrations.addToken(token, terminal: terminal, email: email, at: now, expiresAt: expires)
             if let email { try mailToken(db, token, terminal: terminal, expiresAt: expires, to: email, at: now) }
             return issued(token, terminal: terminal, expiresAt: expires, emailedTo: email)
+        }
+    }
+
+    /// PagBank's activation (docs/pagbank.md): a partner app's `appKey`, and a registration token for
+    /// a free terminal of one of its sellers (the first by default), which the device registers with.
+    ///
+    /// - Throws: `unknown_app_key` (401), `merchant_not_found` for a seller the partner does not
+    ///   serve, `no_free_terminal` when every terminal of the seller has a device.
+    func activate(appKey: String, seller: String?) throws -> PartnerActivation {
+        let given = Array(appKey.utf8)
+        guard let partner = directory.partners.first(where: { ConstantTime.equals(Array($0.appKey.utf8), given) }) else {
+            throw LifecycleError.unknownAppKey
+        }
+        let sellerID = seller ?? partner.sellers[0]
+        guard partner.sellers.contains(sellerID), let merchant = directory.merchants[sellerID] else {
+            throw LifecycleError(status: 404, code: .merchantNotFound, message: "The partner app has no seller \(sellerID).", field: "sellerId")
+        }
+        let now = now()
+        return try write { db in
+            let free = try db.terminals.freeTerminals(merchant: sellerID).filter { $0.profile.registerOptions.contains(.registrationCode) }
+            // A terminal an earlier activation's token still waits for is taken last (that app may
+            // never have registered): the first device to register with either token gets it.
+            let untokened = try free.filter { try db.registrations.liveToken(terminal: $0.id, at: now) == nil }
+            guard let terminal = untokened.first ?? free.first else { throw LifecycleError.noFreeTerminal }
+            let token = credentials.registrationToken()
+            let expires = now + Self.tokenLifetime
+            try db.registrations.addToken(token, terminal: terminal.id, email: nil, at: now, expiresAt: expires)
+            return PartnerActivation(
+                registrationToken: token, terminalId: terminal.id, sellerId: sellerID, sellerName: merchant.name, partnerName: partner.name,
+                expiresAt: Wire.time(expires))
         }
     }
 

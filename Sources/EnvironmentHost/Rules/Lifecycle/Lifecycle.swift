@@ -37,6 +37,8 @@ struct Lifecycle: Sendable {
         let merchants: [String: Merchant]
         let terminals: [String: Terminal]
         let infos: [String: TerminalInfo]
+        /// The partner apps of the region (PagBank's Tap On), by `appKey`.
+        let partners: [RegionFixtures.Partner]
 
         init(_ fixtures: RegionFixtures, region: Region) {
             var merchants: [String: Merchant] = [:]
@@ -52,6 +54,7 @@ struct Lifecycle: Sendable {
             self.merchants = merchants
             self.terminals = terminals
             self.infos = infos
+            partners = fixtures.partners
         }
     }
 

@@ -80,6 +80,8 @@ struct LifecycleError: HTTPResponseError, Equatable {
         status: 409, code: .noFreeTerminal, message: "The merchant has no terminal without a device.", field: "merchantId")
     static let terminalNotFound = LifecycleError(
         status: 404, code: .terminalNotFound, message: "No such terminal.", field: "terminalId")
+    static let unknownAppKey = LifecycleError(
+        status: 401, code: .unknownAppKey, message: "No partner app of this region has that appKey.", field: "appKey")
     static let merchantNotFound = LifecycleError(
         status: 404, code: .merchantNotFound, message: "No such merchant.", field: "merchantId")
     static let terminalNotRegistered = LifecycleError(

@@ -56,6 +56,13 @@ struct PaymentError: HTTPResponseError, Equatable {
     static func wrongState(_ message: String) -> PaymentError {
         PaymentError(status: 409, code: .transactionWrongState, message: message, field: "transactionId")
     }
+    /// A reversal that names another amount than the sale's (PagBank's cancel checks it).
+    static func amountMismatch(_ saleAmount: Int) -> PaymentError {
+        PaymentError(
+            status: 422, code: .amountMismatch, message: "The sale is \(saleAmount) minor units; a cancel names its whole amount.",
+            field: "expectedAmount")
+    }
+
     static let reversalNotAllowed = PaymentError(
         status: 403, code: .reversalNotAllowed, message: "This terminal does not allow reversals.")
     static let refundNotAllowed = PaymentError(

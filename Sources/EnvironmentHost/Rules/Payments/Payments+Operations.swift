@@ -12,6 +12,9 @@ extension Payments {
     typealias SaleRequest = SandboxWire.SaleRequest
     typealias RefundRequest = SandboxWire.RefundRequest
 
+    /// The smallest sale of the region (`limits.minTransactionAmount`, PagBank's R$ 1,00), 1 elsewhere.
+    var minimumSale: Int { region.limits.minTransactionAmount ?? 1 }
+
     /// The terminal a session is on, as the payment rules read it.
     func terminalInfo(_ session: Lifecycle.CurrentSession) throws -> TerminalInfo {
         try lifecycle.terminalInfo(session)
@@ -20,7 +23,7 @@ extension Payments {
     /// doPayment: validates, then creates the sale (NEW when no card came with it) and processes the card.
     func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
         let terminal = try terminalInfo(session)
-        try PaymentValidation.sale(request, terminal: terminal)
+        try PaymentValidation.sale(request, terminal: terminal, minimumAmount: minimumSale)
         let input = try ReaderInput(
             cardPayload: request.cardPayload, readerOutcome: request.readerOutcome, payments: self, terminal: terminal.terminalId)
         let now = now()
@@ -207,13 +210,16 @@ extension Payments {
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
     func reverse(
-        _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, key: IdempotencyKey?, reply: @escaping Reply
+        _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, expectedAmount: Int? = nil, key: IdempotencyKey?,
+        reply: @escaping Reply
     ) throws {
         let terminal = try terminalInfo(session)
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
+            // The caller says what it cancels (PagBank's cancel names the sale's amount): another amount is refused.
+            if let expectedAmount, expectedAmount != record.amount { throw PaymentError.amountMismatch(record.amount) }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
             guard try isCancellable(db, record, terminal: terminal, at: now) else { throw PaymentError.notCancellable }
             cancel(&record, byUser: byUser, at: now)
@@ -359,7 +365,7 @@ extension Payments {
             guard let amount = request.requestedAmount else {
                 throw PaymentError.invalidRequest("requestedAmount is required for a payment.", field: "requestedAmount")
             }
-            try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount")
+            try PaymentValidation.amount(amount, terminal: terminal, field: "requestedAmount", minimumAmount: minimumSale)
             try PaymentValidation.tip(request.tipAmount, requestedAmount: amount, terminal: terminal)
         case "REFUND":
             guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }

@@ -49,7 +49,7 @@ extension HostUnderTest {
 
     /// Waits (at most 5 s) until each event has had a delivery attempt.
     func waitForAttempts(_ ids: [String], _ fixtures: Fixtures) throws {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(60)
         for id in ids {
             while true {
                 let event = try expect(200, "GET", "/backoffice/v1/webhooks/events/\(id)", bearer: fixtures.backOfficeKey)

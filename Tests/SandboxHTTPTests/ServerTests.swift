@@ -146,7 +146,7 @@ import TestSupport
         func next() -> Reply? {
             lock.lock()
             defer { lock.unlock() }
-            let deadline = Date().addingTimeInterval(10)
+            let deadline = Date().addingTimeInterval(60)
             while replies.isEmpty { if !lock.wait(until: deadline) { return nil } }
             return replies.removeFirst()
         }

@@ -38,7 +38,7 @@ final class OneAtATime<Input>: Subscriber, @unchecked Sendable {
 
 /// Waits for `condition` (nil after 20 s).
 func waitFor(_ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(20)
+    let deadline = Date().addingTimeInterval(90)
     while Date() < deadline {
         if await condition() { return true }
         try? await Task.sleep(for: .milliseconds(10))

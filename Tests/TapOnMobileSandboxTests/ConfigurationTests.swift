@@ -30,7 +30,7 @@ struct ConfigurationTests {
     }
 
     @Test("environments: the seed's cases plus mBank, Payone AT and PagBank, each naming a region and a flavour")
-    func environments() {
+    func environments() throws {
         #expect(Environments.allCases.count == 40)
         for environment in Environments.allCases {
             #expect(

@@ -22,7 +22,7 @@ struct QRWebhookTests {
     static func delivery(_ sandbox: LiveSandbox, of transactionId: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> [String: Any]
     {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
             if let found = await deliveries(sandbox, of: transactionId).first { return found }
             try? await Task.sleep(nanoseconds: 20_000_000)

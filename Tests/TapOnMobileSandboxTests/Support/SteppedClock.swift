@@ -68,7 +68,7 @@ final class SteppedClock: ReaderClock, @unchecked Sendable {
     /// Returns once a wait has begun after `count` earlier ones (real time, at most 20 s), or the
     /// calling task is cancelled.
     func untilWaiting(after count: Int? = nil) async {
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(90)
         while Date() < deadline, !Task.isCancelled {
             let ready = lock.withLock { !sleepers.isEmpty && (count.map { waits > $0 } ?? true) }
             if ready { return }

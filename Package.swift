@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "webhooks", targets: ["WebhooksCommand"]),
         .library(name: "TapOnMobileSandbox", targets: ["TapOnMobileSandbox"]),
         .library(name: "MoneiTapToPay", targets: ["MoneiTapToPay"]),
+        .library(name: "TapOnPartner", targets: ["TapOnPartner"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         // MONEI's Tap to Pay SDK (seed 002) over the MONEI host and the same simulated reader.
         .target(name: "MoneiTapToPay", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
+        // PagBank's Tap On SDK (seed 004), over the TapOnMobile device on the PagBank host.
+        .target(name: "TapOnPartner", dependencies: ["TapOnMobileSandbox", "SimulatedReader", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
@@ -142,6 +145,12 @@ let package = Package(
         .testTarget(
             name: "MoneiTapToPayTests",
             dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "TestSupport", "HostTestSupport"]),
+        // Swift 5 mode: the seed's example is Swift 5 code (a main-actor UIApplication read from a
+        // property initializer, as Xcode's Swift 5 mode accepts).
+        .testTarget(
+            name: "TapOnPartnerTests",
+            dependencies: ["TapOnPartner", "TapOnMobileSandbox", "SimulatedReader", "TestSupport", "HostTestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "QRCode", "WebhookSignature", "TestSupport", "HostTestSupport"]),
     ]
 )

@@ -13,7 +13,7 @@
 /// TapOnMobile.shared.doPayment(currency: "EUR", requestedAmount: 1250, reference: nil,
 ///                              container: getRootViewController(), paymentSolutionReceiptHandling: false)
 /// ```
-@MainActor
+@preconcurrency @MainActor
 open class UIViewController {
     public init() {}
 }

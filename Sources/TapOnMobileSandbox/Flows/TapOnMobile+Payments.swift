@@ -175,12 +175,17 @@ extension TapOnMobile {
     /// - Parameters:
     ///   - transactionId: The sale.
     ///   - isCancelledByUser: `true` when the customer cancelled (→ `USER_CANCELLED`), else `CANCELLED`.
+    ///   - expectedAmount: Not in the seed: the sale's whole amount as the caller knows it; the host
+    ///     refuses another with `amount_mismatch` (PagBank's cancel names the amount it cancels).
     /// - Returns: `Success` whose ``Success/transactionStatus`` is the sale's new status.
-    public func doReversal(transactionId: String, isCancelledByUser: Bool = false) async -> Result<Success, TapOnMobileError> {
+    public func doReversal(transactionId: String, isCancelledByUser: Bool = false, expectedAmount: Int? = nil) async
+        -> Result<Success, TapOnMobileError>
+    {
         await with(loggedIn) { loggedIn in
             return await send(
                 loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(transactionId))/reversal",
-                body: PaymentBodies.Reversal(isCancelledByUser: isCancelledByUser), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self
+                body: PaymentBodies.Reversal(isCancelledByUser: isCancelledByUser, expectedAmount: expectedAmount), bearer: loggedIn.token,
+                idempotent: true, as: TransactionDetail.self
             ).map { detail in
                 remember(detail)
                 return Success(transactionStatus: detail.transactionStatus)

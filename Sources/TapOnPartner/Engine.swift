@@ -18,8 +18,11 @@ struct Engine: Sendable {
     /// Logged in with the reader prepared: a live session is kept, an ended one renewed (Tap On's
     /// terminals log in without a secure code).
     func ensureSession() async -> Result<Success, TapOnMobileError> {
-        if case .success = await sdk.getSessionExpiration() { return .success(Success()) }
-        if case .failure(let error) = await sdk.doLogin(pin: nil) { return .failure(error) }
+        if case .failure = await sdk.getSessionExpiration() {
+            if case .failure(let error) = await sdk.doLogin(pin: nil) { return .failure(error) }
+        }
+        // A new launch of the app keeps the session (the device folder has it) but not the prepared reader.
+        if sdk.getPrepareDevicePercentage() == 100 { return .success(Success()) }
         return await sdk.prepareDeviceAndWait()
     }
 

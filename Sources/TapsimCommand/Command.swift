@@ -4,12 +4,13 @@ import Foundation
 /// One `tapsim` command: its options and help, and what it does.
 struct Command: Sendable {
     typealias Body = @Sendable (Context, ParsedArguments) async throws -> Report
-    typealias MoneiBody = @Sendable (MoneiContext, ParsedArguments) async throws -> Report
+    typealias VendorBody = @Sendable (VendorContext, ParsedArguments) async throws -> Report
 
-    /// What the command drives: the TapOnMobile SDK, or MONEI's (`tapsim monei …`).
+    /// What the command drives: the TapOnMobile SDK, or another vendor's on that vendor's region
+    /// (`tapsim monei …` on MONEI, `tapsim pagbank …` on PAGBANK).
     enum Action: Sendable {
         case tapOnMobile(Body)
-        case monei(MoneiBody)
+        case vendor(region: String, VendorBody)
     }
 
     /// `pay`, or `register quick` for a command of a group.
@@ -28,9 +29,11 @@ struct Command: Sendable {
         self.init(name, summary, positional: positional, options: options, examples: examples, action: .tapOnMobile(run))
     }
 
-    /// A `tapsim monei …` command.
-    init(monei name: String, _ summary: String, options: [Option] = [], examples: [String] = [], run: @escaping MoneiBody) {
-        self.init(name, summary, positional: nil, options: options, examples: examples, action: .monei(run))
+    /// A command of another vendor's SDK (`tapsim monei …`), on its region.
+    init(
+        _ name: String, _ summary: String, region: String, options: [Option] = [], examples: [String] = [], run: @escaping VendorBody
+    ) {
+        self.init(name, summary, positional: nil, options: options, examples: examples, action: .vendor(region: region, run))
     }
 
     private init(
@@ -119,7 +122,11 @@ enum Commands {
         name: "monei", summary: "MONEI Tap to Pay (MoneiTapToPay): a POS token as your backend gets it, prepare, and payments on the MONEI host.",
         commands: [Monei.token, Monei.prepare, Monei.pay])
 
-    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik, "monei": monei]
+    static let pagbank = CommandGroup(
+        name: "pagbank", summary: "PagBank Tap On (TapOnPartner): activate with a partner app's key, sales in reais, cancels, logout.",
+        commands: [PagBank.activate, PagBank.pay, PagBank.cancel, PagBank.status, PagBank.logout])
+
+    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik, "monei": monei, "pagbank": pagbank]
 
     static let all: [Command] =
         register.commands + [
@@ -128,7 +135,7 @@ enum Commands {
             Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
             Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
             Sessions.unregister, Sessions.status, Demo.command,
-        ] + monei.commands
+        ] + monei.commands + pagbank.commands
 }
 
 extension ParsedArguments {

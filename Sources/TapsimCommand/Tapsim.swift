@@ -80,10 +80,10 @@ enum Tapsim {
                     exit(0)
                 }
                 report = try await run(context, invocation.options)
-            case .monei(let run):
-                let context = try MoneiContext(globals: invocation.globals)
+            case .vendor(let region, let run):
+                let context = try VendorContext(globals: invocation.globals, region: region)
                 if invocation.globals.dryRun {
-                    Output.write(context.resolved(invocation.command, invocation.options).text)
+                    Output.write(context.resolved(invocation.command, invocation.options, files: ["monei.json", "device.json", "tapon.json"]).text)
                     exit(0)
                 }
                 report = try await run(context, invocation.options)

@@ -20,6 +20,8 @@ struct HelpExamplesTests {
         case ready
         /// An mBank device (`--env MBANK`) registered on MBANK-T0101 (BLIK on) and logged in.
         case blikLoggedIn
+        /// PagBank's Tap On activated on its device (`tapsim pagbank activate`).
+        case pagbankActive
     }
 
     /// Every help text with examples: `tapsim` itself and each command. A command missing here
@@ -35,6 +37,8 @@ struct HelpExamplesTests {
         "relink": .loggedIn, "support": .freshDevice, "unregister": .registered, "status": .freshDevice, "demo": .freshDevice,
         // The MONEI device keeps only its POS token (`monei prepare`), in its own folder.
         "monei token": .freshDevice, "monei prepare": .freshDevice, "monei pay": .freshDevice,
+        "pagbank activate": .freshDevice, "pagbank pay": .freshDevice, "pagbank cancel": .pagbankActive, "pagbank status": .freshDevice,
+        "pagbank logout": .pagbankActive,
     ]
 
     @Test("each example exits 0, or with the exit code its comment names")
@@ -117,6 +121,8 @@ struct HelpExamplesTests {
             case .ready: steps = [["register", "quick", "--pin", "2468"], ["login", "--pin", "2468"], ["prepare"]]
             case .blikLoggedIn:
                 steps = [["--env", "MBANK", "register", "quick", "--pin", "2468", "--terminal", "MBANK-T0101"], ["--env", "MBANK", "login", "--pin", "2468"]]
+            case .pagbankActive:
+                steps = [["pagbank", "activate"]]
             }
             for step in steps {
                 let result = try tapsim(step)

@@ -16,7 +16,8 @@ import TapOnMobileSandbox
 /// an app to do after each launch.
 enum Monei {
     static let token = Command(
-        monei: "monei token", "Asks the MONEI host for a POS token with the account's API key, as your backend does, and prints it.",
+        "monei token", "Asks the MONEI host for a POS token with the account's API key, as your backend does, and prints it.",
+        region: TapToPaySandbox.region,
         options: [
             .value("merchant", "ID", "The MONEI account (MONEI-M01, MONEI-M02: sandbox-data/merchants.json; default: the first)."),
             .value("store", "ID", "The store (sandbox-data/monei.json; default: the account's first)."),
@@ -36,7 +37,8 @@ enum Monei {
     }
 
     static let prepare = Command(
-        monei: "monei prepare", "TapToPay.prepare(token:): location, the token checked by MONEI, the reader prepared; keeps the token for 'monei pay'.",
+        "monei prepare", "TapToPay.prepare(token:): location, the token checked by MONEI, the reader prepared; keeps the token for 'monei pay'.",
+        region: TapToPaySandbox.region,
         options: [
             .value("token", "TOKEN", "The POS token ('tapsim monei token'); required."),
         ],
@@ -54,7 +56,8 @@ enum Monei {
     }
 
     static let pay = Command(
-        monei: "monei pay", "TapToPay.acceptPayment(amount:orderId:callbackUrl:): the customer taps a test card; prints the PaymentResult or the TapToPayError.",
+        "monei pay", "TapToPay.acceptPayment(amount:orderId:callbackUrl:): the customer taps a test card; prints the PaymentResult or the TapToPayError.",
+        region: TapToPaySandbox.region,
         options: [
             .value("amount", "N", "Euro cents, more than 0 (1050 is 10.50 EUR); 42.XX amounts pick the issuer's answer (4205 declines)."),
             .value("order-id", "ID", "Your order reference; not empty, new for each order."),
@@ -76,7 +79,7 @@ enum Monei {
             guard let url = URL(string: text), url.scheme != nil else { throw UsageError("--callback-url must be a URL, not '\(text)'") }
             callbackUrl = url
         }
-        let card = options.flag("cancel") ? nil : try context.card(named: options.string("card"))
+        let card = options.flag("cancel") ? nil : try context.card(named: options.string("card"), country: "ES")
         guard let token = options.string("token") ?? context.savedToken() else {
             throw UsageError("no POS token: run 'tapsim monei prepare --token TOKEN' first, or give --token")
         }
@@ -93,27 +96,9 @@ enum Monei {
     }
 }
 
-/// One `tapsim monei` invocation: the MONEI host from `endpoints.json`, the device folder, and the
-/// app's launch of `MoneiTapToPay` against them.
-final class MoneiContext: @unchecked Sendable {
-    let globals: GlobalOptions
-    let endpoints: SandboxEndpoints
-    let region: String
-    let host: URL
-    let deviceDirectory: URL
-
+/// MONEI's part of a vendor context: the app's launch, the backend's API key, where the app keeps its token.
+extension VendorContext {
     var stateFile: URL { deviceDirectory.appendingPathComponent("monei.json") }
-
-    init(globals: GlobalOptions) throws(UsageError) {
-        self.globals = globals
-        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
-        region = try endpoints.region(globals.region ?? TapToPaySandbox.region)
-        guard region == TapToPaySandbox.region else {
-            throw UsageError("'tapsim monei' talks to the MONEI host (--env MONEI), not \(region)")
-        }
-        host = try endpoints.hostURL(for: region)
-        deviceDirectory = URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
-    }
 
     /// Starts the app: the host of `endpoints.json`, the reader's waits skipped (unless `--real-time`),
     /// and the customer tapping `card`, or closing the card screen when `card` is nil.
@@ -121,28 +106,9 @@ final class MoneiContext: @unchecked Sendable {
     func launch(card: TestCard?) {
         var sandbox = TapToPaySandbox()
         sandbox.endpoint = host
-        sandbox.clock = globals.realTime ? LiveReaderClock() : SkippingClock()
+        sandbox.clock = readerClock
         sandbox.cardScripts = { _ in card.map { .tap($0) } ?? .cancel(after: 1) }
         TapToPaySandbox.launch(sandbox)
-    }
-
-    /// The test card named `name`, or the Spanish domestic one.
-    func card(named name: String?) throws(UsageError) -> TestCard {
-        let file = try SandboxData.locate(explicit: globals.sandboxData).directory.appendingPathComponent("cards.json")
-        let catalogue: CardCatalogue
-        do {
-            catalogue = try CardCatalogue.load(from: file)
-        } catch {
-            throw UsageError("\(file.path): \(error)")
-        }
-        guard let name else {
-            guard let card = catalogue.defaultCard(forCountry: "ES") else { throw UsageError("\(file.path) has no card to tap by default") }
-            return card
-        }
-        guard let card = catalogue.card(named: name) else {
-            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
-        }
-        return card
     }
 
     /// The API key of `merchant` (or the region's first account) from `merchants.json`.
@@ -177,33 +143,16 @@ final class MoneiContext: @unchecked Sendable {
 
     // MARK: - Where the app keeps its token between launches
 
-    private struct State: Codable {
+    private struct MoneiState: Codable {
         var token: String
     }
 
     func saveToken(_ token: String) throws {
-        try FileManager.default.createDirectory(at: deviceDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try JSONEncoder().encode(State(token: token)).write(to: stateFile, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: stateFile.path)
+        try writePrivate(try JSONEncoder().encode(MoneiState(token: token)), to: "monei.json")
     }
 
     func savedToken() -> String? {
-        FileManager.default.contents(atPath: stateFile.path).flatMap { try? JSONDecoder().decode(State.self, from: $0) }?.token
-    }
-
-    /// `--dry-run`: the command, its options, the host and the device folder.
-    func resolved(_ command: Command, _ options: ParsedArguments) -> JSONValue {
-        var given: [(String, JSONValue)] = []
-        for option in command.description.options where option.name != "help" {
-            given.append((option.name, option.placeholder == nil ? .bool(options.flag(option.name)) : JSONValue(options.string(option.name))))
-        }
-        return .object([
-            ("dryRun", true), ("command", .string(command.name)), ("options", .object(given)), ("region", .string(region)),
-            ("host", .string(host.absoluteString)), ("endpoints", .string(endpoints.file.standardizedFileURL.path)),
-            ("deviceDirectory", .string(deviceDirectory.path)),
-            ("tokenFile", .bool(FileManager.default.fileExists(atPath: stateFile.path))), ("json", .bool(globals.json)),
-            ("field", JSONValue(globals.field)), ("realTime", .bool(globals.realTime)),
-        ])
+        FileManager.default.contents(atPath: stateFile.path).flatMap { try? JSONDecoder().decode(MoneiState.self, from: $0) }?.token
     }
 }
 

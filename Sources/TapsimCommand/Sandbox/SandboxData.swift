@@ -26,6 +26,8 @@ struct SandboxData: Sendable {
         var backOfficeKey: String
         var terminals: [Terminal]
         var merchants: [Merchant]
+        /// The `appKey`s of the region's partner apps (PagBank's Tap On), in file order.
+        var partnerAppKeys: [String]
     }
 
     var directory: URL
@@ -57,7 +59,8 @@ struct SandboxData: Sendable {
                             reversalAvailable: terminal["reversalAvailable"] as? Bool ?? false))
                 }
             }
-            parsed[id] = Region(backOfficeKey: key, terminals: terminals, merchants: merchants)
+            let partners = (region["partners"] as? [[String: Any]] ?? []).compactMap { $0["appKey"] as? String }
+            parsed[id] = Region(backOfficeKey: key, terminals: terminals, merchants: merchants, partnerAppKeys: partners)
         }
         return SandboxData(directory: directory, regions: parsed)
     }

@@ -1,0 +1,76 @@
+import CommandLineSupport
+import Foundation
+import SimulatedReader
+
+/// One invocation of another vendor's commands (`tapsim monei …`, `tapsim pagbank …`): that
+/// vendor's region host from `endpoints.json`, the device folder, and what the vendor's SDK is
+/// launched with. The vendor's own steps are extensions (Monei.swift, PagBank.swift).
+final class VendorContext: @unchecked Sendable {
+    let globals: GlobalOptions
+    let endpoints: SandboxEndpoints
+    let region: String
+    let host: URL
+    let deviceDirectory: URL
+
+    /// The context of `region`'s commands; `--env` may only repeat it.
+    init(globals: GlobalOptions, region expected: String) throws(UsageError) {
+        self.globals = globals
+        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
+        region = try endpoints.region(globals.region ?? expected)
+        guard region == expected else {
+            throw UsageError("'tapsim \(expected.lowercased())' talks to the \(expected) host (--env \(expected)), not \(region)")
+        }
+        host = try endpoints.hostURL(for: region)
+        deviceDirectory = URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
+    }
+
+    /// The reader's clock: waits skipped unless `--real-time`.
+    var readerClock: any ReaderClock { globals.realTime ? LiveReaderClock() : SkippingClock() }
+
+    /// The test card named `name`, or the first plain card issued in `country`.
+    func card(named name: String?, country: String) throws(UsageError) -> TestCard {
+        let file = try SandboxData.locate(explicit: globals.sandboxData).directory.appendingPathComponent("cards.json")
+        let catalogue: CardCatalogue
+        do {
+            catalogue = try CardCatalogue.load(from: file)
+        } catch {
+            throw UsageError("\(file.path): \(error)")
+        }
+        guard let name else {
+            guard let card = catalogue.defaultCard(forCountry: country) else { throw UsageError("\(file.path) has no card to tap by default") }
+            return card
+        }
+        guard let card = catalogue.card(named: name) else {
+            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
+        }
+        return card
+    }
+
+    /// `sandbox-data/merchants.json`'s part for this region.
+    func sandboxData() throws(UsageError) -> SandboxData.Region {
+        try SandboxData.locate(explicit: globals.sandboxData).region(region)
+    }
+
+    /// `--dry-run`: the command, its options, the host and the device folder, and which of `files` exist there.
+    func resolved(_ command: Command, _ options: ParsedArguments, files: [String]) -> JSONValue {
+        var given: [(String, JSONValue)] = []
+        for option in command.description.options where option.name != "help" {
+            given.append((option.name, option.placeholder == nil ? .bool(options.flag(option.name)) : JSONValue(options.string(option.name))))
+        }
+        let present = files.map { ($0, JSONValue.bool(FileManager.default.fileExists(atPath: deviceDirectory.appendingPathComponent($0).path))) }
+        return .object([
+            ("dryRun", true), ("command", .string(command.name)), ("options", .object(given)), ("region", .string(region)),
+            ("host", .string(host.absoluteString)), ("endpoints", .string(endpoints.file.standardizedFileURL.path)),
+            ("deviceDirectory", .string(deviceDirectory.path)), ("files", .object(present)), ("json", .bool(globals.json)),
+            ("field", JSONValue(globals.field)), ("realTime", .bool(globals.realTime)),
+        ])
+    }
+
+    /// Writes `data` owner-only into the device folder (made 0700).
+    func writePrivate(_ data: Data, to name: String) throws {
+        try FileManager.default.createDirectory(at: deviceDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = deviceDirectory.appendingPathComponent(name)
+        try data.write(to: file, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tapsim pagbank …` (PagBank's Tap On on the command line) against a whole sandbox, and the
+/// README's and docs/pagbank.md's blocks that use it, run as written.
+@Suite("tapsim: PagBank Tap On")
+struct PagBankTapsimTests {
+    @Test("the README's PagBank journey runs as written")
+    func readmeJourney() throws {
+        let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
+        let script = try MoneiTapsimTests.blocks("README.md", under: "## PagBank Tap On")
+        #expect(script.contains("tapsim pagbank activate"), "\(script)")
+        let result = try layout.bash("set -e\n" + script, timeout: 120)
+        #expect(result.status == 0, "\(script)\n\(result)")
+        #expect(result.stdout.contains("Cancelled: ") && result.stdout.contains("Logged out"), "\(result)")
+    }
+
+    @Test("docs/pagbank.md's tapsim block runs as written")
+    func docsBlock() throws {
+        let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
+        let script = try MoneiTapsimTests.blocks("docs/pagbank.md", under: "### tapsim")
+        let result = try layout.bash("set -e\n" + script, timeout: 120)
+        #expect(result.status == 0, "\(script)\n\(result)")
+        #expect(result.stdout.contains("Tap On is not active"), "\(result)")
+    }
+
+    @Test("a sale before activation exits 13, an unknown appKey 12; under --json the result and the error are one object")
+    func answersAndErrors() throws {
+        let sandbox = try SandboxUnderTest()
+        let early = try sandbox.tapsim("--json", "pagbank", "pay", "--amount", "10.00")
+        #expect(early.status == 13 && early.json?[path: "error", "code"] as? String == "not_activated", "\(early)")
+        let stranger = try sandbox.tapsim("pagbank", "activate", "--app-key", "tapon_test_not_a_partner")
+        #expect(stranger.status == 12, "\(stranger)")
+        #expect(try sandbox.tapsim("pagbank", "activate").status == 0)
+        let sale = try sandbox.tapsim("--json", "pagbank", "pay", "--amount", "25.50", "--card", "mc-br")
+        #expect(sale.status == 0, "\(sale)")
+        #expect(sale.json?["amount"] as? String == "2550" && sale.json?["paymentType"] as? String == "debit", "\(sale)")
+        #expect(sale.json?["cardBrand"] as? String == "MASTERCARD" && sale.json?["installments"] as? Int == 1, "\(sale)")
+        let declined = try sandbox.tapsim("--json", "pagbank", "pay", "--amount", "42.05")
+        #expect(declined.status == 14 && declined.json?[path: "error", "code"] as? String == "05", "\(declined)")
+        let tooMuch = try sandbox.tapsim("pagbank", "pay", "--amount", "10000.01")
+        #expect(tooMuch.status == 17 && tooMuch.stderr.contains("amount_over_limit"), "\(tooMuch)")
+        let wrongRegion = try sandbox.tapsim("--env", "EU", "pagbank", "status")
+        #expect(wrongRegion.status == 2 && wrongRegion.stderr.contains("--env PAGBANK"), "\(wrongRegion)")
+    }
+}

@@ -28,6 +28,9 @@ public final class Sandbox: Sendable {
         public var accessLog: AccessLog?
         /// The base of the wallet's pay-page URLs (what the QR codes carry); `nil`: the wallet's own URL.
         public var walletPublicURL: String?
+        /// What the hosts' sandbox clocks run on: real time by default; a test that must not race
+        /// real time on a loaded machine gives a fixed instant, and the clocks move only when told.
+        public var clockBase: @Sendable () -> Date = { Date() }
 
         public init(
             resources: Resources, basePort: Int, server: ServerConfiguration, dataDirectory: URL, flavour: Flavour,
@@ -72,7 +75,7 @@ public final class Sandbox: Sendable {
             let ports = configuration.ports
             // The inbox starts first: the hosts send every merchant's webhooks to it.
             var clocks: [String: SandboxClock] = [:]
-            for region in resources.catalogue.regions { clocks[region.id] = SandboxClock() }
+            for region in resources.catalogue.regions { clocks[region.id] = SandboxClock(base: configuration.clockBase) }
             let inbox = try WebhookInbox.start(
                 configuration: .init(
                     server: configuration.server(at: ports.inbox), webRoot: resources.web.appendingPathComponent("inbox"),

@@ -152,7 +152,7 @@ public enum ErrorCode: Sendable {
     case amountOverLimit
     /// 400: A sale's `requestedAmount` below the region's smallest sale (PagBank: R$ 1,00).
     case amountBelowMinimum
-    /// 422: A reversal whose `expectedAmount` is not the sale's amount (PagBank's cancel).
+    /// 409: A reversal whose `expectedAmount` is not the sale's amount (PagBank's cancel).
     case amountMismatch
     /// 401: `POST /tapon/v1/activations` with an `appKey` no partner app of the region has.
     case unknownAppKey

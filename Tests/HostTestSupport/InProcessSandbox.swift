@@ -21,14 +21,23 @@ public final class InProcessSandbox: @unchecked Sendable {
     public let fixtures: MerchantsFile
 
     /// Starts the sandbox on `directory` (a fresh one by default); `controlKey` puts its sandbox
-    /// control behind that key, as a sandbox that listens beyond loopback has it.
-    public init(directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2, controlKey: String? = nil) throws {
+    /// control behind that key, as a sandbox that listens beyond loopback has it; `clocksStandStill`
+    /// stops the hosts' sandbox clocks at the start (they move only by `POST /_sandbox/clock`), for
+    /// a rule whose window real time must not eat on a loaded machine.
+    public init(
+        directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2, controlKey: String? = nil,
+        clocksStandStill: Bool = false
+    ) throws {
         self.directory = directory
         fixtures = try MerchantsFile.load()
-        sandbox = try Sandbox.start(
-            configuration: Sandbox.Configuration(
-                resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds, controlKey: controlKey),
-                dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil))
+        var configuration = Sandbox.Configuration(
+            resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds, controlKey: controlKey),
+            dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil)
+        if clocksStandStill {
+            let start = Date()
+            configuration.clockBase = { start }
+        }
+        sandbox = try Sandbox.start(configuration: configuration)
     }
 
     public func stop() { sandbox.stop() }

@@ -110,7 +110,7 @@ struct SandboxTests {
         }
     }
 
-    @Test("with a base port, Worldline region i listens on base + i, then the portal, the wallet, the inbox, then MONEI")
+    @Test("with a base port, Worldline region i listens on base + i, then the portal, the wallet, the inbox, then MONEI and PAGBANK")
     func layout() throws {
         let directory = TemporaryDirectory()
         var sandbox: Sandbox?
@@ -128,7 +128,8 @@ struct SandboxTests {
         #expect(Int(started.wallet.server.port) == base + 10)
         #expect(Int(started.inbox.server.port) == base + 11)
         #expect(started.hosts.filter { $0.configuration.region.vendor == .monei }.map { Int($0.server.port) } == [base + 12])
-        #expect(count == 13)
+        #expect(started.hosts.filter { $0.configuration.region.vendor == .pagbank }.map { Int($0.server.port) } == [base + 13])
+        #expect(count == 14)
     }
 
     @Test("when one port is taken, start fails with that port and stops the services it had started")

@@ -10,7 +10,7 @@ public enum PaymentBodies {
     /// `POST /terminal/v1/transactions/{id}/reversal`; absent means `false` (`CANCELLED`).
     public struct Reversal: Codable, Sendable, Equatable {
         public let isCancelledByUser: Bool?
-        /// The sale's whole amount, when the caller states it (PagBank's cancel): another amount is 422 `amount_mismatch`.
+        /// The sale's whole amount, when the caller states it (PagBank's cancel): another amount is 409 `amount_mismatch`.
         public let expectedAmount: Int?
         public init(isCancelledByUser: Bool?, expectedAmount: Int? = nil) {
             self.isCancelledByUser = isCancelledByUser

@@ -176,7 +176,7 @@ extension TapOnMobile {
     ///   - transactionId: The sale.
     ///   - isCancelledByUser: `true` when the customer cancelled (→ `USER_CANCELLED`), else `CANCELLED`.
     ///   - expectedAmount: Not in the seed: the sale's whole amount as the caller knows it; the host
-    ///     refuses another with `amount_mismatch` (PagBank's cancel names the amount it cancels).
+    ///     refuses another with `amount_mismatch` (409) (PagBank's cancel names the amount it cancels).
     /// - Returns: `Success` whose ``Success/transactionStatus`` is the sale's new status.
     public func doReversal(transactionId: String, isCancelledByUser: Bool = false, expectedAmount: Int? = nil) async
         -> Result<Success, TapOnMobileError>

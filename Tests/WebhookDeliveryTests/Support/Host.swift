@@ -58,11 +58,12 @@ final class TestHost: @unchecked Sendable {
     init(
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
         wallClock: any TimeSource = WallClock(), resolver: PublicAddress.Resolver? = nil,
-        webhookURL: (@Sendable (String) -> String?)? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        webhookURL: (@Sendable (String) -> String?)? = nil, clock: SandboxClock = SandboxClock(),
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         running = try InProcessHost(
             region: EU.region, flavour: flavour, directory: directory, dispatches: dispatches, wallClock: wallClock,
-            resolver: resolver, webhookURL: webhookURL, sourceLocation: sourceLocation)
+            resolver: resolver, webhookURL: webhookURL, clock: clock, sourceLocation: sourceLocation)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
     }
 

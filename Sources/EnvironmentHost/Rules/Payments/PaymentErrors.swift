@@ -59,7 +59,7 @@ struct PaymentError: HTTPResponseError, Equatable {
     /// A reversal that names another amount than the sale's (PagBank's cancel checks it).
     static func amountMismatch(_ saleAmount: Int) -> PaymentError {
         PaymentError(
-            status: 422, code: .amountMismatch, message: "The sale is \(saleAmount) minor units; a cancel names its whole amount.",
+            status: 409, code: .amountMismatch, message: "The sale is \(saleAmount) minor units; a cancel names its whole amount.",
             field: "expectedAmount")
     }
 

@@ -101,7 +101,7 @@ let package = Package(
         // TestSupport stays off the server modules (device and platform suites use it); what starts a
         // host or the whole sandbox in this process is HostTestSupport.
         .target(
-            name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "CSpawn"],
+            name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SimulatedReader", "CSpawn"],
             path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
         .target(
             name: "HostTestSupport",

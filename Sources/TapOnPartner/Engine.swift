@@ -74,17 +74,10 @@ struct Engine: Sendable {
             return .failure(TapOnPartnerError(code: "invalid_amount", message: "The amount must be more than 0 reais with at most two decimals, not \(reais)."))
         }
         if case .failure(let error) = await ready() { return .failure(Self.error(error)) }
-        var final: TransactionDetail?
-        for await result in sdk.doPayment(currency: Self.currency, requestedAmount: cents, reference: nil) {
-            switch result {
-            case .success(.completed(let detail)): final = detail
-            case .success: continue
-            case .failure(let error): return .failure(Self.error(error))
-            }
+        switch await Self.cleared(sdk.doPayment(currency: Self.currency, requestedAmount: cents, reference: nil)) {
+        case .success(let detail): return .approved(Self.result(detail, requested: cents))
+        case .failure(let error): return .failure(error)
         }
-        guard let detail = final else { return .failure(TapOnPartnerError(code: "incomplete", message: "The sale ended without a result.")) }
-        if let failure = detail.outcomeError { return .failure(Self.error(failure)) }
-        return .approved(Self.result(detail, requested: cents))
     }
 
     /// Initialized and logged in, the reader prepared.
@@ -146,17 +139,26 @@ struct Engine: Sendable {
                     code: ErrorCode.amountMismatch.rawValue, message: "The sale is \(sale.transactionAmount) centavos; a cancel names its whole amount."))
         case .success: break
         }
+        let refund = sdk.doRefund(currency: Self.currency, requestedAmount: amount, transactionId: transactionCode, reference: userRef)
+        switch await Self.cleared(refund) {
+        case .success(let detail): return .approved(TapOnCancelResult(amount: String(detail.transactionAmount), refCode: detail.transactionId))
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// The transaction a card stream completes with, when it cleared; else why not.
+    static func cleared(_ events: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>) async -> Result<TransactionDetail, TapOnPartnerError> {
         var final: TransactionDetail?
-        for await result in sdk.doRefund(currency: Self.currency, requestedAmount: amount, transactionId: transactionCode, reference: userRef) {
+        for await result in events {
             switch result {
             case .success(.completed(let detail)): final = detail
             case .success: continue
             case .failure(let error): return .failure(Self.error(error))
             }
         }
-        guard let detail = final else { return .failure(TapOnPartnerError(code: "incomplete", message: "The cancel ended without a result.")) }
+        guard let detail = final else { return .failure(TapOnPartnerError(code: "incomplete", message: "The transaction ended without a result.")) }
         if let failure = detail.outcomeError { return .failure(Self.error(failure)) }
-        return .approved(TapOnCancelResult(amount: String(detail.transactionAmount), refCode: detail.transactionId))
+        return .success(detail)
     }
 
     static func error(_ error: TapOnMobileError) -> TapOnPartnerError {

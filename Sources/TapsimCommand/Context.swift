@@ -89,23 +89,7 @@ final class Context: @unchecked Sendable {
     /// without a name, the region's domestic card (``CardCatalogue/defaultCard(forCountry:pin:)``),
     /// an online-PIN one when a PIN entry is scripted.
     func useCard(named name: String?, pinEntry: PinEntry? = nil) throws(UsageError) {
-        let data = try sandboxData()
-        let file = data.directory.appendingPathComponent("cards.json")
-        let catalogue: CardCatalogue
-        do {
-            catalogue = try CardCatalogue.load(from: file)
-        } catch {
-            throw UsageError("\(file.path): \(error)")
-        }
-        guard let name else {
-            guard let card = catalogue.defaultCard(forCountry: environment.homeCountry, pin: pinEntry != nil) else {
-                throw UsageError("\(file.path) has no card without flags to tap by default: name one with --card")
-            }
-            return self.card.set(card, pin: pinEntry ?? .correct)
-        }
-        guard let card = catalogue.card(named: name) else {
-            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
-        }
+        let card = try sandboxData().card(named: name, country: environment.homeCountry, pin: pinEntry != nil)
         self.card.set(card, pin: pinEntry ?? .correct)
     }
 

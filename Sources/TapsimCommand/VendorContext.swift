@@ -29,21 +29,7 @@ final class VendorContext: @unchecked Sendable {
 
     /// The test card named `name`, or the first plain card issued in `country`.
     func card(named name: String?, country: String) throws(UsageError) -> TestCard {
-        let file = try SandboxData.locate(explicit: globals.sandboxData).directory.appendingPathComponent("cards.json")
-        let catalogue: CardCatalogue
-        do {
-            catalogue = try CardCatalogue.load(from: file)
-        } catch {
-            throw UsageError("\(file.path): \(error)")
-        }
-        guard let name else {
-            guard let card = catalogue.defaultCard(forCountry: country) else { throw UsageError("\(file.path) has no card to tap by default") }
-            return card
-        }
-        guard let card = catalogue.card(named: name) else {
-            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
-        }
-        return card
+        try SandboxData.locate(explicit: globals.sandboxData).card(named: name, country: country)
     }
 
     /// `sandbox-data/merchants.json`'s part for this region.

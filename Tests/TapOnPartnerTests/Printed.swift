@@ -1,16 +1,8 @@
 import Foundation
+import TestSupport
 
 // The example reports through `print`; in this target `print` also keeps each line, so a test can
 // read what it printed. Lines still reach standard output.
-
-final class PrintedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var count: Int { lock.withLock { lines.count } }
-    func lines(after index: Int) -> [String] { lock.withLock { Array(lines.dropFirst(index)) } }
-}
 
 let printed = PrintedLines()
 

@@ -6,14 +6,6 @@ import TapOnPartner
 import TestSupport
 import Testing
 
-let cards: CardCatalogue = {
-    do {
-        return try CardCatalogue.load(from: Paths.sandboxData.appendingPathComponent("cards.json"))
-    } catch {
-        fatalError("cards.json: \(error)")
-    }
-}()
-
 /// PagBank's Tap On through the seed's ExampleViewModel, against the PagBank host: activation,
 /// sales, cancels (a reversal, and a refund once the sale can no longer be reversed) and logout.
 /// Serialized: the example prints, and the tests read what it printed.
@@ -29,7 +21,7 @@ struct TapOnPartnerTests {
 
         init() throws {
             host = try InProcessHost(region: "PAGBANK")
-            let visa = try #require(cards.card(named: "visa-br"))
+            let visa = ShippedCards.card("visa-br")
             var sandbox = TapOnPartnerSandbox()
             sandbox.device = SandboxConfiguration(
                 endpointOverrides: ["PAGBANK": URL(string: host.host.url)!], endpointsFile: nil, deviceDirectory: folder.file("device"),

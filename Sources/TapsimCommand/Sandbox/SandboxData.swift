@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SimulatedReader
 
 /// What `tapsim` reads from `sandbox-data/`: the back-office key and terminals of a region
 /// (`merchants.json`); the test cards (`cards.json`) are read by `CardCatalogue`.
@@ -63,6 +64,31 @@ struct SandboxData: Sendable {
             parsed[id] = Region(backOfficeKey: key, terminals: terminals, merchants: merchants, partnerAppKeys: partners)
         }
         return SandboxData(directory: directory, regions: parsed)
+    }
+
+    /// `cards.json` beside `merchants.json`, checked.
+    func cards() throws(UsageError) -> CardCatalogue {
+        let file = directory.appendingPathComponent("cards.json")
+        do {
+            return try CardCatalogue.load(from: file)
+        } catch {
+            throw UsageError("\(file.path): \(error)")
+        }
+    }
+
+    /// The card called `name`, or the first plain one issued in `country` (PIN-verified with `pin`).
+    func card(named name: String?, country: String, pin: Bool = false) throws(UsageError) -> TestCard {
+        let catalogue = try cards()
+        guard let name else {
+            guard let card = catalogue.defaultCard(forCountry: country, pin: pin) else {
+                throw UsageError("\(directory.path)/cards.json has no card without flags to tap by default: name one with --card")
+            }
+            return card
+        }
+        guard let card = catalogue.card(named: name) else {
+            throw UsageError("--card must be one of \(catalogue.names.joined(separator: ", ")), not '\(name)'")
+        }
+        return card
     }
 
     func region(_ id: String) throws(UsageError) -> Region {

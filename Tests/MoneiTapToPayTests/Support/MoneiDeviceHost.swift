@@ -6,19 +6,7 @@ import SimulatedReader
 import TestSupport
 import Testing
 
-/// The shipped test cards (`sandbox-data/cards.json`).
-let cards: CardCatalogue = {
-    do {
-        return try CardCatalogue.load(from: Paths.sandboxData.appendingPathComponent("cards.json"))
-    } catch {
-        fatalError("cards.json: \(error)")
-    }
-}()
-
-func card(_ name: String) -> TestCard {
-    guard let card = cards.card(named: name) else { fatalError("cards.json has no card \(name)") }
-    return card
-}
+func card(_ name: String) -> TestCard { ShippedCards.card(name) }
 
 /// The MONEI host in this process, as `sandbox up` runs it (sandbox flavour), with its own DNS so
 /// that the seed's callback URL (`https://example.com/monei/webhook`) never leaves the machine:

@@ -7,18 +7,9 @@ import Testing
 // SDK reports (listener calls, notifications, stream events).
 
 /// The shipped test cards (`sandbox-data/cards.json`).
-let cards: CardCatalogue = {
-    do {
-        return try CardCatalogue.load(from: Paths.sandboxData.appendingPathComponent("cards.json"))
-    } catch {
-        fatalError("cards.json: \(error)")
-    }
-}()
+let cards = ShippedCards.catalogue
 
-func card(_ name: String) -> TestCard {
-    guard let card = cards.card(named: name) else { fatalError("cards.json has no card \(name)") }
-    return card
-}
+func card(_ name: String) -> TestCard { ShippedCards.card(name) }
 
 /// One phone: the SDK, its folder and its reader's clock.
 struct Phone {

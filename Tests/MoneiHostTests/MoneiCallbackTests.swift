@@ -16,7 +16,7 @@ struct MoneiCallbackTests {
         let token = try await monei.token()
         let reply = try await monei.pay(token: token, amount: 1999, orderId: "order-cb", callbackUrl: receiver.url)
         expectReply(reply, 200, nil, "payment")
-        #expect(await eventually(10) { receiver.received.count >= 1 }, "the callback arrives")
+        #expect(await eventually(60) { receiver.received.count >= 1 }, "the callback arrives")
         let callback = try #require(receiver.received.first)
         // The bare object, as answered to the device, not an event envelope.
         #expect(callback.json as NSDictionary == reply.object as NSDictionary, "\(callback.text)\n\(reply)")
@@ -50,7 +50,7 @@ struct MoneiCallbackTests {
         expectMoneiError(await monei.refund(id, ["amount": 1]), 409, code: "already_refunded", "refunded in full")
         let read = await monei.payment(id)
         #expect(read.string("status") == "REFUNDED" && read.int("refundedAmount") == 1050, "\(read)")
-        #expect(await eventually(10) { receiver.received.count >= 3 }, "payment and two refund callbacks")
+        #expect(await eventually(60) { receiver.received.count >= 3 }, "payment and two refund callbacks")
         let statuses = receiver.received.map { $0.json["status"] as? String ?? "?" }
         #expect(Set(statuses) == ["SUCCEEDED", "PARTIALLY_REFUNDED", "REFUNDED"], "\(statuses)")
         for callback in receiver.received {

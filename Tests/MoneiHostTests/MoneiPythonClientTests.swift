@@ -51,7 +51,7 @@ struct MoneiPythonClientTests {
         // 2. The device pays with it; the host posts the signed callback.
         let payment = try await monei.pay(token: token, amount: 2350, orderId: "order-py", callbackUrl: receiver.url)
         let id = try #require(payment.string("id"), "\(payment)")
-        #expect(await eventually(10) { receiver.received.count >= 1 }, "the callback arrives")
+        #expect(await eventually(60) { receiver.received.count >= 1 }, "the callback arrives")
         let callback = try #require(receiver.received.first)
 
         // 3. The backend verifies the callback with the client's verify_signature and reconciles by id.

@@ -140,7 +140,7 @@ struct HTTPClientTests {
         let client = HTTPClient()
         let response = try client.send(HTTPClientRequest(url: try server().url("/slow?seconds=0.2")))
         #expect(response.totalTime >= .milliseconds(200))
-        #expect(response.totalTime < .seconds(5))
+        #expect(response.totalTime < .seconds(60), "a total time in the wrong unit")
     }
 
     @Test func connectingToAClosedPortIsConnectionFailed() throws {

@@ -14,13 +14,13 @@ import Testing
             threads.run {
                 arrived.signal()
                 // Returns only once every job runs at the same time (bounded, so a pool that queues fails).
-                if allArrived.wait(timeout: .now() + .seconds(10)) == .success { finished.signal() }
+                if allArrived.wait(timeout: .now() + .seconds(60)) == .success { finished.signal() }
             }
         }
-        for _ in 0..<count { #expect(arrived.wait(timeout: .now() + .seconds(10)) == .success) }
+        for _ in 0..<count { #expect(arrived.wait(timeout: .now() + .seconds(60)) == .success) }
         #expect(threads.threadCount == count)
         for _ in 0..<count { allArrived.signal() }
-        for _ in 0..<count { #expect(finished.wait(timeout: .now() + .seconds(10)) == .success) }
+        for _ in 0..<count { #expect(finished.wait(timeout: .now() + .seconds(60)) == .success) }
         // Idle for longer than 0.2 s, the threads end (polled: the test never sleeps for a fixed time).
         let deadline = Date().addingTimeInterval(60)
         while threads.threadCount > 0 && Date() < deadline { usleep(10_000) }
@@ -28,6 +28,6 @@ import Testing
         // A job after that starts a thread again.
         let again = DispatchSemaphore(value: 0)
         threads.run { again.signal() }
-        #expect(again.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(again.wait(timeout: .now() + .seconds(60)) == .success)
     }
 }

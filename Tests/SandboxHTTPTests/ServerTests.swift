@@ -34,7 +34,7 @@ import TestSupport
         var router = Self.router()
         router.get("/wait") { _ in
             // Bounded, so a server that answers on its poller fails the test instead of hanging it.
-            let released = release.wait(timeout: .now() + .seconds(10)) == .success
+            let released = release.wait(timeout: .now() + .seconds(60)) == .success
             return .text(released ? "released" : "never released")
         }
         let server = Server(name: "test", configuration: ServerConfiguration(pollingThreads: 1), responder: router)
@@ -83,7 +83,7 @@ import TestSupport
         defer { server.stop() }
         let holding = try RawConnection(port: server.port)
         try holding.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(entered.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(entered.wait(timeout: .now() + .seconds(60)) == .success)
         let other = try RawConnection(port: server.port)
         try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
         let held = try holding.readResponse()
@@ -99,7 +99,7 @@ import TestSupport
         let release = DispatchSemaphore(value: 0)
         var router = Self.router()
         @Sendable func wait() -> Response {
-            let released = release.wait(timeout: .now() + .seconds(10)) == .success
+            let released = release.wait(timeout: .now() + .seconds(60)) == .success
             return .text(released ? "on a handler thread" : "never released")
         }
         if inGroup {

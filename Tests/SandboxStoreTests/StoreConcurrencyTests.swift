@@ -19,7 +19,7 @@ struct StoreConcurrencyTests {
                 _ = readerDone.wait(timeout: .now() + .seconds(5))
             }
         }
-        #expect(insideWrite.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(insideWrite.wait(timeout: .now() + .seconds(60)) == .success)
 
         let namesDuringWrite: [String] = try store.read { db in
             try db.query("SELECT name FROM items ORDER BY id").map { try $0["name"] }
@@ -131,7 +131,7 @@ struct StoreConcurrencyTests {
         #expect(allQueued, "the writers did not queue: \(store.queuedWriteCount)")
         first.release()
         try first.join()
-        let seen = try queued.map { try $0.join(timeout: 10) }
+        let seen = try queued.map { try $0.join(timeout: 60) }
         #expect(seen.sorted() == [-1, 1, 1, 1])
         let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
         #expect(names == ["first", "queued 0", "queued 1", "queued 3"])
@@ -168,7 +168,7 @@ struct StoreConcurrencyTests {
         #expect(outcomes.lock.withLock { outcomes.results.isEmpty }, "told before the writer ran the write")
         first.release()
         try first.join()
-        for _ in 0..<2 { #expect(outcomes.done.wait(timeout: .now() + .seconds(10)) == .success) }
+        for _ in 0..<2 { #expect(outcomes.done.wait(timeout: .now() + .seconds(60)) == .success) }
         let kept = try #require(outcomes.lock.withLock { outcomes.results["kept"] })
         let keptID = try kept.0.get()
         #expect(kept.syncs > syncsBefore, "told before the WAL holding it was synced")
@@ -206,9 +206,9 @@ struct StoreConcurrencyTests {
         #expect(store.queuedWriteCount == 3)
         first.release()
         #expect(throws: DatabaseError.self) { try first.join() }
-        #expect(try sharing.join(timeout: 10) == false, "a write of the lost transaction returned as if kept")
-        #expect(try ending.join(timeout: 10) == false)
-        #expect(try behind.join(timeout: 10) == true, "the write queued behind was not run in a new transaction")
+        #expect(try sharing.join(timeout: 60) == false, "a write of the lost transaction returned as if kept")
+        #expect(try ending.join(timeout: 60) == false)
+        #expect(try behind.join(timeout: 60) == true, "the write queued behind was not run in a new transaction")
         let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
         #expect(names == ["behind"])
     }

@@ -20,7 +20,7 @@ struct CallbackURLTests {
         let port = callbackReceiver.port
         let viaLocalhost = try await device.clearedSale(1200, callbackUrl: "http://localhost:\(port)/callback", "sale with callbackUrl http://localhost")
 
-        #expect(await eventually(10) { callbackReceiver.application.count >= 3 && merchantReceiver.application.count >= 1 })
+        #expect(await eventually(60) { callbackReceiver.application.count >= 3 && merchantReceiver.application.count >= 1 })
         try await Task.sleep(for: .milliseconds(300))
         let atCallback = callbackReceiver.application.map { "\($0.paymentId ?? "?") \($0.type ?? "?")" }
         #expect(

@@ -103,7 +103,7 @@ struct CrashTests {
             await second.api.call("GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey), 200, nil,
             "the delivery log after the restart"
         ).objects("events")
-        let settled = await eventually(10) {
+        let settled = await eventually(60) {
             let events = await second.api.call(
                 "GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(EU.merchant1)", bearer: backOfficeKey
             ).objects("events")

@@ -37,7 +37,7 @@ struct DispatcherTests {
         slow.answer(200, delay: .seconds(16))
         await host.setWebhook(EU.merchant1, url: slow.hookURL)
         let id = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
-        #expect(await eventually(5) { !slow.received.isEmpty }, "the first attempt did not arrive")
+        #expect(await eventually(15) { !slow.received.isEmpty }, "the first attempt did not arrive")
         // Only the first request hangs; the retry is answered at once.
         slow.answer(200)
         let detail = await host.waitForState(id, "delivered", seconds: 30, "delivered on the retry after a timeout")
@@ -63,11 +63,12 @@ struct DispatcherTests {
         await host.setWebhook(EU.merchant1, url: slow.hookURL)
         await host.setWebhook(EU.merchant2, url: fast.hookURL)
         _ = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
-        #expect(await eventually(5) { !slow.received.isEmpty }, "the slow receiver got nothing")
+        #expect(await eventually(15) { !slow.received.isEmpty }, "the slow receiver got nothing")
         slow.answer(200)  // only the first request hangs
         let sent = Date()
         let other = try await host.trigger("payment.succeeded", merchant: EU.merchant2)
-        let prompt = await eventually(3) { fast.deliveredIds.contains(other) }
+        // Well before the slow receiver answers (16 s): a dispatcher that waited for it would miss this.
+        let prompt = await eventually(10) { fast.deliveredIds.contains(other) }
         let waited = await eventually(20) { fast.deliveredIds.contains(other) }
         #expect(
             prompt,

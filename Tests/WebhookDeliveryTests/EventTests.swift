@@ -99,7 +99,7 @@ struct EventTests {
             (first, "payment.succeeded"), (second, "payment.succeeded"), (refund, "refund.succeeded"), (second, "payment.canceled"),
             (dccSale, "payment.succeeded"), (declined, "payment.failed"),
         ]
-        let arrived = await eventually(10) { receiver.application.count >= expected.count }
+        let arrived = await eventually(60) { receiver.application.count >= expected.count }
         #expect(arrived, "expected \(expected.count) events, got \(receiver.application.map { "\($0.type ?? "?") \($0.paymentId ?? "?")" })")
         // Nothing more comes (no duplicate event for one outcome).
         try await Task.sleep(for: .milliseconds(400))
@@ -164,7 +164,7 @@ struct EventTests {
 
         let device = try await Device.open(host.api, backOfficeKey: host.backOfficeKey, terminal: EU.terminal2)
         let sale = try await device.clearedSale(1000, "sale")
-        #expect(await eventually(10) { receiver.application.count >= 1 }, "no event arrived: \(receiver.received.count)")
+        #expect(await eventually(60) { receiver.application.count >= 1 }, "no event arrived: \(receiver.received.count)")
         let event = try #require(receiver.application.first)
         #expect(event.paymentId == sale && event.type == "payment.succeeded", "\(event.json)")
         #expect(event.headers["webhook-id"] == event.eventId, "webhook-id \(event.headers["webhook-id"] ?? "none") ≠ event id \(event.eventId ?? "none")")
@@ -180,7 +180,7 @@ struct EventTests {
         // Switching back to MONEI signs the next event with the apiKey.
         await host.setWebhook(EU.merchant2, url: receiver.hookURL, scheme: "monei")
         let next = try await device.clearedSale(1100, "sale after switching to MONEI")
-        #expect(await eventually(10) { receiver.application.contains { $0.paymentId == next } }, "no event for the second sale")
+        #expect(await eventually(60) { receiver.application.contains { $0.paymentId == next } }, "no event for the second sale")
         let moneiEvent = try #require(receiver.application.first { $0.paymentId == next })
         #expect(throws: Never.self) {
             try WebhookVerifier.verify(scheme: .monei, headers: moneiEvent.headers, body: moneiEvent.body, secret: try EU.apiKey(EU.merchant2))
@@ -196,7 +196,7 @@ struct EventTests {
         let device = try await Device.open(host.api, backOfficeKey: host.backOfficeKey, terminal: EU.terminal1)
         let reply = expectReply(await device.readerOutcome(1000, "cancelled"), 201, nil, "sale cancelled at the reader")
         #expect(reply.string("transactionStatus") == "USER_CANCELLED", "\(reply)")
-        #expect(await eventually(10) { !receiver.application.isEmpty }, "no event for a sale cancelled at the reader")
+        #expect(await eventually(60) { !receiver.application.isEmpty }, "no event for a sale cancelled at the reader")
         let types = receiver.application.map { $0.type ?? "?" }
         #expect(
             types == ["payment.failed"],
@@ -220,7 +220,7 @@ struct EventTests {
         await host.advance(121)
         try await device.login()
         let next = try await device.clearedSale(1100, "the next sale, after the first expired")
-        #expect(await eventually(10) { receiver.application.count >= 2 }, "events: \(receiver.application.map(\.type))")
+        #expect(await eventually(60) { receiver.application.count >= 2 }, "events: \(receiver.application.map(\.type))")
         let expired = receiver.application.first { $0.paymentId == expiring }
         #expect(expired?.type == "payment.failed" && expired?.data["status"] as? String == "TIMEOUT", "expired sale: \(expired?.json ?? [:])")
         #expect(receiver.application.contains { $0.paymentId == next && $0.type == "payment.succeeded" })
@@ -229,7 +229,7 @@ struct EventTests {
         let left = expectReply(await device.saleWithoutCard(1200), 201, nil, "another sale without card")
         let abandoned = try #require(left.string("transactionId"))
         expectReply(await device.unregister(), 204, nil, "unregister the device")
-        #expect(await eventually(10) { receiver.application.contains { $0.paymentId == abandoned } }, "no event for the abandoned sale")
+        #expect(await eventually(60) { receiver.application.contains { $0.paymentId == abandoned } }, "no event for the abandoned sale")
         let ended = receiver.application.first { $0.paymentId == abandoned }
         #expect(ended?.type == "payment.failed" && ended?.data["status"] as? String == "TIMEOUT", "abandoned sale: \(ended?.json ?? [:])")
         #expect(receiver.application.filter { $0.paymentId == expiring || $0.paymentId == abandoned }.count == 2, "one event each")

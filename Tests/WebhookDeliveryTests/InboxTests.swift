@@ -18,7 +18,7 @@ struct InboxTests {
 
         func delivery(_ eventId: String) async -> [String: Any]? {
             var found: [String: Any]?
-            _ = await eventually(10) {
+            _ = await eventually(60) {
                 found = await inbox.call("GET", "/api/events").objects("events").first { $0["eventId"] as? String == eventId }
                 return found != nil
             }

@@ -52,7 +52,7 @@ struct LogReplayTests {
         // Replay: 202, the same event id and bytes again, one more attempt in the log.
         let replayed = expectReply(await host.replay(id), 202, nil, "replay")
         #expect(replayed.string("eventId") == id, "\(replayed)")
-        #expect(await eventually(10) { receiver.attempts(of: id).count == 3 }, "replay did not re-deliver: \(receiver.attempts(of: id).count)")
+        #expect(await eventually(60) { receiver.attempts(of: id).count == 3 }, "replay did not re-deliver: \(receiver.attempts(of: id).count)")
         let again = await host.waitForState(id, "delivered", "delivered again after replay")
         #expect(attemptLog(again).map(\.status) == [503, 200, 200], "\(again)")
         let bodies = Set(receiver.attempts(of: id).map(\.body))

@@ -52,7 +52,7 @@ struct SampleEventTests {
         var samples: [String: String] = [:]
         for type in real.keys.sorted() { samples[type] = try await host.trigger(type, merchant: EU.merchant1) }
         #expect(
-            await eventually(10) { Set(samples.values).isSubset(of: receiver.deliveredIds) && receiver.application.count >= 13 },
+            await eventually(60) { Set(samples.values).isSubset(of: receiver.deliveredIds) && receiver.application.count >= 13 },
             "delivered: \(receiver.application.map { "\($0.type ?? "?") \($0.paymentId ?? "?")" })")
         let uuid = "^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
 

@@ -29,7 +29,7 @@ struct SignatureTimeTests {
         let sale = try await device.clearedSale(1250, "a sale three months on")
         let sample = try await host.trigger("refund.succeeded", merchant: EU.merchant2)
         #expect(
-            await eventually(10) { receiver.application.contains { $0.paymentId == sale } && receiver.deliveredIds.contains(sample) },
+            await eventually(60) { receiver.application.contains { $0.paymentId == sale } && receiver.deliveredIds.contains(sample) },
             "events received: \(receiver.received.map { "\($0.type ?? "?") \($0.answered)" })")
         let monei = try #require(receiver.application.first { $0.paymentId == sale })
         let standard = try #require(receiver.application.first { $0.eventId == sample })

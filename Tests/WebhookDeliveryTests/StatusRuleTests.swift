@@ -128,6 +128,6 @@ struct StatusRuleTests {
         let settings = await host.webhookSettings(EU.merchant1)
         #expect(settings.bool("disabled") == false, "a callbackUrl's 410 disabled the merchant's endpoint: \(settings)")
         let later = try await device.clearedSale(1100, "a sale without callbackUrl")
-        #expect(await eventually(10) { merchantReceiver.application.contains { $0.paymentId == later } }, "the merchant's endpoint got nothing")
+        #expect(await eventually(60) { merchantReceiver.application.contains { $0.paymentId == later } }, "the merchant's endpoint got nothing")
     }
 }

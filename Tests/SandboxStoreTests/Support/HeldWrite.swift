@@ -15,10 +15,10 @@ final class HeldWrite: Sendable {
             try store.write { db in
                 try db.run("INSERT INTO items(name) VALUES (?)", [.text(name)])
                 inside.signal()
-                _ = release.wait(timeout: .now() + .seconds(10))
+                _ = release.wait(timeout: .now() + .seconds(60))
             }
         }
-        guard inside.wait(timeout: .now() + .seconds(10)) == .success else { throw TestFailure("the held write never ran") }
+        guard inside.wait(timeout: .now() + .seconds(60)) == .success else { throw TestFailure("the held write never ran") }
     }
 
     func release() { release_.signal() }

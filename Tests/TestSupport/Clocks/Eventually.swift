@@ -4,7 +4,7 @@ import Foundation
 ///
 /// For what happens on another thread (a delivery, a child's output), never for what the sandbox
 /// clock decides: expiry is tested by moving that clock.
-public func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+public func eventually(_ seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if await condition() { return true }

@@ -5,7 +5,7 @@ import SandboxHTTPClient
 /// ``HTTPReply`` out, from synchronous and asynchronous tests alike.
 public struct Service: Sendable {
     /// One client for every suite; it pools keep-alive connections and is safe to share.
-    public static let http = HTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(20)))
+    public static let http = HTTPClient(configuration: .init(connectTimeout: .seconds(5), totalTimeout: .seconds(60)))
 
     /// The region id, used to label every request (empty: the label is the request alone).
     public var name: String

@@ -90,7 +90,7 @@ struct PortalConformanceTests {
             let started = Date()
             let outcome = try Schemathesis.run(
                 base: base, filters: pass.filters, authorization: nil, dictionaries: dictionaries,
-                settings: Self.settings(fixtures), timeoutSeconds: 240)
+                settings: Self.settings(fixtures), timeoutSeconds: 600)
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
             print("conformance: \(pass.name): \(outcome.passed ? "conforms" : "FAILED") in \(seconds) s")
             if !outcome.passed {

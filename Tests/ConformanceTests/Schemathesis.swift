@@ -120,7 +120,7 @@ enum Schemathesis {
     /// as `Authorization: Bearer …` on every request, `dictionaries` of live values bound by `settings`.
     static func run(
         against host: HostUnderTest, filters: [String], authorization: String?, dictionaries: [String: [String]] = [:],
-        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
+        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 400
     ) throws -> Outcome {
         try run(
             base: host.base, filters: filters, authorization: authorization, dictionaries: dictionaries, numbers: numbers,
@@ -132,7 +132,7 @@ enum Schemathesis {
     /// - Parameter header: a whole `Authorization` value to send instead (MONEI's bare API key).
     static func run(
         base: String, filters: [String], authorization: String?, header: String? = nil, dictionaries: [String: [String]] = [:],
-        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 150
+        numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 400
     ) throws -> Outcome {
         let command = try command()
         let scratch = TemporaryDirectory()

@@ -18,11 +18,15 @@ struct Engine: Sendable {
     /// Logged in with the reader prepared: a live session is kept, an ended one renewed (Tap On's
     /// terminals log in without a secure code).
     func ensureSession() async -> Result<Success, TapOnMobileError> {
-        if case .failure = await sdk.getSessionExpiration() {
-            if case .failure(let error) = await sdk.doLogin(pin: nil) { return .failure(error) }
-        }
+        if case .failure = await sdk.getSessionExpiration() { return await logIn() }
         // A new launch of the app keeps the session (the device folder has it) but not the prepared reader.
         if sdk.getPrepareDevicePercentage() == 100 { return .success(Success()) }
+        return await sdk.prepareDeviceAndWait()
+    }
+
+    /// A new session and the reader prepared for it (the percentage of an earlier session says nothing).
+    private func logIn() async -> Result<Success, TapOnMobileError> {
+        if case .failure(let error) = await sdk.doLogin(pin: nil) { return .failure(error) }
         return await sdk.prepareDeviceAndWait()
     }
 
@@ -41,7 +45,7 @@ struct Engine: Sendable {
         guard case .success(true) = await sdk.verifyRegistrationToken(registrationToken: token),
             case .success = await sdk.beginTokenRegistration(registrationToken: token),
             case .success = await sdk.endTokenRegistration(registrationToken: token, pin: nil),
-            case .success = await ensureSession()
+            case .success = await logIn()
         else { return false }
         return true
     }

@@ -39,9 +39,8 @@ public final class TapOnPayment {
     /// Gets Tap On ready in the background: the SDK initialized and, when the device is activated,
     /// logged in with its reader prepared, so the first sale starts at once.
     public func prepareTap() {
-        let active = active
         run { engine in
-            guard case .success = await engine.initialize(), active else { return }
+            guard case .success = await engine.initialize(), await self.isActiveNow() else { return }
             _ = await engine.ensureSession()
         }
     }
@@ -64,10 +63,9 @@ public final class TapOnPayment {
     /// amount with more than two decimals or outside R$ 1,00 … R$ 10.000,00, a declined card …).
     public func payment(_ payment: TapOnPaymentModel, _ presentStyle: PresentStyle, _ colors: (any UIColorPartner)? = nil) {
         let amount = payment.amount
-        let active = active
         run { engine in
             let event: TapOnPartnerPaymentEvent
-            if !active {
+            if await !self.isActiveNow() {
                 event = .failure(.notActivated)
             } else {
                 event = await engine.sale(reais: amount)
@@ -80,10 +78,9 @@ public final class TapOnPayment {
     /// names in centavos (`"1000"`). Ends with `cancelStatusEvent(_:)`.
     public func cancelPayment(_ cancel: TapOnCancelPaymentModel, _ presentStyle: PresentStyle, _ colors: (any UIColorPartner)? = nil) {
         let (code, amount, userRef) = (cancel.transactionCode, cancel.amount, cancel.userRef)
-        let active = active
         run { engine in
             let event: TapOnPartnerCancelEvent
-            if !active {
+            if await !self.isActiveNow() {
                 event = .failure(.notActivated)
             } else {
                 event = await engine.cancel(transactionCode: code, amount: amount, userRef: userRef)
@@ -109,6 +106,10 @@ public final class TapOnPayment {
     public func waitUntilIdle() async {
         await serial.waitForAll()
     }
+
+    /// Whether Tap On is active when a queued operation starts (an `activate` asked for just before
+    /// it has ended by then), not when it was asked for.
+    private func isActiveNow() -> Bool { active }
 
     private func setActive(_ value: Bool) {
         active = value

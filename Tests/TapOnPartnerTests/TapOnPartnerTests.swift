@@ -62,6 +62,16 @@ struct TapOnPartnerTests {
         _ = await run(model) { model.initTapOn(appKey: Self.appKey) }
         #expect(await run(model) { model.activate() } == ["Activate with success: true"])
         #expect(model.tapOn?.isActive() == true)
+
+        // A sale asked for right after activate, before its event: it runs once the activation has ended.
+        let fresh = ExampleViewModel()
+        _ = await run(fresh) { fresh.initTapOn(appKey: Self.appKey) }
+        _ = await run(fresh) { fresh.logout() }
+        let queued = await run(fresh) {
+            fresh.activate()
+            fresh.payment(amount: 10.00)
+        }
+        #expect(queued.count == 2 && queued[0] == "Activate with success: true" && queued[1].hasPrefix("paymentResult: "), "\(queued)")
         _ = stage
     }
 

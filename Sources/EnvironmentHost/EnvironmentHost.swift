@@ -152,6 +152,9 @@ public final class EnvironmentHost: RunningService, Responder {
         if configuration.region.vendor == .monei {
             Self.addMoneiRoutes(to: &router, try Self.monei(configuration, store, payments))
         }
+        if configuration.region.vendor == .geopagos {
+            Self.addGeopagosRoutes(to: &router, lifecycle, try Self.readerTokens(configuration, store, lifecycle))
+        }
         journal = RequestJournal(clock: configuration.clock)
         faults = FaultPlan(clock: configuration.clock)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)
@@ -172,6 +175,16 @@ public final class EnvironmentHost: RunningService, Responder {
         let stores = try configuration.moneiStores ?? MoneiStores(stores: [], fixtures: configuration.fixtures)
         return MoneiPayments(
             payments: payments, stores: stores, tokens: PosTokens(secret: try Hex.decode(secret), region: configuration.region.id))
+    }
+
+    /// Geopagos' reader tokens of a Geopagos region, signed with a key kept in the database.
+    private static func readerTokens(_ configuration: Configuration, _ store: Store, _ lifecycle: Lifecycle) throws -> ReaderTokens {
+        let secret = try store.write { db in
+            try db.host.secret("geopagos_reader_token_key") { Hex.encode(configuration.random.bytes(count: 32)) }
+        }
+        return ReaderTokens(
+            lifecycle: lifecycle, tokens: SignedTokens(secret: try Hex.decode(secret), region: configuration.region.id),
+            random: configuration.random)
     }
 
     /// The base URL of a server that may not listen yet (port 0 is chosen at start).

@@ -8,7 +8,7 @@ import WebhookInbox
 /// `sandbox-host --env EU [--flavour sandbox] [--port N] [--data-dir D] [--host A] [--webhook-inbox URL] [--wallet-url URL]`
 public enum HostCommand {
     /// The first port of the layout `sandbox up` uses (``PortLayout``): Worldline region i listens on
-    /// 8100 + i, vendor regions after the inbox (MONEI 8112, PAGBANK 8113).
+    /// 8100 + i, vendor regions after the inbox (MONEI 8112, PAGBANK 8113, GEOPAGOS 8114).
     public static let basePort = 8100
 
     public static let description = CommandDescription(
@@ -17,7 +17,7 @@ public enum HostCommand {
         options: [
             .value("env", "REGION", "Region id from environments.json (EU, ANZ, PAYONE_DE, …). Required."),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod.", default: "sandbox"),
-            .value("port", "N", "TCP port (default: the one 'sandbox up' gives the region: EU 8100 … MBANK 8108, MONEI 8112, PAGBANK 8113)."),
+            .value("port", "N", "TCP port (default: the one 'sandbox up' gives the region: EU 8100 … MBANK 8108, MONEI 8112, PAGBANK 8113, GEOPAGOS 8114)."),
             .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
             .value(
                 "webhook-inbox", "URL",

@@ -11,7 +11,7 @@ import WebhookInbox
 ///
 /// The Worldline regions of the catalogue listen on `basePort + i`, then come the portal, the wallet
 /// and the inbox, then the regions of other vendors (``PortLayout``): with the default 8100, EU is
-/// 8100, MBANK 8108, the portal 8109, the wallet 8110, the webhook inbox 8111, MONEI 8112 and PAGBANK 8113.
+/// 8100, MBANK 8108, the portal 8109, the wallet 8110, the webhook inbox 8111, MONEI 8112, PAGBANK 8113 and GEOPAGOS 8114.
 ///
 /// ```swift
 /// let sandbox = try Sandbox.start(configuration: .init(resources: resources, basePort: 8100, …))

@@ -11,7 +11,7 @@ public enum SandboxCommand {
         options: [
             .value(
                 "base-port", "N",
-                "First port: Worldline region i listens on N+i, then the portal, the wallet and the webhook inbox (8109, 8110, 8111 by default), then the other vendors' regions (MONEI 8112, PAGBANK 8113).",
+                "First port: Worldline region i listens on N+i, then the portal, the wallet and the webhook inbox (8109, 8110, 8111 by default), then the other vendors' regions (MONEI 8112, PAGBANK 8113, GEOPAGOS 8114).",
                 default: "8100"),
             .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),

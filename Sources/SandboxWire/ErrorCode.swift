@@ -154,8 +154,14 @@ public enum ErrorCode: Sendable {
     case amountBelowMinimum
     /// 409: A reversal whose `expectedAmount` is not the sale's amount (PagBank's cancel).
     case amountMismatch
-    /// 401: `POST /tapon/v1/activations` with an `appKey` no partner app of the region has.
+    /// 401: `POST /terminal/v1/partner-activations` with an `appKey` no partner app of the region has.
     case unknownAppKey
+    /// 401: `POST /terminal/v1/reader-sessions` with a reader token this region's host did not sign.
+    case readerTokenInvalid
+    /// 401: `POST /terminal/v1/reader-sessions` with a reader token past its expiry.
+    case readerTokenExpired
+    /// 409: A cancel whose card is not the card of the sale it cancels.
+    case cardMismatch
     /// 400: A tip on a terminal without tips.
     case tipsNotAllowed
     /// 400: A tip not below the amount, or above the terminal's `maxTipAmount` or `maxTipPercentage`.
@@ -282,7 +288,7 @@ public enum ErrorCode: Sendable {
         .unknownBrand, .unknownCvm, .invalidCardData, .terminalBusy, .transactionNotFound, .transactionWrongState,
         .reversalNotAllowed, .refundNotAllowed, .transactionNotCancellable, .transactionStillCancellable,
         .alreadyRefunded, .refundOverAmount, .transactionNotRefundable, .currencyMismatch, .invalidCurrency,
-        .invalidAmount, .amountOverLimit, .amountBelowMinimum, .amountMismatch, .unknownAppKey, .tipsNotAllowed, .tipOverLimit, .invalidReference, .countryNotPermitted,
+        .invalidAmount, .amountOverLimit, .amountBelowMinimum, .amountMismatch, .unknownAppKey, .readerTokenInvalid, .readerTokenExpired, .cardMismatch, .tipsNotAllowed, .tipOverLimit, .invalidReference, .countryNotPermitted,
         .checkoutNotFound, .checkoutUsed, .checkoutExpired, .checkoutMismatch, .idempotencyKeyReused, .sessionExpiring,
         .referenceNotUnique, .receiptNotFound, .outcomeUnknown, .webhookEventNotFound, .noWebhookEndpoint,
         .noSampleCard, .unknownMerchant, .forwardFailed, .missingHeader, .malformedHeader, .downgrade,
@@ -366,6 +372,9 @@ extension ErrorCode: RawRepresentable {
         case .amountBelowMinimum: "amount_below_minimum"
         case .amountMismatch: "amount_mismatch"
         case .unknownAppKey: "unknown_app_key"
+        case .readerTokenInvalid: "reader_token_invalid"
+        case .readerTokenExpired: "reader_token_expired"
+        case .cardMismatch: "card_mismatch"
         case .tipsNotAllowed: "tips_not_allowed"
         case .tipOverLimit: "tip_over_limit"
         case .invalidReference: "invalid_reference"

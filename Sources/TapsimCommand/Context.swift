@@ -167,7 +167,7 @@ final class Context: @unchecked Sendable {
             (response as? HTTPURLResponse)?.statusCode == 200,
             let clock = try? JSONDecoder().decode(SandboxClockState.self, from: data)
         else { return nil }
-        return Format.parseTime(clock.now)
+        return clock.nowUnix ?? Format.parseTime(clock.now)
     }
 
     /// The wallet simulator's customer API, from `endpoints.json` (`qr pay --approve` …).

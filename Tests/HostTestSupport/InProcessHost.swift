@@ -28,13 +28,13 @@ public final class InProcessHost: @unchecked Sendable {
     ///   - walletURL: the QR wallet provider it makes orders at (a ``WalletProviderDouble``'s URL); nil: none.
     ///   - resolver: how it resolves webhook hosts (the system's by default; a test's table to play DNS).
     ///   - webhookURL: the operator's default receiver of a merchant (`sandbox up`'s inbox); nil: none.
-    ///   - clock: the sandbox clock (real time by default; `SandboxClock(base: { start })` stands still
-    ///     but for what the test moves it, for a rule that must not race real time on a loaded machine).
+    ///   - clock: the sandbox clock; by default one that stands still but for what the test moves
+    ///     (a rule's window must not race real time on a loaded machine); `SandboxClock()` runs with it.
     public init(
         region id: String, flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(),
         dispatches: Bool = true, wallClock: any TimeSource = WallClock(), walletURL: String? = nil,
         resolver: PublicAddress.Resolver? = nil, webhookURL: (@Sendable (String) -> String?)? = nil,
-        clock: SandboxClock = SandboxClock(), sourceLocation: SourceLocation = #_sourceLocation
+        clock: SandboxClock = .standingStill(), sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let resources = try InProcessSandbox.resources.get()
         let region = try #require(resources.catalogue.region(id), "no \(id) in environments.json", sourceLocation: sourceLocation)
@@ -53,4 +53,11 @@ public final class InProcessHost: @unchecked Sendable {
     }
 
     public func stop() { host.stop() }
+}
+
+extension SandboxClock {
+    /// A sandbox clock stopped at `start` (now by default): it moves only when advanced or set.
+    public static func standingStill(at start: Date = Date()) -> SandboxClock {
+        SandboxClock(base: { start })
+    }
 }

@@ -21,12 +21,13 @@ public final class InProcessSandbox: @unchecked Sendable {
     public let fixtures: MerchantsFile
 
     /// Starts the sandbox on `directory` (a fresh one by default); `controlKey` puts its sandbox
-    /// control behind that key, as a sandbox that listens beyond loopback has it; `clocksStandStill`
-    /// stops the hosts' sandbox clocks at the start (they move only by `POST /_sandbox/clock`), for
-    /// a rule whose window real time must not eat on a loaded machine.
+    /// control behind that key, as a sandbox that listens beyond loopback has it. The hosts' sandbox
+    /// clocks stand still at the start and move only by `POST /_sandbox/clock` (a test on a loaded
+    /// machine can take minutes of real time between two calls, which must not eat a rule's window);
+    /// `clocksStandStill: false` lets them run with real time, for a test of that.
     public init(
         directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2, controlKey: String? = nil,
-        clocksStandStill: Bool = false
+        clocksStandStill: Bool = true
     ) throws {
         self.directory = directory
         fixtures = try MerchantsFile.load()

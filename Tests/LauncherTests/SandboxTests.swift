@@ -110,7 +110,7 @@ struct SandboxTests {
         }
     }
 
-    @Test("with a base port, Worldline region i listens on base + i, then the portal, the wallet, the inbox, then MONEI and PAGBANK")
+    @Test("with a base port, Worldline region i listens on base + i, then the portal, the wallet, the inbox, then MONEI, PAGBANK and GEOPAGOS")
     func layout() throws {
         let directory = TemporaryDirectory()
         var sandbox: Sandbox?
@@ -129,7 +129,8 @@ struct SandboxTests {
         #expect(Int(started.inbox.server.port) == base + 11)
         #expect(started.hosts.filter { $0.configuration.region.vendor == .monei }.map { Int($0.server.port) } == [base + 12])
         #expect(started.hosts.filter { $0.configuration.region.vendor == .pagbank }.map { Int($0.server.port) } == [base + 13])
-        #expect(count == 14)
+        #expect(started.hosts.filter { $0.configuration.region.vendor == .geopagos }.map { Int($0.server.port) } == [base + 14])
+        #expect(count == 15)
     }
 
     @Test("when one port is taken, start fails with that port and stops the services it had started")

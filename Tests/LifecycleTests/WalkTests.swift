@@ -46,8 +46,9 @@ enum SeedModel {
 @Suite("Terminal lifecycle walk, on every region whose terminals register through the portal")
 struct WalkTests {
     /// PagBank's devices register only by a partner app's activation, with no secure code
-    /// (docs/pagbank.md): TapOnPartnerTests walk that region.
-    static let walkedRegions = regionIDs.filter { $0 != "PAGBANK" }
+    /// (docs/pagbank.md): TapOnPartnerTests walk that region. Geopagos' devices get their session
+    /// from a reader token (docs/geopagos.md): GeopagosTests walk that one.
+    static let walkedRegions = regionIDs.filter { $0 != "PAGBANK" && $0 != "GEOPAGOS" }
 
     static let pin = "2468"
     static let newPin = "135790"

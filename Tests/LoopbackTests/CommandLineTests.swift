@@ -98,7 +98,7 @@ struct CommandLineTests {
             MistakenCall(call: Call("sandbox-host", ["EU"]), message: "unexpected argument 'EU'"),
             MistakenCall(
                 call: Call("sandbox", ["up", "--base-port", "65530"], name: "sandbox up"),
-                message: "--base-port 65530 leaves no room for 14 consecutive ports"),
+                message: "--base-port 65530 leaves no room for 15 consecutive ports"),
             MistakenCall(
                 call: Call("sandbox", ["up", "--base-port", "http"], name: "sandbox up"),
                 message: "--base-port must be a whole number from 0 to 65535, not 'http'"),

@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite("reader-keys.json")
 struct ReaderKeysTests {
-    static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI", "PAGBANK"]
+    static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI", "PAGBANK", "GEOPAGOS"]
 
     @Test func theShippedFileHasDistinctKeysOnePerRegion() throws {
         let keys = try ReaderKeys.load(from: Paths.sandboxData.appendingPathComponent("reader-keys.json"))

@@ -100,10 +100,8 @@ struct AddressRuleTests {
     @Test("sandbox flavour keeps loopback receivers, and a delivery connects to the address its check resolved, not to another lookup")
     func sandboxPinnedLoopback() async throws {
         // localhost is 127.0.0.1 to libcurl; the host's resolver says 127.0.0.2.
-        let checked = try Receiver(answering: 200, address: "127.0.0.2")
-        defer { checked.stop() }
-        let other = try Receiver(answering: 200, port: checked.port)
-        defer { other.stop() }
+        let (checked, other) = try receiversOnOnePort()
+        defer { checked.stop(); other.stop() }
         let dns = DNSTable(["localhost": ["127.0.0.2"], "inside.example": ["10.0.0.1"]])
         let host = try TestHost(flavour: .sandbox, resolver: dns.resolver)
         defer { host.stop() }
@@ -144,4 +142,19 @@ struct AddressRuleTests {
         #expect(inbox.deliveredIds == [id])
         await host.setWebhook(EU.merchant1, url: url, expect: 400)
     }
+}
+
+/// Two receivers on the same port, one on 127.0.0.2 and one on 127.0.0.1: the port the system gave
+/// the first may be taken on 127.0.0.1 by another test, so a few ports are tried.
+private func receiversOnOnePort() throws -> (checked: Receiver, other: Receiver) {
+    for _ in 1...20 {
+        let checked = try Receiver(answering: 200, address: "127.0.0.2")
+        if let other = try? Receiver(answering: 200, port: checked.port) { return (checked, other) }
+        checked.stop()
+    }
+    throw NoSharedPort()
+}
+
+private struct NoSharedPort: Error, CustomStringConvertible {
+    var description: String { "no port was free on both 127.0.0.1 and 127.0.0.2 in 20 tries" }
 }

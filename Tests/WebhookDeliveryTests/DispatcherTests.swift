@@ -38,8 +38,11 @@ struct DispatcherTests {
         await host.setWebhook(EU.merchant1, url: slow.hookURL)
         let id = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
         #expect(await eventually(15) { !slow.received.isEmpty }, "the first attempt did not arrive")
-        // Only the first request hangs; the retry is answered at once.
+        // Only the first request hangs; the retry is answered at once. The host's clock stands
+        // still: once the attempt has failed, moving it 10 s makes the retry (due 5 s on) fall due.
         slow.answer(200)
+        await host.waitForAttempts(id, 1, "the first attempt given up")
+        await host.advance(10)
         let detail = await host.waitForState(id, "delivered", seconds: 30, "delivered on the retry after a timeout")
         let log = attemptLog(detail)
         #expect(log.map(\.status) == [nil, 200], "a timed-out attempt has no status, the retry 200: \(detail)")

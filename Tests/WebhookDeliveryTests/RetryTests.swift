@@ -12,7 +12,7 @@ struct RetryTests {
     func failingHourThenSuccess() async throws {
         // The sandbox clock stands still but for the test's moves: no real time blurs the schedule.
         let start = Date()
-        let host = try TestHost(clock: SandboxClock(base: { start }))
+        let host = try TestHost(clock: .standingStill(at: start))
         defer { host.stop() }
         let receiver = try Receiver(answering: 500)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)

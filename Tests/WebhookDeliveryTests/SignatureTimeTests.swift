@@ -15,6 +15,8 @@ struct SignatureTimeTests {
         let probe = try SpawnedProcess.run("python3", ["-c", "import stripe, standardwebhooks"])
         try #require(probe.status == 0, "the Python packages stripe and standardwebhooks are missing: run scripts/setup\n\(probe)")
         let webhooks = try #require(Paths.executable("webhooks"), "webhooks is not built; run `swift build --build-tests`")
+        // Before the host starts: its sandbox clock stands still at its start.
+        let before = Date()
         let host = try TestHost()
         defer { host.stop() }
         let receiver = try Receiver(answering: 200)
@@ -23,7 +25,6 @@ struct SignatureTimeTests {
         let secret = try #require(await host.webhookSettings(EU.merchant2).string("secret"))
         let apiKey = try EU.apiKey(EU.merchant1)
 
-        let before = Date()
         await host.advance(Self.threeMonths)
         let device = try await Device.open(host.api, backOfficeKey: host.backOfficeKey, terminal: EU.terminal1)
         let sale = try await device.clearedSale(1250, "a sale three months on")
@@ -73,6 +74,8 @@ struct SignatureTimeTests {
     @Test("each attempt is signed with the wall clock's time at that attempt; the retry falls due on the sandbox clock; the body never changes")
     func signedWithTheInjectedWallClock() async throws {
         let wall = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
+        // Before the host starts: its sandbox clock stands still at its start.
+        let before = Date()
         let host = try TestHost(wallClock: wall)
         defer { host.stop() }
         // 503 with an hour's Retry-After: the retry is due only when the test moves the sandbox clock
@@ -81,7 +84,6 @@ struct SignatureTimeTests {
         receiver.answer(503, retryAfter: "3600")
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
         await host.setWebhook(EU.merchant2, url: receiver.hookURL, scheme: "standard")
-        let before = Date()
         await host.advance(Self.threeMonths)
         let monei = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
         let standard = try await host.trigger("payment.failed", merchant: EU.merchant2)

@@ -65,7 +65,7 @@ extension EnvironmentHost {
                 let body = try request.decode(PaymentBodies.Reversal.self)
                 try payments.reverse(
                     session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, expectedAmount: body.expectedAmount,
-                    key: try idempotencyKey(request), reply: reply)
+                    cardPayload: body.cardPayload, key: try idempotencyKey(request), reply: reply)
             })
             terminal.post("/transactions/{transactionId}/dcc", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.DCC.self)

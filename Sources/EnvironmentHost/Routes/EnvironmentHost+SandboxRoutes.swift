@@ -10,7 +10,8 @@ extension EnvironmentHost {
         afterClockMove: @escaping @Sendable () throws -> Void
     ) {
         @Sendable func state() -> Response {
-            .json(SandboxClockState(now: Wire.time(lifecycle.now()), skewSeconds: clock.skew))
+            let now = lifecycle.now()
+            return .json(SandboxClockState(now: Wire.time(now), nowUnix: Wire.unix(now), skewSeconds: clock.skew))
         }
         router.get("/_sandbox/clock") { _ in state() }
         router.post("/_sandbox/clock") { request in

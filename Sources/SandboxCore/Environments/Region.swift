@@ -72,6 +72,10 @@ public enum Vendor: String, CaseIterable, Codable, Sendable {
     /// MONEI's REST API (`/v1/pos/auth-token`, `/v1/payments/{id}` …) beside them (docs/monei.md).
     case monei
     /// PagBank's Tap On: partner apps activate devices with their `appKey` (`POST
-    /// /tapon/v1/activations`), on the terminal API every host has (docs/pagbank.md).
+    /// /terminal/v1/partner-activations`), on the terminal API every host has (docs/pagbank.md).
     case pagbank
+    /// Geopagos' Payments SDK: a merchant's backend buys reader tokens (`POST
+    /// /merchant/v1/reader-tokens`), the device trades one for a session (`POST
+    /// /terminal/v1/reader-sessions`) and pays on the terminal API (docs/geopagos.md).
+    case geopagos
 }

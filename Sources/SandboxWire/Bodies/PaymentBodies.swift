@@ -12,9 +12,13 @@ public enum PaymentBodies {
         public let isCancelledByUser: Bool?
         /// The sale's whole amount, when the caller states it (PagBank's cancel): another amount is 409 `amount_mismatch`.
         public let expectedAmount: Int?
-        public init(isCancelledByUser: Bool?, expectedAmount: Int? = nil) {
+        /// The card read again for the cancel (Geopagos' `confirmCancel(card:)`), when the caller
+        /// has one: a card other than the sale's is 409 `card_mismatch`.
+        public let cardPayload: String?
+        public init(isCancelledByUser: Bool?, expectedAmount: Int? = nil, cardPayload: String? = nil) {
             self.isCancelledByUser = isCancelledByUser
             self.expectedAmount = expectedAmount
+            self.cardPayload = cardPayload
         }
     }
 

@@ -1,4 +1,4 @@
-/// `POST /tapon/v1/activations`: a partner app (PagBank's Tap On) activates a device for one of its
+/// `POST /terminal/v1/partner-activations`: a partner app (PagBank's Tap On) activates a device for one of its
 /// sellers with its `appKey` (docs/pagbank.md).
 public struct PartnerActivationRequest: Codable, Sendable, Equatable {
     /// The partner app's key (`sandbox-data/merchants.json`, the region's `partners`).

@@ -34,7 +34,7 @@ final class MoneiHost: Sendable {
     ) throws {
         let start = Date()
         host = try InProcessHost(
-            region: "MONEI", flavour: flavour, resolver: resolver, clock: clock ?? SandboxClock(base: { start }), sourceLocation: sourceLocation)
+            region: "MONEI", flavour: flavour, resolver: resolver, clock: clock ?? .standingStill(at: start), sourceLocation: sourceLocation)
         let fixtures = try MerchantsFile.load(sourceLocation: sourceLocation).region("MONEI", sourceLocation: sourceLocation)
         key1 = try #require(fixtures.merchants.first { $0.id == Self.account1 }?.apiKey, sourceLocation: sourceLocation)
         key2 = try #require(fixtures.merchants.first { $0.id == Self.account2 }?.apiKey, sourceLocation: sourceLocation)

@@ -60,7 +60,7 @@ struct BrokenCatalogue: Sendable, CustomTestStringConvertible {
         .init(#""name": "Test EU""#, #""name": " ""#, "environments.json: regions[0].name: must not be empty"),
         .init(
             #""name": "Test EU""#, #""name": "Test EU", "vendor": "adyen""#,
-            #"environments.json: regions[0].vendor: "adyen" is not a vendor (worldline, monei, pagbank)"#),
+            #"environments.json: regions[0].vendor: "adyen" is not a vendor (worldline, monei, pagbank, geopagos)"#),
         .init(#""country": "PL","#, "", "environments.json: regions[1].country: missing"),
         .init(#""country": "BE""#, #""country": "EU""#,
               #"environments.json: regions[0].country: "EU" is not an ISO 3166-1 alpha-2 country code"#),

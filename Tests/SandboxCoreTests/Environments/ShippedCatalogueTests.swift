@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func listsTheNineDocumentedRegionsInOrderThenTheOtherVendors() {
-        #expect(catalogue.regions.map(\.id) == ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI", "PAGBANK"])
+        #expect(catalogue.regions.map(\.id) == ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK", "MONEI", "PAGBANK", "GEOPAGOS"])
         #expect(catalogue.regions.filter { $0.vendor == .worldline }.count == 9)
         #expect(catalogue.region("MONEI")?.vendor == .monei)
     }
@@ -21,7 +21,7 @@ import Testing
         let ports = catalogue.ports
         #expect(ports.offset(of: "EU") == 0 && ports.offset(of: "MBANK") == 8)
         #expect(ports.portal == 9 && ports.wallet == 10 && ports.inbox == 11)
-        #expect(ports.offset(of: "MONEI") == 12 && ports.offset(of: "PAGBANK") == 13 && ports.count == 14)
+        #expect(ports.offset(of: "MONEI") == 12 && ports.offset(of: "PAGBANK") == 13 && ports.offset(of: "GEOPAGOS") == 14 && ports.count == 15)
     }
 
     @Test(arguments: [
@@ -76,8 +76,8 @@ import Testing
     }
 
     @Test func tradesInEachRegionsCurrencyAndCountry() {
-        #expect(catalogue.regions.map(\.currency.code) == ["EUR", "AUD", "EUR", "EUR", "CZK", "EUR", "EUR", "EUR", "PLN", "EUR", "BRL"])
-        #expect(catalogue.regions.map(\.country) == ["BE", "AU", "DE", "AT", "CZ", "FR", "NL", "IT", "PL", "ES", "BR"])
+        #expect(catalogue.regions.map(\.currency.code) == ["EUR", "AUD", "EUR", "EUR", "CZK", "EUR", "EUR", "EUR", "PLN", "EUR", "BRL", "ARS"])
+        #expect(catalogue.regions.map(\.country) == ["BE", "AU", "DE", "AT", "CZ", "FR", "NL", "IT", "PL", "ES", "BR", "AR"])
     }
 
     @Test func offersEnglishEverywhereAndTheLocalLanguage() throws {

@@ -28,8 +28,8 @@ import Testing
     }
 
     @Test func givesEveryRegionOfTheEnvironmentCatalogue() {
-        #expect(environments.regions.map(\.id) == Self.regionIDs + ["MONEI", "PAGBANK"])
-        for id in Self.regionIDs + ["MONEI", "PAGBANK"] {
+        #expect(environments.regions.map(\.id) == Self.regionIDs + ["MONEI", "PAGBANK", "GEOPAGOS"])
+        for id in Self.regionIDs + ["MONEI", "PAGBANK", "GEOPAGOS"] {
             #expect(merchants.region(id) != nil, "\(id)")
         }
         #expect(merchants.region("eu") == nil)
@@ -59,9 +59,9 @@ import Testing
     }
 
     @Test func neverUsesAKeyTwice() throws {
-        let keys = (Self.regionIDs + ["MONEI", "PAGBANK"]).compactMap { merchants.region($0) }
+        let keys = (Self.regionIDs + ["MONEI", "PAGBANK", "GEOPAGOS"]).compactMap { merchants.region($0) }
             .flatMap { [$0.backOfficeKey] + $0.merchants.map(\.apiKey) + $0.partners.map(\.appKey) }
-        #expect(keys.count == 35)
+        #expect(keys.count == 38)
         #expect(Set(keys).count == keys.count)
     }
 

@@ -58,7 +58,7 @@ final class TestHost: @unchecked Sendable {
     init(
         flavour: Flavour = .sandbox, directory: TemporaryDirectory = TemporaryDirectory(), dispatches: Bool = true,
         wallClock: any TimeSource = WallClock(), resolver: PublicAddress.Resolver? = nil,
-        webhookURL: (@Sendable (String) -> String?)? = nil, clock: SandboxClock = SandboxClock(),
+        webhookURL: (@Sendable (String) -> String?)? = nil, clock: SandboxClock = .standingStill(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         running = try InProcessHost(

@@ -29,16 +29,20 @@ extension Lifecycle {
             if let failure = try checkPin(db, device: device, pin: pin, autoLogin: terminal.profile.autoLogin) {
                 return .failure(failure)
             }
-            try db.terminals.recordLogin(device: device.id, at: now)
-            // One session per device: a new login ends the older ones.
-            try db.sessions.end(device: device.id, at: now)
-            let token = credentials.secret(prefix: "st_")
-            let expires = now + sessionLifetime
-            try db.sessions.add(tokenHash: Credentials.hash(token), device: device.id, terminal: terminalID, at: now, expiresAt: expires)
-            return .success(
-                LoginSession(sessionToken: token, terminalId: terminalID, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires)))
+            return .success(try startSession(db, device: device.id, terminal: terminalID, at: now))
         }
         return try outcome.get()
+    }
+
+    /// A new session of `device` on `terminal`, recorded as its login; the device's older sessions
+    /// end (one session per device).
+    func startSession(_ db: Connection, device: String, terminal: String, at now: Int64) throws -> LoginSession {
+        try db.terminals.recordLogin(device: device, at: now)
+        try db.sessions.end(device: device, at: now)
+        let token = credentials.secret(prefix: "st_")
+        let expires = now + sessionLifetime
+        try db.sessions.add(tokenHash: Credentials.hash(token), device: device, terminal: terminal, at: now, expiresAt: expires)
+        return LoginSession(sessionToken: token, terminalId: terminal, expiresAt: Wire.time(expires), expiresAtUnix: Wire.unix(expires))
     }
 
     /// Checks a secure code; a wrong one is counted and the fifth locks the device.

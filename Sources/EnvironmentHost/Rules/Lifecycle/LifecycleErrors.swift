@@ -120,3 +120,11 @@ struct LifecycleError: HTTPResponseError, Equatable {
             message: "Too many wrong codes from this device or address; try again in \(seconds) s.", retryAfterSeconds: seconds)
     }
 }
+
+extension LifecycleError {
+    static let readerTokenInvalid = LifecycleError(
+        status: 401, code: .readerTokenInvalid, message: "The reader token was not issued by this region's host.", field: "readerToken")
+    static let readerTokenExpired = LifecycleError(
+        status: 401, code: .readerTokenExpired, message: "The reader token has expired: ask the merchant's backend for a new one.",
+        field: "readerToken")
+}

@@ -67,6 +67,9 @@ struct PaymentError: HTTPResponseError, Equatable {
         status: 403, code: .reversalNotAllowed, message: "This terminal does not allow reversals.")
     static let refundNotAllowed = PaymentError(
         status: 403, code: .refundNotAllowed, message: "This terminal does not allow refunds.")
+    static let cardMismatch = PaymentError(
+        status: 409, code: .cardMismatch, message: "The card read for the cancel is not the card the sale was paid with.",
+        field: "cardPayload")
     static let notCancellable = PaymentError(
         status: 409, code: .transactionNotCancellable,
         message: "Only the terminal's latest cleared sale can be reversed, within 30 minutes.", field: "transactionId")

@@ -210,16 +210,28 @@ extension Payments {
 
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
     func reverse(
-        _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, expectedAmount: Int? = nil, key: IdempotencyKey?,
-        reply: @escaping Reply
+        _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, expectedAmount: Int? = nil, cardPayload: String? = nil,
+        key: IdempotencyKey?, reply: @escaping Reply
     ) throws {
         let terminal = try terminalInfo(session)
+        // Opened before the write, as a sale's card is.
+        let card = try cardPayload.map { sealed in
+            let payload = try openCard(sealed: sealed, terminal: terminal.terminalId)
+            return (payload, panHash: payload.card.map { Issuer.key($0.pan) } ?? "")
+        }
         let now = now()
         transact(terminal, key: key, status: 200, at: now, reply: reply) { db in
             var record = try record(db, id: id, terminal: terminal.terminalId)
             guard terminal.isReversalAvailable else { throw PaymentError.reversalNotAllowed }
             // The caller says what it cancels (PagBank's cancel names the sale's amount): another amount is refused.
             if let expectedAmount, expectedAmount != record.amount { throw PaymentError.amountMismatch(record.amount) }
+            // The card read for the cancel (Geopagos) is spent, and must be the sale's.
+            if let (payload, panHash) = card {
+                try spendRead(db, readId: payload.readId, readAt: payload.readAt, at: now)
+                guard let sold = record.panHash, ConstantTime.equals(Array(sold.utf8), Array(panHash.utf8)) else {
+                    throw PaymentError.cardMismatch
+                }
+            }
             // Cancelling during the DCC choice is a reversal too (the seed's isCancelledByUser case).
             guard try isCancellable(db, record, terminal: terminal, at: now) else { throw PaymentError.notCancellable }
             cancel(&record, byUser: byUser, at: now)

@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "TapOnMobileSandbox", targets: ["TapOnMobileSandbox"]),
         .library(name: "MoneiTapToPay", targets: ["MoneiTapToPay"]),
         .library(name: "TapOnPartner", targets: ["TapOnPartner"]),
+        .library(name: "Payments", targets: ["Payments"]),
+        .library(name: "TapToPayHardware", targets: ["TapToPayHardware"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
@@ -57,6 +59,9 @@ let package = Package(
         .target(name: "MoneiTapToPay", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         // PagBank's Tap On SDK (seed 004), over the TapOnMobile device on the PagBank host.
         .target(name: "TapOnPartner", dependencies: ["TapOnMobileSandbox", "SimulatedReader", "SandboxWire", "DeviceTransport", "DeviceUI"]),
+        // Geopagos' Payments SDK (seeds 001 and 003) and its Apple Tap to Pay reader, over the Geopagos host.
+        .target(name: "Payments", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport"]),
+        .target(name: "TapToPayHardware", dependencies: ["Payments", "SimulatedReader", "DeviceUI"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 

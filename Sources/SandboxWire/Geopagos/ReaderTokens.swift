@@ -65,12 +65,14 @@ public struct ReaderSessionRequest: Codable, Sendable, Equatable {
 /// The answer: a session as `doLogin` gives one, with the token's terminal configuration.
 ///
 /// ```json
-/// {"sessionToken": "st_…", "terminalId": "GEOPAGOS-T0101", "merchantId": "GEOPAGOS-M01",
+/// {"sessionToken": "st_…", "region": "GEOPAGOS", "terminalId": "GEOPAGOS-T0101", "merchantId": "GEOPAGOS-M01",
 ///  "country": "AR", "currency": "ARS", "expiresAt": "2026-12-03T10:10:00Z", "expiresAtUnix": 1796292600,
 ///  "tokenExpiresAt": "2026-12-04T10:00:00Z"}
 /// ```
 public struct ReaderSession: Codable, Sendable, Equatable {
     public let sessionToken: String
+    /// The host's region id, which card reads are sealed for (`GEOPAGOS`).
+    public let region: String
     public let terminalId: String
     public let merchantId: String
     public let country: String
@@ -80,10 +82,11 @@ public struct ReaderSession: Codable, Sendable, Equatable {
     public let tokenExpiresAt: String
 
     public init(
-        sessionToken: String, terminalId: String, merchantId: String, country: String, currency: String, expiresAt: String,
-        expiresAtUnix: Double, tokenExpiresAt: String
+        sessionToken: String, region: String, terminalId: String, merchantId: String, country: String, currency: String,
+        expiresAt: String, expiresAtUnix: Double, tokenExpiresAt: String
     ) {
         self.sessionToken = sessionToken
+        self.region = region
         self.terminalId = terminalId
         self.merchantId = merchantId
         self.country = country

@@ -58,14 +58,23 @@ public struct SealedRead: Sendable, Equatable, Hashable {
     public let brand: CardBrand?
     /// The masked PAN for the app's UI; `nil` for a PIN payload.
     public let maskedPan: String?
+    /// The EMV application the card paid with (`A0000000031010`); `nil` for a PIN payload.
+    public let aid: String?
+    /// Its label (`VISA CREDITO`); `nil` for a PIN payload.
+    public let applicationLabel: String?
 
     /// A sealed read.
-    public init(sealed: String, readId: String, readAt: Int64, brand: CardBrand?, maskedPan: String?) {
+    public init(
+        sealed: String, readId: String, readAt: Int64, brand: CardBrand?, maskedPan: String?, aid: String? = nil,
+        applicationLabel: String? = nil
+    ) {
         self.sealed = sealed
         self.readId = readId
         self.readAt = readAt
         self.brand = brand
         self.maskedPan = maskedPan
+        self.aid = aid
+        self.applicationLabel = applicationLabel
     }
 
     /// The last `readAt` (host milliseconds) at which the host still accepts the payload:

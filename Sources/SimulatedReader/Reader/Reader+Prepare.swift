@@ -28,7 +28,8 @@ extension Reader {
     ///   token provider with ``TokenRequestReason/setup`` after a ``clear()``.
     /// - Throws: ``ReaderError/unsupported(_:)``, ``ReaderError/busy``, ``ReaderError/appInBackground``,
     ///   ``ReaderError/locationDenied``, ``ReaderError/locationTimeout``, ``ReaderError/tokenCancelled``,
-    ///   ``ReaderError/notice(_:)``, ``ReaderError/accountLinkingCancelled``.
+    ///   ``ReaderError/notice(_:)``, ``ReaderError/accountLinkingCancelled``, and what a token check
+    ///   throws (``ReaderError/connectionFailed``).
     public func prepare(token: String? = nil) async throws(ReaderError) {
         if case .unsupported(let reason) = support {
             let error = ReaderError.unsupported(reason)
@@ -100,9 +101,16 @@ extension Reader {
         while true {
             guard !machine.isInBackground else { throw .appInBackground }
             guard case .provide(let token, let relink) = request else { throw .tokenCancelled }
-            let verdict: TokenVerdict =
-                token.isEmpty ? .invalid("empty token")
-                : script.tokenVerdicts.isEmpty ? .valid : script.tokenVerdicts.removeFirst()
+            let verdict: TokenVerdict
+            if token.isEmpty {
+                verdict = .invalid("empty token")
+            } else if !script.tokenVerdicts.isEmpty {
+                verdict = script.tokenVerdicts.removeFirst()
+            } else if let tokenCheck {
+                verdict = try await tokenCheck(token)
+            } else {
+                verdict = .valid
+            }
             switch verdict {
             case .valid:
                 currentToken = token

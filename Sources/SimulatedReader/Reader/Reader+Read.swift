@@ -242,7 +242,7 @@ extension Reader {
                 lastRead = (card, cardScript.pinOnRequest)
                 let read = SealedRead(
                     sealed: sealed, readId: payload.readId, readAt: payload.readAt, brand: card.brand,
-                    maskedPan: card.maskedPan)
+                    maskedPan: card.maskedPan, aid: card.aid, applicationLabel: card.applicationLabel)
                 return (.payload(read), nil)
             case .cancel(let after) where after < ReaderTimeouts.cardScreen:
                 return end(await pause(after) ?? .cancelled)

@@ -34,6 +34,9 @@ public actor Reader {
     public typealias NoticeHandler = @Sendable (ReaderNotice) -> Void
     /// Receives card-screen events as they happen.
     public typealias EventHandler = @Sendable (ReaderEvent) async -> Void
+    /// Judges a supplied token as Apple would, for a reader whose tokens a host issues (Geopagos):
+    /// `nil` leaves it to the script. A thrown error stops the prepare (the host cannot be reached).
+    public typealias TokenCheck = @Sendable (String) async throws(ReaderError) -> TokenVerdict
 
     /// The phone.
     public nonisolated let device: Device
@@ -47,6 +50,7 @@ public actor Reader {
     let tokenProvider: TokenProvider
     let accountLinking: AccountLinkingHandler
     let onReaderNotice: NoticeHandler
+    let tokenCheck: TokenCheck?
 
     var machine = StateMachine()
     var script: ReaderScript
@@ -81,6 +85,8 @@ public actor Reader {
     ///   - tokenProvider: Gives tokens; by default it gives none (`.cancel`).
     ///   - accountLinking: Decides account linking; by default `.confirm`.
     ///   - onReaderNotice: Receives notices; by default ignores them.
+    ///   - tokenCheck: Judges each token the app supplies; by default every non-empty token is
+    ///     valid unless the script queued a verdict (``ReaderScript/tokenVerdicts``, which come first).
     public init(
         device: Device = .standard,
         requirements: DeviceSupport.Requirements = .standard,
@@ -91,7 +97,8 @@ public actor Reader {
         accountLinked: Bool = false,
         tokenProvider: @escaping TokenProvider = { _ in .cancel },
         accountLinking: @escaping AccountLinkingHandler = { _ in .confirm },
-        onReaderNotice: @escaping NoticeHandler = { _ in }
+        onReaderNotice: @escaping NoticeHandler = { _ in },
+        tokenCheck: TokenCheck? = nil
     ) {
         self.device = device
         self.support = DeviceSupport.check(device, requirements: requirements)
@@ -103,6 +110,7 @@ public actor Reader {
         self.tokenProvider = tokenProvider
         self.accountLinking = accountLinking
         self.onReaderNotice = onReaderNotice
+        self.tokenCheck = tokenCheck
     }
 
     /// Whether the phone supports Tap to Pay on iPhone (TapOnMobile `isTapToPaySupported()`).

@@ -30,6 +30,7 @@ public struct ReaderError: Error, Equatable, Hashable, Sendable, CustomStringCon
         case sealingFailed
         case unreadableCard
         case invalidCatalogue
+        case connectionFailed
     }
 
     private let code: Code
@@ -102,6 +103,15 @@ public struct ReaderError: Error, Equatable, Hashable, Sendable, CustomStringCon
     /// digits, an AID that is not 5 to 16 bytes of hex), so nothing is sealed. Everything else a
     /// card says is sealed as it is, and the host judges it.
     public static let unreadableCard = ReaderError(.unreadableCard, "the card could not be read")
+
+    /// The host that judges tokens could not be reached, or answered nothing usable; ``message``
+    /// says what happened.
+    public static let connectionFailed = ReaderError(.connectionFailed, "the host could not be reached")
+
+    /// A ``connectionFailed`` error with what happened.
+    public static func connectionFailed(_ detail: String) -> ReaderError {
+        ReaderError(.connectionFailed, "the host could not be reached: \(detail)")
+    }
 
     /// `cards.json` was refused; ``message`` reads `<file>: <field>: <problem>`.
     public static let invalidCatalogue = ReaderError(.invalidCatalogue, "the card catalogue is invalid")

@@ -90,7 +90,7 @@ struct ReaderTokens: Sendable {
             return try lifecycle.startSession(db, device: device, terminal: claims.terminalId, at: now)
         }
         return ReaderSession(
-            sessionToken: login.sessionToken, terminalId: claims.terminalId, merchantId: claims.merchantId, country: region.country,
+            sessionToken: login.sessionToken, region: region.id, terminalId: claims.terminalId, merchantId: claims.merchantId, country: region.country,
             currency: region.currency.code, expiresAt: login.expiresAt, expiresAtUnix: login.expiresAtUnix ?? 0,
             tokenExpiresAt: Wire.time(claims.exp * 1000))
     }

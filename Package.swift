@@ -156,6 +156,9 @@ let package = Package(
             name: "TapOnPartnerTests",
             dependencies: ["TapOnPartner", "TapOnMobileSandbox", "SimulatedReader", "TestSupport", "HostTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
+            name: "GeopagosTests",
+            dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "TestSupport", "HostTestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "QRCode", "WebhookSignature", "TestSupport", "HostTestSupport"]),
     ]
 )

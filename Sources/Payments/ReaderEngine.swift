@@ -130,15 +130,32 @@ public final class ReaderEngine: Sendable {
     }
 
     /// The reader key and the clock offset of a session (`POST /terminal/v1/reader/prepare`).
-    private func keys(_ session: ReaderSession) async -> Result<([UInt8], TimeInterval), Failure> {
+    private func keys(_ session: ReaderSession?) async -> Result<([UInt8], TimeInterval), Failure> {
         guard let endpoint = state.withLock({ $0.endpoint }) else { return .failure(.notConfigured) }
-        let answer = await HostCall.send(
-            transport, endpoint, "POST", "/terminal/v1/reader/prepare", bearer: session.sessionToken, as: ReaderConfiguration.self)
+        // A new session's own token, or the connection's (renewed when it ended).
+        let answer: HostCall.Answer<ReaderConfiguration> =
+            if let session {
+                await HostCall.send(transport, endpoint, "POST", "/terminal/v1/reader/prepare", bearer: session.sessionToken)
+            } else {
+                await call("POST", "/terminal/v1/reader/prepare")
+            }
         guard case .value(let configuration) = answer else { return .failure(.connection("the reader configuration did not arrive")) }
         guard let key = Data(base64Encoded: configuration.readerKey).map(Array.init), key.count == 32,
             let serverTime = configuration.serverTimeUnix ?? WireTime.date(from: configuration.serverTime)?.timeIntervalSince1970
         else { return .failure(.connection("the reader configuration is not readable")) }
         return .success((key, serverTime - sandbox.clock.now().timeIntervalSince1970))
+    }
+
+    /// The connection with its clock offset measured again (`POST /terminal/v1/reader/prepare`): a
+    /// card read's time is the host's, whichever clock moved since the prepare.
+    func refreshedConnection() async -> Connection? {
+        guard let connection else { return nil }
+        guard case .success(let (key, offset)) = await keys(nil) else { return connection }
+        return state.withLock { state -> Connection? in
+            state.connection?.readerKey = key
+            state.connection?.offset = offset
+            return state.connection
+        }
     }
 
     /// Ends the connection and the host's session; with nothing prepared, or on an unsupported

@@ -185,7 +185,7 @@ actor TransactionRun {
                 throw await fail(.readerNotConnected, "The reader could not be connected: \(failure).")
             }
         }
-        guard engine.beginTransaction(), let connection = engine.connection else {
+        guard engine.beginTransaction(), let connection = await engine.refreshedConnection() else {
             throw await fail(.readerNotConnected, "The reader is busy preparing or clearing its connection.")
         }
         let info = ReaderInfo(
@@ -204,7 +204,7 @@ actor TransactionRun {
         }
         if type == .payment {
             let validation = ValidateRequest(
-                transactionServiceType: "payment", requestedAmount: total.minorUnits, countryCode: connection.session.country, reference: nil,
+                transactionServiceType: "PAYMENT", requestedAmount: total.minorUnits, countryCode: connection.session.country, reference: nil,
                 tipAmount: nil, transactionId: nil)
             if case .refused(_, let code, let message) = await engine.call("POST", "/terminal/v1/transactions/validate", body: validation, as: NoAnswer.self) {
                 throw await fail(.refused(code: code ?? "refused"), message)

@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
         .executableTarget(
             name: "TapsimCommand",
-            dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "QRCode"]),
+            dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "Payments", "TapToPayHardware", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "QRCode"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 

@@ -152,9 +152,9 @@ public final class EnvironmentHost: RunningService, Responder {
         if configuration.region.vendor == .monei {
             Self.addMoneiRoutes(to: &router, try Self.monei(configuration, store, payments))
         }
-        if configuration.region.vendor == .geopagos {
-            Self.addGeopagosRoutes(to: &router, lifecycle, try Self.readerTokens(configuration, store, lifecycle))
-        }
+        // On every host, so a wrong method is 405 everywhere; only a Geopagos region's answers them.
+        Self.addGeopagosRoutes(
+            to: &router, lifecycle, configuration.region.vendor == .geopagos ? try Self.readerTokens(configuration, store, lifecycle) : nil)
         journal = RequestJournal(clock: configuration.clock)
         faults = FaultPlan(clock: configuration.clock)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)

@@ -126,16 +126,30 @@ enum Commands {
         name: "pagbank", summary: "PagBank Tap On (TapOnPartner): activate with a partner app's key, sales in reais, cancels, logout.",
         commands: [PagBank.activate, PagBank.pay, PagBank.cancel, PagBank.status, PagBank.logout])
 
-    static let groups: [String: CommandGroup] = ["register": register, "qr": qr, "blik": blik, "monei": monei, "pagbank": pagbank]
+    static let geopagos = CommandGroup(
+        name: "geopagos", summary: "Geopagos Payments SDK (Payments, TapToPayHardware): a reader token as your backend buys it, payments, refunds, cancels.",
+        commands: [Geopagos.token, Geopagos.pay, Geopagos.refund, Geopagos.cancel])
 
-    static let all: [Command] =
-        register.commands + [
-            Sessions.login, Sessions.logout, Sessions.prepare, Payments.pay, Payments.refund, Payments.reverse, Payments.dcc,
-        ] + qr.commands + blik.commands + [
-            Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
-            Sessions.infoInit, Payments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
-            Sessions.unregister, Sessions.status, Demo.command,
-        ] + monei.commands + pagbank.commands
+    static let groups: [String: CommandGroup] = [
+        "register": register, "qr": qr, "blik": blik, "monei": monei, "pagbank": pagbank, "geopagos": geopagos,
+    ]
+
+    static let device: [Command] = [
+        Sessions.login, Sessions.logout, Sessions.prepare, CardPayments.pay, CardPayments.refund, CardPayments.reverse, CardPayments.dcc,
+    ]
+
+    static let reads: [Command] = [
+        Reads.last, Reads.history, Reads.count, Reads.details, Reads.stats, Reads.receipt, Sessions.terminalInfo,
+        Sessions.infoInit, CardPayments.readerTest, Reads.validate, Sessions.secretCode, Sessions.relink, Sessions.support,
+        Sessions.unregister, Sessions.status, Demo.command,
+    ]
+
+    static let all: [Command] = {
+        var commands = register.commands + device
+        commands += qr.commands + blik.commands + reads
+        commands += monei.commands + pagbank.commands + geopagos.commands
+        return commands
+    }()
 }
 
 extension ParsedArguments {

@@ -4,14 +4,14 @@ import Testing
 
 @Suite("tapsim: help and usage errors")
 struct HelpAndUsageTests {
-    /// Every command of docs/sdk.md's `tapsim` section, then the other vendors' (docs/monei.md, docs/pagbank.md).
+    /// Every command of docs/sdk.md's `tapsim` section, then the other vendors' (docs/monei.md, docs/pagbank.md, docs/geopagos.md).
     static let commands = [
         "register begin", "register confirm", "register end", "register issue", "register token", "register quick", "login",
         "logout", "prepare", "pay", "refund", "reverse", "dcc", "qr pay", "qr cancel", "qr refund", "blik code", "blik pay",
         "blik refund", "last", "history", "count", "details", "stats", "receipt",
         "terminal-info", "info-init", "reader-test", "validate", "secret-code", "relink", "support", "unregister", "status",
         "demo", "monei token", "monei prepare", "monei pay", "pagbank activate", "pagbank pay", "pagbank cancel", "pagbank status",
-        "pagbank logout",
+        "pagbank logout", "geopagos token", "geopagos pay", "geopagos refund", "geopagos cancel",
     ]
 
     let folder = TemporaryDirectory()

@@ -39,6 +39,8 @@ struct HelpExamplesTests {
         "monei token": .freshDevice, "monei prepare": .freshDevice, "monei pay": .freshDevice,
         "pagbank activate": .freshDevice, "pagbank pay": .freshDevice, "pagbank cancel": .pagbankActive, "pagbank status": .freshDevice,
         "pagbank logout": .pagbankActive,
+        // Each Geopagos command is one launch of the app: it buys its own reader token.
+        "geopagos token": .freshDevice, "geopagos pay": .freshDevice, "geopagos refund": .freshDevice, "geopagos cancel": .freshDevice,
     ]
 
     @Test("each example exits 0, or with the exit code its comment names")

@@ -6,7 +6,7 @@ import TapOnMobileSandbox
 ///
 /// A sale or refund that ends without money moving (`DECLINED`, `TIMEOUT` …) is an answer, not an
 /// error: it exits 0 and the status says what happened. Errors are what the SDK refuses.
-enum Payments {
+enum CardPayments {
     static let cardOption = Option.value(
         "card", "NAME",
         "The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …). Default: the region's domestic card, the first in cards.json of its country without PIN or flags (visa on EU, eftpos-au on ANZ, visa-pl on MBANK); with --pin-entry, its domestic online-PIN card (mc-pin, mc-pin-au …).")

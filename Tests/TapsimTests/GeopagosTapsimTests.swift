@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tapsim geopagos …` (Geopagos' Payments SDK on the command line) against a whole sandbox, and
+/// the README's and docs/geopagos.md's blocks that use it, run as written.
+@Suite("tapsim: Geopagos Payments SDK")
+struct GeopagosTapsimTests {
+    @Test("the README's Geopagos journey runs as written")
+    func readmeJourney() throws {
+        let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
+        let script = try MoneiTapsimTests.blocks("README.md", under: "## Geopagos Payments SDK")
+        #expect(script.contains("tapsim geopagos cancel"), "\(script)")
+        let result = try layout.bash("set -e\n" + script, timeout: 120)
+        #expect(result.status == 0, "\(script)\n\(result)")
+        #expect(result.stdout.contains("Reader token for GEOPAGOS-T0101") && result.stdout.contains("CANCELLED"), "\(result)")
+    }
+
+    @Test("docs/geopagos.md's tapsim block runs as written")
+    func docsBlock() throws {
+        let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
+        let script = try MoneiTapsimTests.blocks("docs/geopagos.md", under: "### tapsim")
+        let result = try layout.bash("set -e\n" + script, timeout: 120)
+        #expect(result.status == 0, "\(script)\n\(result)")
+        #expect(result.stdout.contains("declined: exit 14"), "\(result)")
+    }
+
+    @Test("a payment on another terminal, refunded after the cancel window; errors exit in their categories, one JSON object under --json")
+    func answersAndErrors() throws {
+        let sandbox = try SandboxUnderTest()
+        let sale = try sandbox.tapsim(
+            "--json", "geopagos", "pay", "--amount", "2500.50", "--card", "mc-ar", "--installments", "3", "--terminal", "GEOPAGOS-T0102")
+        #expect(sale.status == 0, "\(sale)")
+        #expect(sale.json?["amount"] as? String == "2500.5" && sale.json?["currency"] as? String == "ARS", "\(sale)")
+        #expect(sale.json?["terminalId"] as? String == "GEOPAGOS-T0102" && sale.json?["installments"] as? Int == 3, "\(sale)")
+        let id = try #require(sale.json?["transactionId"] as? String)
+        let early = try sandbox.tapsim("--json", "geopagos", "refund", "--transaction", id, "--amount", "2500.50", "--card", "mc-ar", "--terminal", "GEOPAGOS-T0102")
+        #expect(early.status == 14 && early.json?[path: "error", "code"] as? String == "transaction_still_cancellable", "\(early)")
+        let host = Service(name: "GEOPAGOS", baseURL: try #require(sandbox.sandbox.endpoints.environments["GEOPAGOS"]))
+        #expect(host.call("POST", "/_sandbox/clock", body: ["advanceSeconds": 31 * 60]).status == 200)
+        let refund = try sandbox.tapsim("--json", "geopagos", "refund", "--transaction", id, "--amount", "2500.50", "--card", "mc-ar", "--terminal", "GEOPAGOS-T0102")
+        #expect(refund.status == 0 && refund.json?["type"] as? String == "refund", "\(refund)")
+        let otherCard = try sandbox.tapsim("--json", "geopagos", "cancel", "--transaction", id, "--amount", "2500.50", "--terminal", "GEOPAGOS-T0102")
+        #expect(otherCard.status == 14, "\(otherCard)")
+        let declined = try sandbox.tapsim("--json", "geopagos", "pay", "--amount", "42.05")
+        #expect(declined.status == 14 && declined.json?[path: "error", "kind"] as? String == "declined", "\(declined)")
+        #expect(declined.json?[path: "error", "code"] as? String == "05", "\(declined)")
+        let nobody = try sandbox.tapsim("geopagos", "pay", "--amount", "10.00", "--no-tap")
+        #expect(nobody.status == 14 && nobody.stderr.contains("card_read_timeout"), "\(nobody)")
+        let stranger = try sandbox.tapsim("geopagos", "token", "--terminal", "PAGBANK-T0101")
+        #expect(stranger.status == 17 && stranger.stderr.contains("terminal_not_found"), "\(stranger)")
+        let wrongRegion = try sandbox.tapsim("--env", "EU", "geopagos", "token")
+        #expect(wrongRegion.status == 2 && wrongRegion.stderr.contains("--env GEOPAGOS"), "\(wrongRegion)")
+    }
+}

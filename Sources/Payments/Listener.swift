@@ -24,7 +24,8 @@ public enum SDKTransactionState: Sendable {
     case nonRecoverableError(error: TransactionError, message: String?)
 }
 
-/// Receives a transaction's reader and transaction states, on the main actor.
+/// Receives a transaction's reader and transaction states, one call at a time, from the SDK's own
+/// task (not the main actor: an app hops there for its UI).
 public protocol SDKTransactionListener: AnyObject {
     func onReaderStateChanged(state: ReaderState)
     func onTransactionStateChanged(state: SDKTransactionState)

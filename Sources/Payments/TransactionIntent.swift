@@ -35,7 +35,8 @@ public final class TransactionIntent: Sendable {
 public enum TransactionIntentFactory {
     private static let running = Mutex<TransactionRun?>(nil)
 
-    /// Creates an intent of `type` whose states go to `listener` (on the main actor), and starts it:
+    /// Creates an intent of `type` whose states go to `listener` (from the SDK's own task, one at a
+    /// time: hop to the main actor for UI work), and starts it:
     /// the listener is asked for the device first. `completion` is called before any state.
     public static func createTransactionIntent(
         type: TransactionType, listener: any SDKTransactionListener,
@@ -55,18 +56,21 @@ public enum TransactionIntentFactory {
     }
 }
 
-/// The app's listener, called on the main actor only.
+/// The app's listener, called by one transaction's run at a time, never two calls at once.
 final class ListenerBox: @unchecked Sendable {
+    private let lock = NSLock()
     private var listener: (any SDKTransactionListener)?
 
     init(_ listener: any SDKTransactionListener) {
         self.listener = listener
     }
 
-    @MainActor func reader(_ state: ReaderState) { listener?.onReaderStateChanged(state: state) }
-    @MainActor func transaction(_ state: SDKTransactionState) { listener?.onTransactionStateChanged(state: state) }
+    private var current: (any SDKTransactionListener)? { lock.withLock { listener } }
+
+    func reader(_ state: ReaderState) { current?.onReaderStateChanged(state: state) }
+    func transaction(_ state: SDKTransactionState) { current?.onTransactionStateChanged(state: state) }
     /// After the last state: the intent no longer keeps the app's object.
-    @MainActor func release() { listener = nil }
+    func release() { lock.withLock { listener = nil } }
 }
 
 /// A transaction's steps, one at a time.
@@ -75,6 +79,7 @@ actor TransactionRun {
     enum Reply: Sendable {
         case device(Device)
         case readConfig(ReadConfig)
+        case emvApp(EMVApp)
         case payment(PaymentConfirmation)
         case refund(RefundConfirmation)
         case cancel(CancelConfirmation)
@@ -103,14 +108,12 @@ actor TransactionRun {
 
     private func tell(_ state: SDKTransactionState) async throws(Ended) {
         guard !finished else { throw Ended() }
-        let listener = listener
-        await MainActor.run { listener.transaction(state) }
+        listener.transaction(state)
     }
 
     private func tell(_ state: ReaderState) async {
         guard !finished else { return }
-        let listener = listener
-        await MainActor.run { listener.reader(state) }
+        listener.reader(state)
     }
 
     /// Shows `make(callback)` and waits for the callback; an abort ends the wait.
@@ -122,10 +125,10 @@ actor TransactionRun {
             Task { await self?.answer(reply, step: current) }
         }
         let state = make(callback)
-        let listener = listener
         let reply = await withCheckedContinuation { continuation in
             waiting = (current, continuation)
-            Task { @MainActor in listener.transaction(state) }
+            // A callback answered at once comes back through a task: the wait is set up first.
+            listener.transaction(state)
         }
         guard let reply else { throw Ended() }
         return reply
@@ -148,8 +151,7 @@ actor TransactionRun {
         guard !finished else { return }
         finished = true
         engine?.endTransaction()
-        let listener = listener
-        await MainActor.run { listener.release() }
+        listener.release()
     }
 
     func abort(message: String) async {
@@ -302,8 +304,8 @@ actor TransactionRun {
             do throws(ReaderError) {
                 result = try await engine.reader.read(
                     amount: amount.minorUnits, currency: amount.currency.code, region: connection.session.region,
-                    terminalId: connection.session.terminalId, readerKey: connection.readerKey, serverTimeOffset: connection.offset
-                ) { event in
+                    terminalId: connection.session.terminalId, readerKey: connection.readerKey, serverTimeOffset: connection.offset,
+                    onEvent: { event in
                     let status: ReaderStatus? =
                         switch event {
                         case .cardRead: .processing(.nfc)
@@ -311,8 +313,12 @@ actor TransactionRun {
                         case .pinEntered: .processing(.nfc)
                         default: nil
                         }
-                    if let status { await MainActor.run { listener.reader(.connected(device, info, status)) } }
-                }
+                    if let status { listener.reader(.connected(device, info, status)) }
+                    },
+                    selectApplication: { [weak self] applications in
+                        // The card has several applications: the listener picks one (seed 003's selectEMVApp).
+                        await self?.selectApplication(applications)
+                    })
             } catch {
                 throw await fail(.readerNotConnected, "The card could not be read: \(error.message).")
             }
@@ -328,6 +334,16 @@ actor TransactionRun {
                 throw await fail(.cardReadCancelled, "The card screen ended: \(outcome.rawValue).")
             }
         }
+    }
+
+    /// `selectEMVApp` for a card with several applications; nil (aborted, or an application the card
+    /// does not have) cancels the read.
+    private func selectApplication(_ applications: [CardApplication]) async -> CardApplication? {
+        let offered = applications.map { EMVApp(aid: $0.aid, label: $0.applicationLabel) }
+        guard case .emvApp(let chosen)? = try? await ask({ callback in
+            .selectEMVApp(availableAIDs: offered, selectEMVAppCallback: { callback(.emvApp($0)) })
+        }) else { return nil }
+        return applications.first { $0.aid == chosen.aid }
     }
 
     /// The host asked for the PIN after the read (`PIN_REQUESTED`): the customer types it on Apple's screen.

@@ -59,7 +59,7 @@ struct GeopagosTests {
             let mark = app.seen.all.count
             let done = app.finished.withLock { $0.count }
             app.start(type)
-            let ended = await eventually(60) { app.finished.withLock { $0.count } > done }
+            let ended = await eventually(90) { app.finished.withLock { $0.count } > done }
             #expect(ended, "the \(type) did not end: \(app.seen.all.dropFirst(mark))", sourceLocation: sourceLocation)
             return Array(app.seen.all.dropFirst(mark))
         }
@@ -87,6 +87,7 @@ struct GeopagosTests {
         #expect(paid.contains("token: setup"), "\(paid)")
         #expect(paid.contains("linking: setup"), "the first prepare shows Apple's terms: \(paid)")
         #expect(paid.contains("confirmPayment VISA 0005"), "\(paid)")
+        #expect(!paid.contains { $0.hasPrefix("selectEMVApp") }, "a card with one application is not asked about: \(paid)")
         #expect(paid.last == "approved payment CLEARED 100 ARS", "\(paid)")
         #expect(paid.contains("reader: connected Tap to Pay on iPhone GEOPAGOS-T0101 waitingForCard"), "\(paid)")
         let sale = try #require(stage.lastApproved)
@@ -125,6 +126,23 @@ struct GeopagosTests {
         stage.app.script.withLock { $0.amount = Decimal(string: "42.05")! }
         let declined = await stage.run(.payment)
         #expect(declined.last == "nonRecoverableError declined(code: \"05\")", "\(declined)")
+    }
+
+    @Test("a card with two applications: selectEMVApp offers both; the seed's first, or the one the merchant picks, is the one paid with")
+    func emvApplicationSelection() async throws {
+        let dual = ShippedCards.card("visa-ar-dual")
+        let stage = try Stage(cards: [.tap(dual), .tap(dual)])
+        let first = await stage.run(.payment)
+        #expect(first.contains("selectEMVApp VISA CREDITO, VISA DEBITO"), "\(first)")
+        #expect(first.contains("application VISA CREDITO"), "\(first)")
+        let credit = try #require(stage.lastApproved)
+        #expect(try await stage.record(credit)["applicationLabel"] as? String == "VISA CREDITO")
+        stage.app.script.withLock { $0.pickEMVApp = { apps in apps.last } }
+        let second = await stage.run(.payment)
+        #expect(second.contains("application VISA DEBITO") && second.last == "approved payment CLEARED 100 ARS", "\(second)")
+        let debit = try #require(stage.lastApproved)
+        let record = try await stage.record(debit)
+        #expect(record["applicationLabel"] as? String == "VISA DEBITO" && record["AID"] as? String == "A0000000032010", "\(record)")
     }
 
     @Test("the token loop: an expired token gives .rejected(.expired), a forged one .rejected(.invalid), then a valid one connects")
@@ -260,10 +278,10 @@ struct GeopagosTests {
     func discoveryAndNotices() async throws {
         let stage = try Stage()
         await MainActor.run { stage.app.showDiscovery(on: UIViewController()) }
-        #expect(await eventually(30) { stage.app.seen.all.contains { $0.hasPrefix("discovery: unknown") } }, "\(stage.app.seen.all)")
+        #expect(await eventually(90) { stage.app.seen.all.contains { $0.hasPrefix("discovery: unknown") } }, "\(stage.app.seen.all)")
         #expect(await stage.app.tapToPayInstaller.prepareConnection() == .success)
         await MainActor.run { stage.app.showDiscovery(on: UIViewController()) }
-        #expect(await eventually(30) { stage.app.seen.all.contains("discovery: success") }, "\(stage.app.seen.all)")
+        #expect(await eventually(90) { stage.app.seen.all.contains("discovery: success") }, "\(stage.app.seen.all)")
 
         let blocked = try Stage(readerScript: ReaderScript(notices: [.prepare: [.merchantBlocked]]))
         guard case .fail(.readerNotice(.merchantBlocked), _) = await blocked.app.tapToPayInstaller.prepareConnection() else {

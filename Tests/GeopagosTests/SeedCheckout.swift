@@ -19,6 +19,8 @@ struct Script: Sendable {
     var confirm: @Sendable (SDKTransactionState) -> Confirmation = { _ in .confirm }
     var linking: @Sendable (AccountLinkingReason) -> AccountLinkingDecision = { _ in .confirm }
     var tryAgain = true
+    /// Which application of a card with several the merchant picks; nil: the seed's `availableAIDs.first`.
+    var pickEMVApp: (@Sendable ([EMVApp]) -> EMVApp?)?
 
     enum Confirmation: Sendable {
         case confirm
@@ -172,8 +174,10 @@ final class SeedCheckout: SDKTransactionListener, @unchecked Sendable {
             availableAIDs: availableAIDs,
             selectEMVAppCallback: selectEMVAppCallback
         ):
-            seen.add("selectEMVApp")
-            if let emvApp = availableAIDs.first {
+            seen.add("selectEMVApp \(availableAIDs.map(\.label).joined(separator: ", "))")
+            if let pick = script.pickEMVApp, let emvApp = pick(availableAIDs) {
+                selectEMVAppCallback(emvApp)
+            } else if let emvApp = availableAIDs.first {
                 selectEMVAppCallback(emvApp)
             }
 
@@ -184,6 +188,7 @@ final class SeedCheckout: SDKTransactionListener, @unchecked Sendable {
         ):
             // Provide payment confirmation data or reject the payment.
             seen.add("confirmPayment \(card.brand) \(card.last4)")
+            seen.add("application \(card.application.label)")
             answer(script.confirm(state), confirm: { confirmCallback(PaymentConfirmation(installments: 3)) }, reject: rejectCallback)
 
         case let .confirmRefund(

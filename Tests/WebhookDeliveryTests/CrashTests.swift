@@ -55,7 +55,7 @@ struct CrashTests {
         }
         // Let deliveries flow, then make the receiver hold its next answers for 3 s and kill the host
         // while it waits for one: that event was sent but never acknowledged to the host.
-        let flowing = await eventually(90) { receiver.received.count >= 15 && run.count >= 25 }
+        let flowing = await eventually(180) { receiver.received.count >= 15 && run.count >= 25 }
         #expect(flowing, "deliveries did not start: \(receiver.received.count) received, \(run.count) sales")
         receiver.answer(200, delay: .seconds(3))
         let before = receiver.received.count  // every request after this one is held

@@ -66,7 +66,8 @@ struct EventTests {
         let apiKey = try EU.apiKey(EU.merchant1)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
         let device = try await Device.open(host.api, backOfficeKey: host.backOfficeKey, terminal: EU.terminal1)
-        let started = Date()
+        // The host's clock stands still: an event's `created` is its time, not the real one.
+        let started = host.clock.now()
 
         let first = try await device.clearedSale(1000, reference: "ORDER-1", "sale 10.00")
         let second = try await device.clearedSale(1500, "sale 15.00")

@@ -4,7 +4,7 @@ import Foundation
 extension CardCatalogue {
     /// The fields of one card in the file; anything else is refused.
     private static let fields: Set<String> = [
-        "name", "pan", "expiry", "brand", "country", "aid", "applicationLabel", "cvm", "pin", "panSequence", "flags",
+        "name", "pan", "expiry", "brand", "country", "aid", "applicationLabel", "cvm", "pin", "panSequence", "flags", "applications",
     ]
 
     /// Parses the JSON into cards, naming the first field that is missing or mistyped.
@@ -71,12 +71,27 @@ extension CardCatalogue {
                 }
                 flags.append(flag)
             }
+            var applications: [CardApplication] = []
+            if let value = fields["applications"], !(value is NSNull) {
+                guard let list = value as? [Any] else {
+                    throw .invalidCatalogue(file: file, path: "\(path).applications", reason: "must be a list")
+                }
+                for (appIndex, entry) in list.enumerated() {
+                    let appPath = "\(path).applications[\(appIndex)]"
+                    guard let app = entry as? [String: Any], Set(app.keys) == ["aid", "applicationLabel"],
+                        let appAID = app["aid"] as? String, let label = app["applicationLabel"] as? String
+                    else {
+                        throw .invalidCatalogue(file: file, path: appPath, reason: "must be {\"aid\", \"applicationLabel\"} strings")
+                    }
+                    applications.append(CardApplication(aid: appAID, applicationLabel: label))
+                }
+            }
             cards.append(
                 TestCard(
                     name: try string("name"), pan: try string("pan"), expiry: try string("expiry"), brand: brand,
                     country: try string("country"), aid: try string("aid"),
                     applicationLabel: try string("applicationLabel"), cvm: cvm, pin: try optionalString("pin"),
-                    panSequence: try optionalString("panSequence"), flags: flags))
+                    panSequence: try optionalString("panSequence"), flags: flags, applications: applications))
         }
         return cards
     }
@@ -105,6 +120,20 @@ extension CardCatalogue {
         default: break
         }
         if Set(card.flags).count != card.flags.count { return ("flags", "lists a flag twice") }
+        if !card.applications.isEmpty {
+            guard card.applications.count >= 2 else { return ("applications", "lists at least two applications, or is left out") }
+            guard card.applications[0] == CardApplication(aid: card.aid, applicationLabel: card.applicationLabel) else {
+                return ("applications", "must start with the card's own aid and applicationLabel")
+            }
+            guard Set(card.applications.map(\.aid)).count == card.applications.count else {
+                return ("applications", "lists an aid twice")
+            }
+            for (index, application) in card.applications.enumerated() {
+                if let problem = card.cardData(paying: application).problem {
+                    return ("applications[\(index)].\(problem.field)", problem.reason)
+                }
+            }
+        }
         return nil
     }
 

@@ -46,12 +46,15 @@ public struct TestCard: Sendable, Equatable, Hashable {
     public var panSequence: String?
     /// Host-side behaviour.
     public var flags: [Flag]
+    /// The card's EMV applications when it has more than one, in its priority order; the first is
+    /// ``aid`` and ``applicationLabel``. Empty: the card has one application.
+    public var applications: [CardApplication]
 
     /// A card; ``CardCatalogue/init(cards:)`` checks it.
     public init(
         name: String, pan: String, expiry: String, brand: CardBrand, country: String, aid: String,
         applicationLabel: String, cvm: CardholderVerification, pin: String? = nil, panSequence: String? = nil,
-        flags: [Flag] = []
+        flags: [Flag] = [], applications: [CardApplication] = []
     ) {
         self.name = name
         self.pan = pan
@@ -64,13 +67,22 @@ public struct TestCard: Sendable, Equatable, Hashable {
         self.pin = pin
         self.panSequence = panSequence
         self.flags = flags
+        self.applications = applications
     }
 
     /// What the reader's kernel reads from this card: the `card` of a ``CardPayload``.
-    public var cardData: CardData {
+    public var cardData: CardData { cardData(paying: nil) }
+
+    /// What the kernel reads when `application` (one of ``applications``) is selected; nil: the first.
+    public func cardData(paying application: CardApplication?) -> CardData {
         CardData(
-            pan: pan, expiry: expiry, brand: brand, country: country, aid: aid,
-            applicationLabel: applicationLabel, cvm: cvm, panSequence: panSequence)
+            pan: pan, expiry: expiry, brand: brand, country: country, aid: application?.aid ?? aid,
+            applicationLabel: application?.applicationLabel ?? applicationLabel, cvm: cvm, panSequence: panSequence)
+    }
+
+    /// The applications a kernel offers for selection: ``applications``, or the card's one.
+    public var selectableApplications: [CardApplication] {
+        applications.isEmpty ? [CardApplication(aid: aid, applicationLabel: applicationLabel)] : applications
     }
 
     /// The PAN as receipts show it (`476173******0011`).
@@ -78,4 +90,17 @@ public struct TestCard: Sendable, Equatable, Hashable {
 
     /// Whether the card carries `flag`.
     public func has(_ flag: Flag) -> Bool { flags.contains(flag) }
+}
+
+/// One EMV application of a card with several (a co-badged or credit-and-debit card).
+public struct CardApplication: Sendable, Equatable, Hashable {
+    /// The application identifier, 5 to 16 bytes of hex starting with the brand's RID.
+    public var aid: String
+    /// The label the card shows for it, 1 to 16 characters.
+    public var applicationLabel: String
+
+    public init(aid: String, applicationLabel: String) {
+        self.aid = aid
+        self.applicationLabel = applicationLabel
+    }
 }

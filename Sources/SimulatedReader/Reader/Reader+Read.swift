@@ -31,6 +31,9 @@ extension Reader {
     ///   - readerKey: The 32-byte key from the host's prepare answer.
     ///   - serverTimeOffset: Host time minus device time, in seconds.
     ///   - onEvent: Receives each ``ReaderEvent`` as it happens.
+    ///   - selectApplication: Asked, after the tap, which application of a card with several pays
+    ///     (``TestCard/applications``); nil: the kernel takes the card's first. Answering nil, or an
+    ///     application the card does not have, ends the read with ``ReaderOutcome/cancelled``.
     /// - Returns: The sealed payload, or the reader outcome, with the events.
     /// - Throws: ``ReaderError/busy``, ``ReaderError/notPrepared``, ``ReaderError/appInBackground``,
     ///   ``ReaderError/invalidReaderKey``, ``ReaderError/invalidRequest``, ``ReaderError/notice(_:)``
@@ -43,7 +46,8 @@ extension Reader {
         terminalId: String,
         readerKey: [UInt8],
         serverTimeOffset: TimeInterval = 0,
-        onEvent: EventHandler? = nil
+        onEvent: EventHandler? = nil,
+        selectApplication: ApplicationSelector? = nil
     ) async throws(ReaderError) -> ReadResult {
         guard amount > 0, currency.utf8.count == 3, currency.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
             throw .invalidRequest
@@ -54,7 +58,8 @@ extension Reader {
         var session = Session(onEvent: onEvent)
         do throws(ReaderError) {
             let value = try await playCardScreen(
-                &session, sealing: Sealing(region: region, terminalId: terminalId, key: readerKey, offset: serverTimeOffset))
+                &session, sealing: Sealing(region: region, terminalId: terminalId, key: readerKey, offset: serverTimeOffset),
+                selectApplication: selectApplication)
             machine.readingFinished(keepsConnection: value.outcome != .background)
             return ReadResult(value: value.result, events: session.events)
         } catch {
@@ -209,7 +214,7 @@ extension Reader {
     ///
     /// - Returns: The result, and the outcome when it is one (to decide the next state).
     private func playCardScreen(
-        _ session: inout Session, sealing: Sealing
+        _ session: inout Session, sealing: Sealing, selectApplication: ApplicationSelector?
     ) async throws(ReaderError) -> (result: ReadResult.Value, outcome: ReaderOutcome?) {
         try await raiseReadNotices(&session)
         let cardScript = script.cards.isEmpty ? CardScript.noTap() : script.cards.removeFirst()
@@ -227,6 +232,13 @@ extension Reader {
                 if let reason = Self.unreadable(card) { throw .unreadableCard(reason) }
                 let tappedAt = clock.now()
                 await session.emit(.cardRead(card.brand))
+                var application: CardApplication?
+                if card.applications.count > 1, let selectApplication {
+                    guard let chosen = await selectApplication(card.applications), card.applications.contains(chosen) else {
+                        return end(.cancelled)
+                    }
+                    application = chosen
+                }
                 var digits: String?
                 if card.cvm == .onlinePin, pin.digits != .deferred {
                     switch await askPin(pin, for: card, &session) {
@@ -237,12 +249,13 @@ extension Reader {
                 await session.emit(.processing)
                 let payload = CardPayload(
                     readId: ReadID.make(random: random), readAt: hostMilliseconds(tappedAt, offset: sealing.offset),
-                    card: card.cardData, pin: digits)
+                    card: card.cardData(paying: application), pin: digits)
                 let sealed = try seal(payload, sealing)
                 lastRead = (card, cardScript.pinOnRequest)
                 let read = SealedRead(
                     sealed: sealed, readId: payload.readId, readAt: payload.readAt, brand: card.brand,
-                    maskedPan: card.maskedPan, aid: card.aid, applicationLabel: card.applicationLabel)
+                    maskedPan: card.maskedPan, aid: application?.aid ?? card.aid,
+                    applicationLabel: application?.applicationLabel ?? card.applicationLabel)
                 return (.payload(read), nil)
             case .cancel(let after) where after < ReaderTimeouts.cardScreen:
                 return end(await pause(after) ?? .cancelled)

@@ -34,6 +34,8 @@ public actor Reader {
     public typealias NoticeHandler = @Sendable (ReaderNotice) -> Void
     /// Receives card-screen events as they happen.
     public typealias EventHandler = @Sendable (ReaderEvent) async -> Void
+    /// Picks the application of a card with several (Geopagos `selectEMVApp`); nil: the read is cancelled.
+    public typealias ApplicationSelector = @Sendable ([CardApplication]) async -> CardApplication?
     /// Judges a supplied token as Apple would, for a reader whose tokens a host issues (Geopagos):
     /// `nil` leaves it to the script. A thrown error stops the prepare (the host cannot be reached).
     public typealias TokenCheck = @Sendable (String) async throws(ReaderError) -> TokenVerdict

@@ -130,7 +130,9 @@ struct QRRefundTests {
         // Started again on the same database, the wallet back on its port.
         let wallet = try WalletProviderDouble(region: "EU", port: port)
         defer { wallet.stop() }
-        let again = try InProcessHost(region: "EU", directory: directory, dispatches: false, walletURL: wallet.url)
+        // The same sandbox clock: the restart takes no time of the session or the order.
+        let again = try InProcessHost(
+            region: "EU", directory: directory, dispatches: false, walletURL: wallet.url, clock: counter.running.clock)
         defer { again.stop() }
         let reply = expectReply(
             await again.service.call("GET", "/terminal/v1/apm/transactions/\(id)", bearer: token), 200, nil, "poll after the restart")

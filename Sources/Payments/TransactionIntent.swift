@@ -94,7 +94,7 @@ actor TransactionRun {
     let listener: ListenerBox
     let installers: [ReaderEngine]
     private var finished = false
-    private var waiting: (step: Int, continuation: CheckedContinuation<Reply?, Never>)?
+    private let waiter = Waiter()
     private var step = 0
     private var engine: ReaderEngine?
 
@@ -121,23 +121,17 @@ actor TransactionRun {
         guard !finished else { throw Ended() }
         step += 1
         let current = step
-        let callback: @Sendable (Reply) -> Void = { [weak self] reply in
-            Task { await self?.answer(reply, step: current) }
-        }
+        // The callback resumes the wait itself, from whatever thread the app calls it on: no task
+        // has to be scheduled for the answer to arrive.
+        let waiter = waiter
+        let callback: @Sendable (Reply) -> Void = { reply in waiter.answer(reply, step: current) }
         let state = make(callback)
         let reply = await withCheckedContinuation { continuation in
-            waiting = (current, continuation)
-            // A callback answered at once comes back through a task: the wait is set up first.
+            waiter.wait(step: current, continuation)
             listener.transaction(state)
         }
         guard let reply else { throw Ended() }
         return reply
-    }
-
-    private func answer(_ reply: Reply, step: Int) {
-        guard let waiting, waiting.step == step else { return }  // a callback called twice, or late
-        self.waiting = nil
-        waiting.continuation.resume(returning: reply)
     }
 
     /// The last state: a failure the listener is told, then nothing more.
@@ -159,10 +153,7 @@ actor TransactionRun {
         try? await tell(.nonRecoverableError(error: .aborted, message: message))
         await engine?.reader.cancelRead()
         await end()
-        if let waiting {
-            self.waiting = nil
-            waiting.continuation.resume(returning: nil)
-        }
+        waiter.answer(nil, step: nil)
     }
 
     // MARK: - The flow
@@ -365,6 +356,27 @@ actor TransactionRun {
         case .refused(_, let code, let message): throw await fail(.refused(code: code ?? "refused"), message)
         case .notSent(let why), .noAnswer(let why): throw await fail(.connectionFailed, why)
         }
+    }
+}
+
+/// The one step a run waits for: a callback answers it once; a second call, or one for an earlier
+/// step, is ignored.
+final class Waiter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slot: (step: Int, continuation: CheckedContinuation<TransactionRun.Reply?, Never>)?
+
+    func wait(step: Int, _ continuation: CheckedContinuation<TransactionRun.Reply?, Never>) {
+        lock.withLock { slot = (step, continuation) }
+    }
+
+    /// Resumes the wait of `step` (any step when nil: an abort) with `reply`.
+    func answer(_ reply: TransactionRun.Reply?, step: Int?) {
+        let continuation = lock.withLock { () -> CheckedContinuation<TransactionRun.Reply?, Never>? in
+            guard let current = slot, step == nil || current.step == step else { return nil }
+            slot = nil
+            return current.continuation
+        }
+        continuation?.resume(returning: reply)
     }
 }
 

@@ -59,7 +59,7 @@ struct GeopagosTests {
             let mark = app.seen.all.count
             let done = app.finished.withLock { $0.count }
             app.start(type)
-            let ended = await eventually(90) { app.finished.withLock { $0.count } > done }
+            let ended = await eventually(300) { app.finished.withLock { $0.count } > done }
             #expect(ended, "the \(type) did not end: \(app.seen.all.dropFirst(mark))", sourceLocation: sourceLocation)
             return Array(app.seen.all.dropFirst(mark))
         }
@@ -181,7 +181,7 @@ struct GeopagosTests {
         }))
         #expect(await stage.app.tapToPayInstaller.clearConnection() == .success, "nothing prepared")
         stage.app.start(.payment)
-        #expect(await eventually(60) { stage.app.seen.all.contains { $0.hasPrefix("confirmPayment") } })
+        #expect(await eventually(300) { stage.app.seen.all.contains { $0.hasPrefix("confirmPayment") } })
         guard case .fail(.busy, _) = await stage.app.tapToPayInstaller.prepareConnection() else {
             Issue.record("prepare during a transaction must be busy")
             return
@@ -191,7 +191,7 @@ struct GeopagosTests {
             return
         }
         gate.withLock { $0 = true }
-        #expect(await eventually(60) { stage.app.seen.all.last == "approved payment CLEARED 100 ARS" }, "\(stage.app.seen.all)")
+        #expect(await eventually(300) { stage.app.seen.all.last == "approved payment CLEARED 100 ARS" }, "\(stage.app.seen.all)")
         #expect(await stage.app.tapToPayInstaller.clearConnection() == .success)
     }
 
@@ -229,7 +229,7 @@ struct GeopagosTests {
             cards: [.tap(ShippedCards.card("visa-ar")), .tap(ShippedCards.card("visa-ar"))],
             script: Script(confirm: { _ in gate.withLock { $0 } ? .reject : .confirmAfter { _ = await eventually(5) { false } } }))
         stage.app.start(.payment)
-        #expect(await eventually(60) { stage.app.seen.all.contains { $0.hasPrefix("confirmPayment") } })
+        #expect(await eventually(300) { stage.app.seen.all.contains { $0.hasPrefix("confirmPayment") } })
         gate.withLock { $0 = true }
         let second = await stage.run(.payment)
         #expect(stage.app.seen.all.contains("nonRecoverableError aborted"), "\(stage.app.seen.all)")
@@ -278,10 +278,10 @@ struct GeopagosTests {
     func discoveryAndNotices() async throws {
         let stage = try Stage()
         await MainActor.run { stage.app.showDiscovery(on: UIViewController()) }
-        #expect(await eventually(90) { stage.app.seen.all.contains { $0.hasPrefix("discovery: unknown") } }, "\(stage.app.seen.all)")
+        #expect(await eventually(300) { stage.app.seen.all.contains { $0.hasPrefix("discovery: unknown") } }, "\(stage.app.seen.all)")
         #expect(await stage.app.tapToPayInstaller.prepareConnection() == .success)
         await MainActor.run { stage.app.showDiscovery(on: UIViewController()) }
-        #expect(await eventually(90) { stage.app.seen.all.contains("discovery: success") }, "\(stage.app.seen.all)")
+        #expect(await eventually(300) { stage.app.seen.all.contains("discovery: success") }, "\(stage.app.seen.all)")
 
         let blocked = try Stage(readerScript: ReaderScript(notices: [.prepare: [.merchantBlocked]]))
         guard case .fail(.readerNotice(.merchantBlocked), _) = await blocked.app.tapToPayInstaller.prepareConnection() else {

@@ -12,6 +12,8 @@ final class Commits: @unchecked Sendable {
     private let wal: Int32
     // Under `condition`:
     private var waiting: [WriteQueue.Job] = []
+    /// A commit was made since the last sync started (its jobs may already have been told).
+    private var unsynced = false
     private var started = false
     private var sleeping = false
     private var stopping = false
@@ -34,10 +36,12 @@ final class Commits: @unchecked Sendable {
         #endif
     }
 
-    /// COMMIT of `jobs` returned: the next sync covers them, and then they are finished.
+    /// A COMMIT returned: the next sync covers it, and then `jobs` (those of its writes that
+    /// wait for the sync) are finished.
     func committed(_ jobs: [WriteQueue.Job]) {
         condition.lock()
         waiting += jobs
+        unsynced = true
         if !started {
             started = true
             let thread = Thread { [self] in
@@ -62,7 +66,7 @@ final class Commits: @unchecked Sendable {
     private func runSyncs() {
         while true {
             condition.lock()
-            while waiting.isEmpty && !stopping {
+            while !unsynced && !stopping {
                 sleeping = true
                 condition.wait()
                 sleeping = false
@@ -70,8 +74,10 @@ final class Commits: @unchecked Sendable {
             // Every commit made so far: whatever commits during this sync waits for the next one.
             let covered = waiting
             waiting = []
+            let due = unsynced
+            unsynced = false
             condition.unlock()
-            if covered.isEmpty { return }
+            if !due { return }
             let synced = fdatasync(wal) == 0
             let code = errno
             condition.lock()

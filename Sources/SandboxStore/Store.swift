@@ -154,11 +154,31 @@ public final class Store: Sendable {
     /// - Returns: what `body` returns, once committed.
     /// - Throws: what `body` threw (nothing of it is kept), or the ``DatabaseError`` of `BEGIN`/`COMMIT`.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try write(.synced, body)
+    }
+
+    /// When a write's caller hears that it is done.
+    public enum Durability: Sendable {
+        /// Once the WAL holding it is synced: it survives a crash of the machine. The default.
+        case synced
+        /// Once it is committed: readers see it, and a crash of the process keeps it (the WAL is
+        /// written), but a crash of the machine before the next sync, which follows at once, may
+        /// lose it. Only for what is safely done again when lost: the record that a delivery
+        /// went through, which a redelivery the receiver recognises restores.
+        case committed
+    }
+
+    /// Runs `body` in a write transaction like ``write(_:)``, answered when `durability` says.
+    ///
+    /// ```swift
+    /// try store.write(.committed) { db in try db.run("UPDATE outbox SET state = 'delivered' WHERE seq = ?", [seq]) }
+    /// ```
+    public func write<T>(_ durability: Durability, _ body: (Connection) throws -> T) throws -> T {
         let result = withoutActuallyEscaping(body) { body -> Result<T, any Error> in
             // The caller waits right here until the job is done, so the body outlives it.
             var result: Result<T, any Error>?
             let done = DispatchSemaphore(value: 0)
-            enqueue(body) { outcome in
+            enqueue(body, waitsForSync: durability == .synced) { outcome in
                 result = outcome
                 done.signal()
             }
@@ -196,13 +216,15 @@ public final class Store: Sendable {
 
     /// Queues `body` for the writer; `completion` gets the write's outcome once it is durable or
     /// failed: the body's own error first, then the error of its batch (BEGIN, COMMIT, the sync).
-    private func enqueue<T>(_ body: @escaping (Connection) throws -> T, _ completion: @escaping (Result<T, any Error>) -> Void) {
+    private func enqueue<T>(
+        _ body: @escaping (Connection) throws -> T, waitsForSync: Bool = true, _ completion: @escaping (Result<T, any Error>) -> Void
+    ) {
         let box = ResultBox<T>()
         writes.submit(WriteQueue.Job({ db in
             box.result = Result { try db.inSavepoint(body) }
             if case .success = box.result { return true }
             return false
-        }, done: { failure in
+        }, waitsForSync: waitsForSync, done: { failure in
             switch (box.result, failure) {
             case (.failure?, _), (.success?, nil): completion(box.result!)
             case (_, let failure?): completion(.failure(failure))

@@ -18,13 +18,17 @@ final class WriteQueue: @unchecked Sendable {
         /// Runs the caller's body in its savepoint, keeps the outcome with the caller and tells
         /// whether the body succeeded. Dropped as soon as it ran.
         fileprivate var body: ((Connection) -> Bool)?
-        /// Told once: with nil when the body ran and its commit is durable (or the body failed and
-        /// nothing needed keeping), with the error when BEGIN, COMMIT or the sync failed.
+        /// Told once: with nil when the body ran and its commit is durable, or only committed when it
+        /// does not wait for the sync (or the body failed and nothing needed keeping), with the
+        /// error when BEGIN, COMMIT or the sync it waits for failed.
         /// Called on the writer's or the syncer's thread: keep it short, and never write from it.
         private let done: ((any Error)?) -> Void
+        /// Whether `done` waits for the sync (else it is told once the commit returned).
+        let waitsForSync: Bool
 
-        init(_ body: @escaping (Connection) -> Bool, done: @escaping ((any Error)?) -> Void) {
+        init(_ body: @escaping (Connection) -> Bool, waitsForSync: Bool = true, done: @escaping ((any Error)?) -> Void) {
             self.body = body
+            self.waitsForSync = waitsForSync
             self.done = done
         }
 
@@ -174,7 +178,10 @@ final class WriteQueue: @unchecked Sendable {
         condition.lock()
         commitNumber += 1
         condition.unlock()
-        commits.committed(batch)
+        // Writes that need not wait for the sync are told now; the next sync covers them all the same.
+        let syncing = batch.filter(\.waitsForSync)
+        for job in batch where !job.waitsForSync { job.finish(nil) }
+        commits.committed(syncing)
     }
 
     private func take(_ limit: Int) -> ArraySlice<Job> {

@@ -181,6 +181,32 @@ struct StoreConcurrencyTests {
         #expect(store.commitCount - commitsBefore == 1, "the held write and the two handed over share one commit")
     }
 
+    @Test("a write answered once committed is there for readers when it returns, and synced soon after with no other write")
+    func committedWrite() throws {
+        let store = try Store.temporary(migrations: [Schemas.items])
+        let syncsBefore = store.walSyncCount
+        let id = try store.write(.committed) { db -> Int64 in
+            try db.run("INSERT INTO items(name) VALUES (?)", [.text("delivered")])
+            return db.lastInsertRowID
+        }
+        let name: String = try store.read { try $0.query("SELECT name FROM items WHERE id = ?", [.integer(id)])[0]["name"] }
+        #expect(name == "delivered")
+        let synced = (0..<2_000).contains { _ in
+            if store.walSyncCount > syncsBefore { return true }
+            usleep(5_000)
+            return false
+        }
+        #expect(synced, "the syncer covers a commit nobody waits for")
+        #expect(throws: TestFailure("refused")) {
+            try store.write(.committed) { db in
+                try db.run("INSERT INTO items(name) VALUES (?)", [.text("refused")])
+                throw TestFailure("refused")
+            }
+        }
+        let names: [String] = try store.read { db in try db.query("SELECT name FROM items ORDER BY name").map { try $0["name"] } }
+        #expect(names == ["delivered"], "a body that throws keeps nothing")
+    }
+
     @Test("when SQLite ends a shared transaction, its writes fail; the writes queued behind run in the next one")
     func lostTransaction() throws {
         let store = try Store.temporary(migrations: [Schemas.items])

@@ -128,7 +128,7 @@ import TestSupport
         #expect(closed.string("status") == "closed", "the host decides: it cancelled first \(closed)")
         host.answer(with: .acknowledge)
         #expect(await eventually { (try? wallet.wallet.pendingNotifications()) == 0 })
-        #expect(host.types(of: "tx-1") == ["order.scanned"], "the payment never reaches the host")
+        #expect(host.types(of: "tx-1").isEmpty, "the payment never reaches the host")
         #expect(wallet.order("tx-1").string("status") == "closed")
         #expect(wallet.order("tx-1")["paymentId"] is NSNull, "nothing is charged")
     }

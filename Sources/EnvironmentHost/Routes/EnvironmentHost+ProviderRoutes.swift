@@ -5,12 +5,13 @@ import SandboxWire
 /// the QR wallet provider, tells the host. Signed with the region's wallet secret, no session.
 extension EnvironmentHost {
     static func addProviderRoutes(to router: inout Router, _ qr: QRPayments, courier: WalletCourier) {
-        router.post("/provider/v1/notifications") { request in
-            try qr.notify(headers: request.headers, body: request.body) {
-                try request.decode(WalletProvider.Notification.self)
+        // Deferred: verified and decoded on the polling thread, answered once the write is durable.
+        router.post("/provider/v1/notifications", deferred: { request, reply in
+            try qr.notify(headers: request.headers, body: request.body, decode: { try request.decode(WalletProvider.Notification.self) }) {
+                outcome in
+                courier.wake()
+                reply { outcome.map { Response(status: 204) } }
             }
-            courier.wake()
-            return Response(status: 204)
-        }
+        })
     }
 }

@@ -9,19 +9,22 @@ extension WalletSimulator {
         let secrets = book.data.secrets
         let signed = Middleware<String> { request in try ProviderSignature.verify(request, secrets: secrets, now: realTime()) }
         router.group("/provider/v1", middleware: signed) { group in
-            group.post("/orders") { request, region in
+            // Deferred: checked on the polling thread, answered once the order is durable.
+            group.post("/orders", deferred: { request, region, reply in
                 let body = try request.decode(WalletProvider.OrderRequest.self)
                 try Validate.order(body, region: region)
-                let (order, created) = try book.create(body)
-                return .json(order.order, status: created ? 201 : 200)
-            }
-            group.post("/blik/payments") { request, region in
+                try book.create(body) { made in
+                    reply { made.map { order, created in .json(order.order, status: created ? 201 : 200) } }
+                }
+            })
+            group.post("/blik/payments", deferred: { request, region, reply in
                 let body = try request.decode(WalletBlik.PaymentRequest.self)
                 try Validate.blikPayment(body, region: region)
-                let (order, created) = try book.blikPayment(body)
-                if created { book.outboxChanged.broadcast(); book.orderChanged.broadcast() }
-                return .json(order.order, status: created ? 201 : 200)
-            }
+                try book.blikPayment(body) { made in
+                    if case .success((_, true)) = made { book.outboxChanged.broadcast(); book.orderChanged.broadcast() }
+                    reply { made.map { order, created in .json(order.order, status: created ? 201 : 200) } }
+                }
+            })
             group.get("/orders/{orderId}") { request, region in
                 .json(try book.order(try Validate.identifier(request.parameter("orderId"), field: "orderId"), region: region).order)
             }

@@ -64,16 +64,18 @@ extension OrderBook {
     /// Checks and spends the code, and makes the order: one write transaction, so the same code
     /// sent by two terminals at once pays once. The same request again answers the same order.
     ///
-    /// - Returns: the order and whether it is new.
-    /// - Throws: the code's refusal (``WalletError/blikCodeUnknown``, ``WalletError/blikCodeExpired``,
-    ///   ``WalletError/blikCodeUsed``, ``WalletError/blikVerificationFailed``), or
-    ///   ``WalletError/orderReused`` for another payment with the same id.
-    func blikPayment(_ request: WalletBlik.PaymentRequest) throws -> (OrderRecord, created: Bool) {
+    /// `completion` hears, once it is durable (on the store's thread), the order and whether it is
+    /// new, or the code's refusal (``WalletError/blikCodeUnknown``, ``WalletError/blikCodeExpired``,
+    /// ``WalletError/blikCodeUsed``, ``WalletError/blikVerificationFailed``), or
+    /// ``WalletError/orderReused`` for another payment with the same id.
+    func blikPayment(
+        _ request: WalletBlik.PaymentRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
+    ) throws {
         let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
         let now = now
         let payUrl = publicURL() + "/bank"
         let confirmation = min(blik.confirmationSeconds, request.expiresInSeconds)
-        return try store.write { db in
+        store.write({ [self] db in
             if let existing = try db.orders.find(request.paymentId) {
                 guard existing.request == canonical else { throw WalletError.orderReused }
                 return (existing, false)
@@ -109,7 +111,7 @@ extension OrderBook {
             order.customerId = customerId
             try db.orders.insert(order)
             return (order, true)
-        }
+        }, then: completion)
     }
 
     // MARK: Transitions (in the caller's transaction)

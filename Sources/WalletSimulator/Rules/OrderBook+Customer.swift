@@ -71,10 +71,10 @@ extension OrderBook {
         try notify(db, .orderScanned, order: order)
     }
 
-    /// Scans first when the QR was never opened (the host sees the customer open it, then pay);
-    /// a BLIK order has no QR.
+    /// Pay on an order whose QR was never opened (the API's shortcut) tells the host the payment
+    /// alone: `order.paid` says the customer had the order in front of them, and one message is
+    /// half the round trips of a scan and a payment.
     func startPayment(_ db: Connection, _ order: inout OrderRecord) throws {
-        if order.status == .pending, !order.isBlik { try markScanned(db, &order) }
         order.status = .paying
         order.paymentId = ids.next("wpay")
         order.plan = nil

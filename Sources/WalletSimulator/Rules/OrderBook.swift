@@ -56,15 +56,16 @@ final class OrderBook: Sendable {
 
     // MARK: The provider side (hosts)
 
-    /// Makes the order, or answers the one made before with the same request.
-    ///
-    /// - Returns: the order and whether it is new.
-    /// - Throws: ``WalletError/orderReused`` when the id was used for another order.
-    func create(_ request: WalletProvider.OrderRequest) throws -> (OrderRecord, created: Bool) {
+    /// Makes the order, or answers the one made before with the same request: `completion` hears
+    /// the order and whether it is new once that is durable (on the store's thread), or
+    /// ``WalletError/orderReused`` when the id was used for another order.
+    func create(
+        _ request: WalletProvider.OrderRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
+    ) throws {
         let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
         let now = now
         let payUrl = publicURL() + "/pay/" + request.orderId
-        return try store.write { db in
+        store.write({ [self] db in
             if let existing = try db.orders.find(request.orderId) {
                 guard existing.request == canonical else { throw WalletError.orderReused }
                 return (existing, false)
@@ -73,7 +74,7 @@ final class OrderBook: Sendable {
             let order = OrderRecord(request: request, canonical: canonical, payUrl: payUrl, createdAt: now, plan: plan)
             try db.orders.insert(order)
             return (order, true)
-        }
+        }, then: completion)
     }
 
     /// An order of `region` (another region's orders are not there for it).
@@ -131,8 +132,12 @@ final class OrderBook: Sendable {
 
     /// Records the host's final answer to a notification: a payment it took makes the order
     /// `paid`, one it refused makes it `refused` (nothing charged, the host's message as reason).
+    ///
+    /// Answered once committed, not synced: should a crash of the machine lose it, the entry is
+    /// pending again, and the host, which keeps the ids it took, acknowledges its redelivery as a
+    /// repeat, which records it then (the customer is charged once, by whichever record stays).
     func record(_ entry: OutboxEntry, _ answer: Answer) throws {
-        try store.write { db in
+        try store.write(.committed) { db in
             switch answer {
             case .acknowledged(let status):
                 try db.outbox.finish(entry.seq, state: .delivered, status: status)

@@ -3,8 +3,9 @@
 // Writes rows to a Store at PATH forever from four threads, a few per write, and after each
 // write returns prints the highest id it wrote on its own line. The threads' writes share
 // commits (the store's group commit), so this also checks that a write returns only once its
-// commit is durable. The SIGKILL durability test kills it mid-stream and checks that every id
-// it printed is still in the file.
+// commit is durable. Two of the threads write `.committed` (answered after the COMMIT, before the
+// sync): a killed process keeps those too, the WAL being written. The SIGKILL durability test
+// kills it mid-stream and checks that every id it printed is still in the file.
 import Foundation
 import SandboxStore
 
@@ -28,11 +29,11 @@ do {
     FileHandle.standardError.write(Data("store-crash-writer: \(error)\n".utf8))
     exit(1)
 }
-for _ in 0..<4 {
+for thread in 0..<4 {
     Thread.detachNewThread {
         do {
             while true {
-                let highest = try store.write { db in
+                let highest = try store.write(thread % 2 == 0 ? .synced : .committed) { db in
                     for _ in 0..<rowsPerTransaction {
                         try db.run("INSERT INTO rows(payload) VALUES (?)", [.text(filler)])
                     }

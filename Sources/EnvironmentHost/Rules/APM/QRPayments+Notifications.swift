@@ -9,12 +9,16 @@ import SandboxWire
 /// has all of it or none (then the wallet sends it again).
 extension QRPayments {
     /// Verifies, decodes (`decode`, after the signature: an unsigned body is not read) and applies
-    /// one notification.
+    /// one notification; `completion` hears the outcome once it is durable (on the store's thread:
+    /// it only shapes the answer). A bad signature or body throws here, before anything is written.
     ///
-    /// - Throws: `provider_signature_invalid` (401), `invalid_json` / `invalid_request` (400),
-    ///   `transaction_not_found` (404), `apm_order_closed` (409) when the order can no longer take
-    ///   it: then the wallet does not charge the customer (nor pay a refund out).
-    func notify(headers: [String: String], body: [UInt8], decode: () throws -> WalletProvider.Notification) throws {
+    /// Errors, thrown or given to `completion`: `provider_signature_invalid` (401), `invalid_json` /
+    /// `invalid_request` (400), `transaction_not_found` (404), `apm_order_closed` (409) when the
+    /// order can no longer take it: then the wallet does not charge the customer (nor pay a refund out).
+    func notify(
+        headers: [String: String], body: [UInt8], decode: () throws -> WalletProvider.Notification,
+        then completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) throws {
         let signedNow = Int(wallet.wallClock.now().timeIntervalSince1970.rounded(.down))
         try WalletSignature.verify(headers: headers, body: body, region: region.id, secret: wallet.secret, now: signedNow)
         let note = try decode()
@@ -32,7 +36,7 @@ extension QRPayments {
         }
         let now = payments.now()
         // A refusal is answered after the commit: a deadline applied on the way stays applied.
-        let refusal = try store.write { db -> PaymentError? in
+        store.write({ [self] db -> PaymentError? in
             if try db.apm.wasTaken(notification: note.id) { return nil }
             guard var record = try db.apm.record(id: target), record.type == (isRefund ? .REFUND : .AUTH),
                 !isRefund || record.originalID == note.orderId
@@ -48,8 +52,9 @@ extension QRPayments {
             if let refusal = try apply(db, note, to: &record, at: now) { return refusal }
             _ = try db.apm.take(notification: note.id, type: note.type.rawValue, transaction: record.id, at: now)
             return nil
+        }) { outcome in
+            completion(outcome.flatMap { refusal in refusal.map { .failure($0) } ?? .success(()) })
         }
-        if let refusal { throw refusal }
     }
 
     /// Changes `record` as `note` says, with its webhook; nil when taken (a repeat of an outcome

@@ -85,10 +85,12 @@ struct APMRepository {
             """, [.text(kind), .text(transaction), .text(path), .blob(body), .integer(now), .integer(dueAt)])
     }
 
-    /// The pending calls due by `realNow` (real-time milliseconds), oldest first.
+    /// The pending calls due by `realNow` (real-time milliseconds), the longest due first (the
+    /// order of the partial index `wallet_calls_due`: by `seq` alone SQLite would walk every call
+    /// ever made).
     func dueCalls(at realNow: Int64, limit: Int) throws -> [WalletCall] {
         try db.query(
-            "SELECT * FROM wallet_calls WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY seq LIMIT ?",
+            "SELECT * FROM wallet_calls WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
             [.integer(realNow), .integer(Int64(limit))]
         ).map(Self.call)
     }

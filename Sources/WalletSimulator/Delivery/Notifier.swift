@@ -54,7 +54,10 @@ final class Notifier: Sendable {
                 let mark = book.outboxChanged.mark
                 let started = (try? startDue()) ?? 0
                 if started == 0 {
-                    let next = (try? book.store.read { db in try db.outbox.nextDue() }) ?? nil
+                    // Not the notifications of orders being delivered now: their thread goes on to
+                    // them (waiting for one of those would wake this thread every millisecond).
+                    let busy = delivering.withLock { $0 }
+                    let next = (try? book.store.read { db in try db.outbox.nextDue(excluding: busy) }) ?? nil
                     let now = book.realTime.nowMilliseconds()
                     let wait = next.map { max(1, min(100, $0 - now)) } ?? 100
                     book.outboxChanged.wait(after: mark, until: Date().addingTimeInterval(Double(wait) / 1000))

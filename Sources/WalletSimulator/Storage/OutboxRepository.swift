@@ -13,14 +13,17 @@ struct OutboxRepository {
     }
 
     /// Pending notifications due at `realTime`, each the oldest pending one of its order (a host
-    /// hears of an order's changes in the order they happened), oldest first.
+    /// hears of an order's changes in the order they happened), the longest due first.
+    ///
+    /// Ordered as the partial index `outbox_pending` is, so only pending rows are read: ordered by
+    /// `seq` alone, SQLite walks the whole table, every notification ever sent, to skip the sort.
     func due(at realTime: Int64, limit: Int) throws -> [OutboxEntry] {
         try db.query(
             """
             SELECT seq, id, region, order_id, type, body, attempts FROM outbox AS o
             WHERE state = 'pending' AND next_attempt_at <= ?
               AND NOT EXISTS (SELECT 1 FROM outbox AS p WHERE p.state = 'pending' AND p.order_id = o.order_id AND p.seq < o.seq)
-            ORDER BY seq LIMIT ?
+            ORDER BY next_attempt_at, seq LIMIT ?
             """, [.integer(realTime), .integer(Int64(limit))]
         ).compactMap(Self.entry)
     }
@@ -45,9 +48,14 @@ struct OutboxRepository {
             attempts: try row["attempts"])
     }
 
-    /// When the next pending notification falls due (real time), if any is pending.
-    func nextDue() throws -> Int64? {
-        try db.query("SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'")[0][0]
+    /// When the next pending notification of an order not in `busy` falls due (real time), if any
+    /// is pending: the orders another thread is delivering for are that thread's to finish.
+    func nextDue(excluding busy: Set<String>) throws -> Int64? {
+        let rows = try db.query(
+            "SELECT order_id, next_attempt_at FROM outbox WHERE state = 'pending' ORDER BY next_attempt_at LIMIT ?",
+            [.integer(Int64(busy.count + 1))])
+        for row in rows where !busy.contains(try row["order_id"]) { return try row["next_attempt_at"] }
+        return nil
     }
 
     func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?) throws {

@@ -10,14 +10,16 @@ import SandboxWire
 extension QRPayments {
     /// Verifies, decodes (`decode`, after the signature: an unsigned body is not read) and applies
     /// one notification; `completion` hears the outcome once it is durable (on the store's thread:
-    /// it only shapes the answer). A bad signature or body throws here, before anything is written.
+    /// it only shapes the answer): taken, and whether the write owes the wallet a call (the order's
+    /// deadline had passed and was applied on the way: the close is queued), or the refusal. A bad
+    /// signature or body throws here, before anything is written.
     ///
     /// Errors, thrown or given to `completion`: `provider_signature_invalid` (401), `invalid_json` /
     /// `invalid_request` (400), `transaction_not_found` (404), `apm_order_closed` (409) when the
     /// order can no longer take it: then the wallet does not charge the customer (nor pay a refund out).
     func notify(
         headers: [String: String], body: [UInt8], decode: () throws -> WalletProvider.Notification,
-        then completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+        then completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) throws {
         let signedNow = Int(wallet.wallClock.now().timeIntervalSince1970.rounded(.down))
         try WalletSignature.verify(headers: headers, body: body, region: region.id, secret: wallet.secret, now: signedNow)
@@ -36,8 +38,8 @@ extension QRPayments {
         }
         let now = payments.now()
         // A refusal is answered after the commit: a deadline applied on the way stays applied.
-        store.write({ [self] db -> PaymentError? in
-            if try db.apm.wasTaken(notification: note.id) { return nil }
+        store.write({ [self] db -> (refusal: PaymentError?, owesWallet: Bool) in
+            if try db.apm.wasTaken(notification: note.id) { return (nil, false) }
             guard var record = try db.apm.record(id: target), record.type == (isRefund ? .REFUND : .AUTH),
                 !isRefund || record.originalID == note.orderId
             else {
@@ -45,15 +47,17 @@ extension QRPayments {
                     status: 404, code: .transactionNotFound, message: "This host has no QR \(isRefund ? "refund" : "order") with that id.",
                     field: isRefund ? "refundId" : "orderId")
             }
+            var timedOut = false
             if let deadline = record.pendingUntil, deadline <= now {
                 try outbox.timeOut(db, [record], message: nil, at: now)
                 record = try db.apm.record(id: target) ?? record
+                timedOut = true
             }
-            if let refusal = try apply(db, note, to: &record, at: now) { return refusal }
+            if let refusal = try apply(db, note, to: &record, at: now) { return (refusal, timedOut) }
             _ = try db.apm.take(notification: note.id, type: note.type.rawValue, transaction: record.id, at: now)
-            return nil
+            return (nil, timedOut)
         }) { outcome in
-            completion(outcome.flatMap { refusal in refusal.map { .failure($0) } ?? .success(()) })
+            completion(outcome.flatMap { written in written.refusal.map { .failure($0) } ?? .success(written.owesWallet) })
         }
     }
 

@@ -43,7 +43,9 @@ final class Notifier: Sendable {
         client = HTTPClient(
             configuration: .init(
                 connectTimeout: .seconds(2), totalTimeout: policy.timeout, maxResponseBodySize: 64 * 1024,
-                userAgent: "TapSandbox-Wallet/1.0", maxIdleHandles: policy.concurrency))
+                // The notifier's own threads and the customers' Pay, which deliver on their own
+                // request's thread (32 devices paying at once), keep their connections alive.
+                userAgent: "TapSandbox-Wallet/1.0", maxIdleHandles: policy.concurrency + 32))
     }
 
     func start() {

@@ -30,10 +30,12 @@ struct WalletClient: Sendable {
         self.region = region
         self.secret = secret
         self.wallClock = wallClock
+        // Kept-alive connections for as many payments as a busy host makes at once (32 devices):
+        // with fewer, every payment past them connected anew and the wallet accepted anew.
         client = HTTPClient(
             configuration: .init(
                 connectTimeout: Self.timeout, totalTimeout: Self.timeout, maxResponseBodySize: 256 * 1024,
-                userAgent: "TapSandbox-Host/1.0", maxIdleHandles: 8))
+                userAgent: "TapSandbox-Host/1.0", maxIdleHandles: 32))
     }
 
     /// The wallet's URL from now on.

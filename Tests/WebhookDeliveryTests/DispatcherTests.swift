@@ -41,7 +41,7 @@ struct DispatcherTests {
         // Only the first request hangs; the retry is answered at once. The host's clock stands
         // still: once the attempt has failed, moving it 10 s makes the retry (due 5 s on) fall due.
         slow.answer(200)
-        await host.waitForAttempts(id, 1, "the first attempt given up")
+        await host.waitForAttempts(id, 1, seconds: 60, "the first attempt given up")  // the attempt gives up 15 s after it began
         await host.advance(10)
         let detail = await host.waitForState(id, "delivered", seconds: 30, "delivered on the retry after a timeout")
         let log = attemptLog(detail)

@@ -14,10 +14,13 @@
 # blik_approval_to_final_p99_ms, from the customer's approval to the host's final status (the
 # wallet's pay call, which answers once the host acknowledged; aim under 20 ms); and the CPU the
 # sandbox process spends per payment and per card sale, the delivery of their webhooks included
-# (each run waits for its webhooks and notifications before the next starts). Ends with `name: value`
-# lines. Timings are for reading, never asserted.
+# (each run waits for its webhooks and notifications before the next starts). Then the approval
+# latency once more with the same devices at a steady pace of half the rate each kind reached
+# (qr_steady_… and blik_steady_…: payments per second, approval to final p50 and p99), since a load
+# that goes back to back measures the queue it makes itself. Ends with `name: value` lines.
+# Timings are for reading, never asserted.
 #
-#   bench/apm.sh                         # 32 devices, 2 rounds of 10 s per kind after 2 s warm-up (~2 min)
+#   bench/apm.sh                         # 32 devices, 2 rounds of 10 s per kind after 2 s warm-up, then the steady pace (~2.5 min)
 #   CONNECTIONS=8 DURATION=5 bench/apm.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -147,6 +150,28 @@ for round in $(seq "$ROUNDS"); do
   esac
 done
 
+# Then the same 32 devices at a steady pace, half the payments a second each kind reached flat out:
+# how long an approval takes to reach the host when the sandbox is busy but not overrun (a load
+# that goes back to back measures the queue it makes, 32 payments long).
+half_rate() {
+  python3 - "$work" "$ROUNDS" "$1" <<'PY'
+import sys
+work, rounds, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+count = sum(1 for r in range(1, rounds + 1) for line in open(f"{work}/{kind}-{r}.lat") if line.strip())
+import json
+seconds = sum(json.load(open(f"{work}/{kind}-{r}.json"))["seconds"] for r in range(1, rounds + 1))
+print(f"{count / seconds / 2:.1f}")
+PY
+}
+qr_rate=$(half_rate qr)
+blik_rate=$(half_rate blik)
+"$load" apm --state "$work/state.json" --url "$host" --wallet "$wallet" --warmup "$WARMUP" --duration "$DURATION" --rate "$qr_rate" \
+  --label qr-steady --latencies "$work/qr-steady.lat" --approvals "$work/qr-steady-approval.lat" >"$work/qr-steady.json"
+settle
+"$load" blik --state "$work/mbank.json" --url "$mbank" --wallet "$wallet" --customers "$customers" --warmup "$WARMUP" \
+  --duration "$DURATION" --rate "$blik_rate" --label blik-steady --latencies "$work/blik-steady.lat" \
+  --approvals "$work/blik-steady-approval.lat" >"$work/blik-steady.json"
+
 python3 - "$work" "$ROUNDS" "$(nproc)" "$load_before" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 work, rounds, cores, load_before, tick = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
@@ -193,4 +218,11 @@ for kind in ("qr", "blik"):
     print(f"{kind}_sandbox_cpu_ms_per_payment: {cpu_ms(kind):.2f}")
     print(f"{kind}_failures: {r['failures']}")
 print(f"card_sandbox_cpu_ms_per_sale: {cpu_ms('card'):.2f}")
+for kind in ("qr", "blik"):
+    steady = json.load(open(f"{work}/{kind}-steady.json"))
+    values = sorted(int(line) for line in open(f"{work}/{kind}-steady-approval.lat") if line.strip())
+    print(f"{kind}_steady_payments_per_s: {steady['rps']:.0f}")
+    print(f"{kind}_steady_approval_to_final_p50_ms: {pct(values, 50):.2f}")
+    print(f"{kind}_steady_approval_to_final_p99_ms: {pct(values, 99):.2f}")
+    print(f"{kind}_steady_failures: {steady['failures']}")
 PY

@@ -23,8 +23,11 @@ extension QRCode {
         let side = size + 2 * quietZone
         let pixels = side * moduleSize
 
-        // One subpath per horizontal run of dark modules: move, right, down 1, back, close.
-        var path = ""
+        // One subpath per horizontal run of dark modules: move, right, down 1, back, close. Written
+        // as bytes: a host draws one for every QR order it answers, and string interpolation per
+        // run was most of the cost.
+        var path: [UInt8] = []
+        path.reserveCapacity(size * size)
         for y in 0..<size {
             var x = 0
             while x < size {
@@ -35,7 +38,15 @@ extension QRCode {
                 let start = x
                 while x < size, isDark(x: x, y: y) { x += 1 }
                 let run = x - start
-                path += "M\(start + quietZone) \(y + quietZone)h\(run)v1h-\(run)z"
+                path.append(UInt8(ascii: "M"))
+                Self.appendDecimal(start + quietZone, to: &path)
+                path.append(UInt8(ascii: " "))
+                Self.appendDecimal(y + quietZone, to: &path)
+                path.append(UInt8(ascii: "h"))
+                Self.appendDecimal(run, to: &path)
+                path.append(contentsOf: "v1h-".utf8)
+                Self.appendDecimal(run, to: &path)
+                path.append(UInt8(ascii: "z"))
             }
         }
 
@@ -43,7 +54,13 @@ extension QRCode {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(pixels)" height="\(pixels)" \
             viewBox="0 0 \(side) \(side)" shape-rendering="crispEdges">\
             <rect width="\(side)" height="\(side)" fill="#ffffff"/>\
-            <path fill="#000000" d="\(path)"/></svg>
+            <path fill="#000000" d="\(String(decoding: path, as: UTF8.self))"/></svg>
             """
+    }
+
+    /// Appends the decimal digits of `value` (not negative).
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }

@@ -19,6 +19,8 @@
 //                         as apm, by BLIK: before each payment the device's customer (one per device) gets
 //                         a code from the bank app's API (POST W/api/blik/codes), the device pays with it
 //                         (POST /terminal/v1/apm/blik/payments), the customer approves the request.
+//                         apm and blik take [--rate R]: R payments a second in all, each device at its own
+//                         steady pace, instead of back to back.
 //   bench-load get        --url U --token T --path P [--path P2 …] [--pages 1-50] [--connections 2]
 //                         [--expect-contains S] [--warmup-requests N]
 //                         GETs the paths in turn (`{page}` becomes a random page); with --warmup-requests,
@@ -133,9 +135,14 @@ struct ThreadStats: Sendable {
 /// then `duration` seconds recorded (by request start time). With `warmupRequests`, each thread
 /// instead makes that many unrecorded requests first and then records for `duration` seconds of its
 /// own, so an endpoint slower than the warm-up still gets measured. Prints the JSON summary.
+///
+/// With `rate` (requests a second in all), the workers do not go back to back: worker i starts its
+/// requests at `start + i / rate`, then every `connections / rate` seconds (a constant-rate load,
+/// as wrk2's `-R`), and a worker that falls behind its slot starts at once, never in a burst. Each
+/// request's latency counts from its own start, not from its slot.
 func runLoad(
     label: String, connections: Int, warmup: Double, duration: Double, warmupRequests: Int? = nil,
-    latenciesFile: String? = nil, makeWorker: (Int) -> @Sendable () -> Outcome
+    latenciesFile: String? = nil, rate: Double? = nil, makeWorker: (Int) -> @Sendable () -> Outcome
 ) {
     let workers = (0..<connections).map(makeWorker)
     let collected = Mutex<[ThreadStats]>([])
@@ -143,9 +150,12 @@ func runLoad(
     let start = monotonicNanos() + 50_000_000
     let warmupEnd = start + UInt64(warmup * 1e9)
     let end = warmupEnd + UInt64(duration * 1e9)
-    for worker in workers {
+    for (index, worker) in workers.enumerated() {
         group.enter()
+        let interval = rate.map { UInt64(Double(connections) / $0 * 1e9) }
+        let firstSlot = start + (rate.map { UInt64(Double(index) / $0 * 1e9) } ?? 0)
         let thread = Thread {
+            var slot = firstSlot
             var stats = ThreadStats()
             stats.latenciesNanos.reserveCapacity(65_536)
             while monotonicNanos() < start {}
@@ -157,6 +167,11 @@ func runLoad(
                 recordUntil = recordFrom + UInt64(duration * 1e9)
             }
             while true {
+                if let interval {
+                    let now = monotonicNanos()
+                    if slot > now { usleep(UInt32((slot - now) / 1000)) }
+                    slot = max(slot, now) + interval
+                }
                 let began = monotonicNanos()
                 if began >= recordUntil { break }
                 let outcome = worker()
@@ -190,7 +205,7 @@ func runLoad(
     var samples: [String] = []
     for sample in all.flatMap(\.samples) where !samples.contains(sample) && samples.count < 5 { samples.append(sample) }
     let summary: [String: Any] = [
-        "label": label, "connections": connections, "seconds": duration, "requests": latencies.count,
+        "label": label, "connections": connections, "seconds": duration, "requests": latencies.count, "rate": rate ?? 0,
         "warmup_requests": all.map(\.warmupRequests).reduce(0, +),
         "rps": Double(latencies.count) / duration, "p50_ms": percentile(50), "p90_ms": percentile(90),
         "p99_ms": percentile(99), "max_ms": percentile(100), "mean_ms": mean,
@@ -419,7 +434,12 @@ func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Se
     let approvals = Mutex<[UInt64]>([])
     runLoad(
         label: arguments.string("label") ?? "apm", connections: connections.count, warmup: warmup,
-        duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies")
+        duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies"),
+        rate: arguments.string("rate").map { _ in
+            let rate = arguments.double("rate", default: 1)
+            guard rate > 0 else { fail("--rate must be more than 0") }
+            return rate
+        }
     ) { index in
         let connection = connections[index]
         let host = HTTPClient(configuration: .init(maxIdleHandles: 1))

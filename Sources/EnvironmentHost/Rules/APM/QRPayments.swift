@@ -90,10 +90,15 @@ struct QRPayments: Sendable {
 
     /// The first write of a new APM payment: a passed deadline applied, a repeated key answered
     /// again, the busy rule, and the NEW row (`fill` sets its method, brand, amounts and deadline).
+    ///
+    /// Answered once committed, not synced: the device hears nothing until ``finish(_:terminal:key:at:_:)``,
+    /// whose sync covers this commit too (the WAL is synced in order). A crash of the process keeps
+    /// the row; only a crash of the machine in the moment before that sync could lose it, and then
+    /// the device never got the order either.
     func start(
         _ terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64, _ fill: (inout TransactionRecord) -> Void
     ) throws -> Started {
-        try store.write { db -> Started in
+        try store.write(.committed) { db -> Started in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
             if let kept = try kept(db, key, terminal: terminal) { return .replay(kept) }
             guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }

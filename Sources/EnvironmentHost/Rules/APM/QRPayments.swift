@@ -127,14 +127,20 @@ struct QRPayments: Sendable {
         _ made: TransactionRecord, terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64,
         _ change: (inout TransactionRecord) -> Void
     ) throws -> Response {
-        try store.write { db in
+        // The answer (with its QR image, several kB of JSON) is encoded on the writer's thread only
+        // when it is kept under a key; otherwise here, after the commit: every other write of the
+        // host, a customer's approval among them, waits while the writer encodes.
+        let written = try store.write { db -> (APMTransaction, Response?) in
             var record = try payments.record(db, id: made.id, terminal: terminal.terminalId)
             change(&record)
             try record.save(db, at: now)
-            let response = Response.json(try transaction(db, record, terminal: terminal), status: 201)
+            let answer = try transaction(db, record, terminal: terminal)
+            guard key != nil else { return (answer, nil) }
+            let response = Response.json(answer, status: 201)
             try keep(db, key, response, terminal: terminal, at: now)
-            return response
+            return (answer, response)
         }
+        return written.1 ?? Response.json(written.0, status: 201)
     }
 
     func kept(_ db: Connection, _ key: Payments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {
@@ -174,8 +180,9 @@ struct QRPayments: Sendable {
         let open = record.type == .AUTH && TransactionStateMachine.isInFlight(record.status)
         var refundable: Bool?
         if record.type == .AUTH {
-            let refunded = try db.apm.refundedOrPending(payment: record.id)
-            refundable = record.status == .CLEARED && terminal.isRefundAvailable && refunded < record.amount
+            // Only a CLEARED payment can be refunded: the others need no sum of refunds.
+            refundable = try record.status == .CLEARED && terminal.isRefundAvailable
+                && db.apm.refundedOrPending(payment: record.id) < record.amount
         }
         return APMTransaction(
             transactionId: record.id, transactionStatus: record.status, transactionType: record.type, paymentMethod: record.paymentMethod,

@@ -7,8 +7,8 @@ import Synchronization
 /// database file while every other write waits, some 8 ms on the 2-core bench machine, twice a
 /// second under load, which every sale in flight then waited for (a third of the p99 gap in
 /// bench/sale.sh). Every `interval` commits, a passive checkpoint runs here instead, beside the
-/// writes (after a waiting writer's call, or on a thread of the system's pool for a write that
-/// answers through a completion): it copies what the readers allow without taking the write lock, so
+/// writes, on a thread of the system's pool that no write waits for: it copies what the readers
+/// allow without taking the write lock, so
 /// the automatic checkpoint finds most pages already copied and mainly restarts the WAL. One runs
 /// at a time; a writer that finds one running goes on.
 final class Checkpointer: @unchecked Sendable {
@@ -25,11 +25,6 @@ final class Checkpointer: @unchecked Sendable {
     init(interval: UInt64, open: @escaping () throws -> Connection) {
         self.open = open
         self.interval = max(1, interval)
-    }
-
-    /// Checkpoints when `interval` commits were made since the last time and none runs now.
-    func runIfDue(commits: UInt64) {
-        if claim(commits: commits) { runClaimed() }
     }
 
     /// Takes the next checkpoint when it is due and none runs: the caller must then call

@@ -21,8 +21,8 @@ extension Store {
         public var checkpointPages: Int
 
         /// Every this many commits, the WAL is copied into the database file on a connection of its
-        /// own (a passive checkpoint, beside the writes: after a waiting writer's call has ended, or
-        /// on a thread of the system's pool for a write that answers through a completion), so the
+        /// own (a passive checkpoint, beside the writes, on a thread of the system's pool that no
+        /// write waits for), so the
         /// checkpoint at ``checkpointPages`` finds little left to copy while every write waits
         /// for it. 0: only that one.
         public var backgroundCheckpointCommits: Int

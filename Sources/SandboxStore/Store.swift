@@ -138,8 +138,8 @@ public final class Store: Sendable {
     /// thread then syncs the WAL while the next writes run, one sync covering every commit made
     /// before it, and every caller returns only after a sync that covers its commit. A body that
     /// throws is rolled back to its savepoint alone; a commit or sync that fails fails every write
-    /// of it. Every ``Configuration/backgroundCheckpointCommits`` commits, one caller also runs a
-    /// passive checkpoint before it returns (see `Checkpointer`).
+    /// of it. Every ``Configuration/backgroundCheckpointCommits`` commits, a passive checkpoint
+    /// runs on a thread of the system's pool, which no caller waits for (see `Checkpointer`).
     ///
     /// Readers may see a commit a moment before its sync ends (as with any WAL commit that is not
     /// yet synced); a writer's caller never hears "done" before it.
@@ -185,8 +185,17 @@ public final class Store: Sendable {
             done.wait()
             return result!
         }
-        checkpointer?.runIfDue(commits: writes.commitCount)
+        Self.startCheckpointIfDue(checkpointer, commits: writes.commitCount)
         return try result.get()
+    }
+
+    /// Starts the passive checkpoint when it is due, on a thread of the system's pool: the caller
+    /// whose write made it due does not wait for it (copying the WAL and syncing the database file
+    /// delayed that caller's answer, a customer's Pay among them, by a few to some 40 ms).
+    private static func startCheckpointIfDue(_ checkpointer: Checkpointer?, commits: UInt64) {
+        if let checkpointer, checkpointer.claim(commits: commits) {
+            DispatchQueue.global(qos: .utility).async { checkpointer.runClaimed() }
+        }
     }
 
     /// Runs `body` in a write transaction like ``write(_:)``, without waiting: `completion` gets
@@ -207,10 +216,7 @@ public final class Store: Sendable {
     ) {
         enqueue(body) { [writes, checkpointer] result in
             completion(result)
-            // On the writer's or syncer's thread: the checkpoint runs elsewhere, nobody waits for it.
-            if let checkpointer, checkpointer.claim(commits: writes.commitCount) {
-                DispatchQueue.global(qos: .utility).async { checkpointer.runClaimed() }
-            }
+            Self.startCheckpointIfDue(checkpointer, commits: writes.commitCount)
         }
     }
 

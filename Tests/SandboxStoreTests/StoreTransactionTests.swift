@@ -1,5 +1,6 @@
 import Foundation
 import SandboxStore
+import TestSupport
 import Testing
 
 @Suite("Store transactions and errors")
@@ -114,27 +115,37 @@ struct StoreTransactionTests {
         #expect(walBytes < 100 * 4_096, "the WAL grew to \(walBytes) bytes")
     }
 
-    @Test("every few commits a finished writer copies the WAL into the database file, beside the writes")
-    func backgroundCheckpoints() throws {
+    @Test("every few commits the WAL is copied into the database file on another thread, beside the writes")
+    func backgroundCheckpoints() async throws {
         // The automatic checkpoint is out of reach (a million pages), so only the background one copies.
-        func rowsInFileAlone(every commits: Int) throws -> (rows: Int, checkpoints: UInt64) {
-            let store = try Store.temporary(
-                migrations: [Schemas.items], configuration: .init(checkpointPages: 1_000_000, backgroundCheckpointCommits: commits))
-            for index in 0..<10 { try store.write { try $0.run("INSERT INTO items(name) VALUES (?)", [.text("item \(index)")]) } }
-            // The database file without its WAL holds what was checkpointed, and nothing else.
+        func store(every commits: Int) throws -> Store {
+            try Store.temporary(migrations: [Schemas.items], configuration: .init(checkpointPages: 1_000_000, backgroundCheckpointCommits: commits))
+        }
+        func insert(_ count: Int, into store: Store) throws {
+            for _ in 0..<count { try store.write { try $0.run("INSERT INTO items(name) VALUES ('item ' || (SELECT count(*) FROM items))") } }
+        }
+        /// The rows of the database file without its WAL: what was checkpointed, and nothing else.
+        func rowsInFileAlone(_ store: Store) throws -> Int {
             let copy = store.path + ".alone"
+            try? FileManager.default.removeItem(atPath: copy)
             try FileManager.default.copyItem(atPath: store.path, toPath: copy)
             let alone = try Connection(path: copy, access: .readOnly)
             let tables: Int = try alone.query("SELECT count(*) FROM sqlite_master WHERE name = 'items'")[0][0]
-            let rows: Int = tables == 0 ? 0 : try alone.query("SELECT count(*) FROM items")[0][0]
-            return (rows, store.backgroundCheckpointCount)
+            return tables == 0 ? 0 : try alone.query("SELECT count(*) FROM items")[0][0]
         }
-        let every4 = try rowsInFileAlone(every: 4)
-        #expect(every4.checkpoints == 2)  // after the 4th and the 8th commit (the migration's is not counted)
-        #expect(every4.rows == 8)
-        let never = try rowsInFileAlone(every: 0)
-        #expect(never.checkpoints == 0)
-        #expect(never.rows == 0)
+        let every4 = try store(every: 4)
+        try insert(3, into: every4)
+        #expect(every4.backgroundCheckpointCount == 0)
+        try insert(1, into: every4)  // the 4th commit (the migration's is not counted)
+        #expect(await eventually { every4.backgroundCheckpointCount == 1 }, "no checkpoint after the 4th commit")
+        #expect(try rowsInFileAlone(every4) == 4)
+        try insert(4, into: every4)
+        #expect(await eventually { every4.backgroundCheckpointCount == 2 }, "no checkpoint after the 8th commit")
+        #expect(try rowsInFileAlone(every4) == 8)
+        let never = try store(every: 0)
+        try insert(10, into: never)
+        #expect(never.backgroundCheckpointCount == 0)
+        #expect(try rowsInFileAlone(never) == 0)
     }
 
     @Test("every write returns after a sync of the WAL that covers it: writes one after another sync once each")

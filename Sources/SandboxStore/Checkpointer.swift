@@ -8,9 +8,8 @@ import Synchronization
 /// second under load, which every sale in flight then waited for (a third of the p99 gap in
 /// bench/sale.sh). Every `interval` commits, a passive checkpoint runs here instead, beside the
 /// writes, on a thread of the system's pool that no write waits for: it copies what the readers
-/// allow without taking the write lock, so
-/// the automatic checkpoint finds most pages already copied and mainly restarts the WAL. One runs
-/// at a time; a writer that finds one running goes on.
+/// allow without taking the write lock, so the automatic checkpoint finds most pages already
+/// copied and mainly restarts the WAL. One runs at a time; a writer that finds one running goes on.
 final class Checkpointer: @unchecked Sendable {
     /// Opens the connection on the first run: a store that never gets that far (most in tests)
     /// holds no extra file descriptors.

@@ -22,9 +22,8 @@ extension Store {
 
         /// Every this many commits, the WAL is copied into the database file on a connection of its
         /// own (a passive checkpoint, beside the writes, on a thread of the system's pool that no
-        /// write waits for), so the
-        /// checkpoint at ``checkpointPages`` finds little left to copy while every write waits
-        /// for it. 0: only that one.
+        /// write waits for), so the checkpoint at ``checkpointPages`` finds little left to copy
+        /// while every write waits for it. 0: only that one.
         public var backgroundCheckpointCommits: Int
 
         public init(

@@ -155,12 +155,10 @@ done
 # that goes back to back measures the queue it makes, 32 payments long).
 half_rate() {
   python3 - "$work" "$ROUNDS" "$1" <<'PY'
-import sys
+import json, sys
 work, rounds, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-count = sum(1 for r in range(1, rounds + 1) for line in open(f"{work}/{kind}-{r}.lat") if line.strip())
-import json
-seconds = sum(json.load(open(f"{work}/{kind}-{r}.json"))["seconds"] for r in range(1, rounds + 1))
-print(f"{count / seconds / 2:.1f}")
+runs = [json.load(open(f"{work}/{kind}-{r}.json")) for r in range(1, rounds + 1)]
+print(f"{sum(p['requests'] for p in runs) / sum(p['seconds'] for p in runs) / 2:.1f}")
 PY
 }
 qr_rate=$(half_rate qr)

@@ -435,9 +435,8 @@ func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Se
     runLoad(
         label: arguments.string("label") ?? "apm", connections: connections.count, warmup: warmup,
         duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies"),
-        rate: arguments.string("rate").map { _ in
-            let rate = arguments.double("rate", default: 1)
-            guard rate > 0 else { fail("--rate must be more than 0") }
+        rate: arguments.string("rate").map { text in
+            guard let rate = Double(text), rate > 0 else { fail("--rate must be a number more than 0") }
             return rate
         }
     ) { index in

@@ -130,7 +130,7 @@ struct QRPayments: Sendable {
         // The answer (with its QR image, several kB of JSON) is encoded on the writer's thread only
         // when it is kept under a key; otherwise here, after the commit: every other write of the
         // host, a customer's approval among them, waits while the writer encodes.
-        let written = try store.write { db -> (APMTransaction, Response?) in
+        let written = try store.write { db -> (answer: APMTransaction, kept: Response?) in
             var record = try payments.record(db, id: made.id, terminal: terminal.terminalId)
             change(&record)
             try record.save(db, at: now)
@@ -140,7 +140,7 @@ struct QRPayments: Sendable {
             try keep(db, key, response, terminal: terminal, at: now)
             return (answer, response)
         }
-        return written.1 ?? Response.json(written.0, status: 201)
+        return written.kept ?? Response.json(written.answer, status: 201)
     }
 
     func kept(_ db: Connection, _ key: Payments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {

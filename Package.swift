@@ -140,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "WalletSimulatorTests",
             dependencies: [
-                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport", "HostTestSupport",
+                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport",
+                "HostTestSupport",
             ]),
         .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore", "SandboxHTTP"]),
         .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "TestSupport", "HostTestSupport"]),

@@ -21,74 +21,74 @@ public protocol DatabaseValueConvertible {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
-    public init?(databaseValue: DatabaseValue) { self = databaseValue }
-    public var databaseValue: DatabaseValue { self }
+    @inlinable public init?(databaseValue: DatabaseValue) { self = databaseValue }
+    @inlinable public var databaseValue: DatabaseValue { self }
 }
 
 extension Int64: DatabaseValueConvertible {
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .integer(let value) = databaseValue else { return nil }
         self = value
     }
-    public var databaseValue: DatabaseValue { .integer(self) }
+    @inlinable public var databaseValue: DatabaseValue { .integer(self) }
 }
 
 extension Int: DatabaseValueConvertible {
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .integer(let value) = databaseValue, let exact = Int(exactly: value) else { return nil }
         self = exact
     }
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 }
 
 extension Bool: DatabaseValueConvertible {
     /// 0 is false, any other integer is true (SQLite has no boolean storage class).
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .integer(let value) = databaseValue else { return nil }
         self = value != 0
     }
-    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    @inlinable public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
 }
 
 extension Double: DatabaseValueConvertible {
     /// Reads reals, and integers too: SQLite may store an integral `REAL` value as an integer.
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         switch databaseValue {
         case .real(let value): self = value
         case .integer(let value): self = Double(value)
         default: return nil
         }
     }
-    public var databaseValue: DatabaseValue { .real(self) }
+    @inlinable public var databaseValue: DatabaseValue { .real(self) }
 }
 
 extension String: DatabaseValueConvertible {
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .text(let value) = databaseValue else { return nil }
         self = value
     }
-    public var databaseValue: DatabaseValue { .text(self) }
+    @inlinable public var databaseValue: DatabaseValue { .text(self) }
 }
 
 extension Array: DatabaseValueConvertible where Element == UInt8 {
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .blob(let bytes) = databaseValue else { return nil }
         self = bytes
     }
-    public var databaseValue: DatabaseValue { .blob(self) }
+    @inlinable public var databaseValue: DatabaseValue { .blob(self) }
 }
 
 extension Data: DatabaseValueConvertible {
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         guard case .blob(let bytes) = databaseValue else { return nil }
         self = Data(bytes)
     }
-    public var databaseValue: DatabaseValue { .blob([UInt8](self)) }
+    @inlinable public var databaseValue: DatabaseValue { .blob([UInt8](self)) }
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
     /// `NULL` reads as `nil`; any other value must convert to `Wrapped`.
-    public init?(databaseValue: DatabaseValue) {
+    @inlinable public init?(databaseValue: DatabaseValue) {
         if databaseValue.isNull {
             self = .none
         } else if let value = Wrapped(databaseValue: databaseValue) {
@@ -97,5 +97,5 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
             return nil
         }
     }
-    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    @inlinable public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
 }

@@ -27,13 +27,9 @@ public struct Row: Sendable, Hashable {
     ///
     /// - Throws: ``DatabaseError/columnNotFound`` when no column has this name,
     ///   ``DatabaseError/typeMismatch`` when the value is not a `Value` (read `Value?` to accept `NULL`).
-    public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
+    @inlinable public subscript<Value: DatabaseValueConvertible>(_ column: String) -> Value {
         get throws {
-            guard let index = index(of: column) else {
-                throw DatabaseError.columnNotFound.with(
-                    message: "no column named '\(column)' (columns: \(columns.joined(separator: ", ")))"
-                )
-            }
+            guard let index = index(of: column) else { throw missingColumn(column) }
             return try convert(values[index], column: column)
         }
     }
@@ -42,24 +38,36 @@ public struct Row: Sendable, Hashable {
     ///
     /// - Throws: ``DatabaseError/columnNotFound`` when the position is out of range,
     ///   ``DatabaseError/typeMismatch`` when the value is not a `Value`.
-    public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
+    @inlinable public subscript<Value: DatabaseValueConvertible>(_ index: Int) -> Value {
         get throws {
-            guard values.indices.contains(index) else {
-                throw DatabaseError.columnNotFound.with(message: "no column at index \(index) (row has \(values.count))")
-            }
+            guard values.indices.contains(index) else { throw missingColumn(at: index) }
             return try convert(values[index], column: columns[index])
         }
     }
 
-    private func index(of column: String) -> Int? {
+    // Inlinable, so that each read is specialized for its type where it is written (a generic
+    // call looks up the type's metadata at run time, on every column of every row); the errors
+    // are built out of line.
+
+    @usableFromInline func index(of column: String) -> Int? {
         columns.firstIndex(of: column)
             ?? columns.firstIndex { $0.lowercased() == column.lowercased() }
     }
 
-    private func convert<Value: DatabaseValueConvertible>(_ value: DatabaseValue, column: String) throws -> Value {
-        guard let converted = Value(databaseValue: value) else {
-            throw DatabaseError.typeMismatch.with(message: "column '\(column)' holds \(value), not \(Value.self)")
-        }
+    @inlinable func convert<Value: DatabaseValueConvertible>(_ value: DatabaseValue, column: String) throws -> Value {
+        guard let converted = Value(databaseValue: value) else { throw mismatch(value, column: column, expected: Value.self) }
         return converted
+    }
+
+    @usableFromInline func missingColumn(_ column: String) -> DatabaseError {
+        DatabaseError.columnNotFound.with(message: "no column named '\(column)' (columns: \(columns.joined(separator: ", ")))")
+    }
+
+    @usableFromInline func missingColumn(at index: Int) -> DatabaseError {
+        DatabaseError.columnNotFound.with(message: "no column at index \(index) (row has \(values.count))")
+    }
+
+    @usableFromInline func mismatch(_ value: DatabaseValue, column: String, expected: Any.Type) -> DatabaseError {
+        DatabaseError.typeMismatch.with(message: "column '\(column)' holds \(value), not \(expected)")
     }
 }

@@ -128,4 +128,38 @@ import Testing
         #expect(throws: EncodingError.self) { try Self.written(detail) }
         #expect(throws: EncodingError.self) { try SortedJSONEncoder.encode(detail) }
     }
+
+    /// A QR or BLIK transaction with every field set, or left nil, at random.
+    static func apmTransaction(_ random: inout Random) -> APMTransaction {
+        APMTransaction(
+            transactionId: text(&random), transactionStatus: TransactionStatus.allCases.randomElement(using: &random)!,
+            transactionType: TransactionType.allCases.randomElement(using: &random)!,
+            paymentMethod: PaymentMethod.allCases.randomElement(using: &random)!,
+            brand: maybe(&random) { APMPaymentData.APMBrand(rawValue: text(&$0)) }, brandFullName: maybe(&random, text),
+            transactionAmount: Int(truncatingIfNeeded: random.next()), tipAmount: maybe(&random) { Int(truncatingIfNeeded: $0.next()) },
+            currency: currency(&random), transactionDate: date(&random), expiresAt: maybe(&random, date), merchantId: text(&random),
+            terminalId: text(&random), externalID: maybe(&random, text), qrCode: maybe(&random, text), qrCodeSVG: maybe(&random, text),
+            providerReference: maybe(&random, text), responseCode: maybe(&random, text), responseMsg: maybe(&random, text),
+            declineReason: maybe(&random, text), refundedTransactionId: maybe(&random, text),
+            refundable: maybe(&random) { Bool.random(using: &$0) })
+    }
+
+    /// A wallet order with every optional field set, or left nil, at random.
+    static func order(_ random: inout Random) -> WalletProvider.Order {
+        WalletProvider.Order(
+            orderId: text(&random), region: text(&random), merchantId: text(&random), merchantName: text(&random),
+            terminalId: text(&random), amount: Int(truncatingIfNeeded: random.next()), currency: text(&random), brand: text(&random),
+            brandFullName: maybe(&random, text), reference: maybe(&random, text),
+            status: WalletProvider.OrderStatus.allCases.randomElement(using: &random)!, payUrl: text(&random), createdAt: date(&random),
+            expiresAt: date(&random), paymentId: maybe(&random, text), reason: maybe(&random, text))
+    }
+
+    @Test("300 random QR and BLIK transactions and 300 wallet orders are written as JSONEncoder encodes them")
+    func randomAPMTransactionsAndOrders() throws {
+        var random = Random(state: 20_261_204)
+        for _ in 0..<300 {
+            try expectWritten(Self.apmTransaction(&random))
+            try expectWritten(Self.order(&random))
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import HostTestSupport
+import SandboxStore
 import TestSupport
 
 /// The customer's buttons through the API, and what the host hears of them.
@@ -61,11 +62,23 @@ import TestSupport
         let wallet = try InProcessWallet(hosts: ["EU": host.url], payWait: .milliseconds(200))
         defer { wallet.stop(); host.stop() }
         wallet.makeOrder("tx-1")
+        let pressed = Self.realTimeMilliseconds()
         #expect(wallet.press("pay", "tx-1").string("status") == "paying")
+        let acknowledging = Self.realTimeMilliseconds()
         host.answer(with: .acknowledge)
         #expect(await eventually { wallet.order("tx-1").string("status") == "paid" })
         #expect(host.types(of: "tx-1") == ["order.paid"], "once")
+        // The outbox keeps when the approval was written and when the host's acknowledgement came
+        // (bench/apm.sh measures the approval's way to the host with them), not its failed first try.
+        let db = try Connection(path: wallet.directory.file("state/wallet.sqlite").path, access: .readOnly)
+        let row = try #require(try db.query("SELECT created_at, answered_at, attempts FROM outbox WHERE order_id = 'tx-1'").first)
+        let created: Int64 = try row["created_at"], answered: Int64 = try row["answered_at"], attempts: Int64 = try row["attempts"]
+        #expect((pressed...acknowledging).contains(created), "written when Pay was pressed")
+        #expect((acknowledging...Self.realTimeMilliseconds()).contains(answered), "answered after the host was told to acknowledge")
+        #expect(attempts >= 2)
     }
+
+    private static func realTimeMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     @Test func scanDeclineAndExpireChangeTheOrderAndTellTheHost() async throws {
         let host = try RecordingWalletHost()

@@ -120,33 +120,6 @@ public struct APMTransaction: Codable, Sendable, Equatable, Hashable {
         refundable = try c.decodeIfPresent(Bool.self, forKey: .refundable)
     }
 
-    /// Writes every field, `null` included; dates in the wire format.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(transactionId, forKey: .transactionId)
-        try c.encode(transactionStatus, forKey: .transactionStatus)
-        try c.encode(transactionType, forKey: .transactionType)
-        try c.encode(paymentMethod, forKey: .paymentMethod)
-        try c.encode(brand, forKey: .brand)
-        try c.encode(brandFullName, forKey: .brandFullName)
-        try c.encode(transactionAmount, forKey: .transactionAmount)
-        try c.encode(tipAmount, forKey: .tipAmount)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(WireTime.string(from: transactionDate), forKey: .transactionDate)
-        try c.encode(expiresAt.map(WireTime.string(from:)), forKey: .expiresAt)
-        try c.encode(merchantId, forKey: .merchantId)
-        try c.encode(terminalId, forKey: .terminalId)
-        try c.encode(externalID, forKey: .externalID)
-        try c.encode(qrCode, forKey: .qrCode)
-        try c.encode(qrCodeSVG, forKey: .qrCodeSVG)
-        try c.encode(providerReference, forKey: .providerReference)
-        try c.encode(responseCode, forKey: .responseCode)
-        try c.encode(responseMsg, forKey: .responseMsg)
-        try c.encode(declineReason, forKey: .declineReason)
-        try c.encode(refundedTransactionId, forKey: .refundedTransactionId)
-        try c.encode(refundable, forKey: .refundable)
-    }
-
     /// Whether the host has decided: nothing about this transaction changes any more.
     public var isFinal: Bool { !transactionStatus.isInFlight }
 

@@ -112,7 +112,7 @@ public enum WalletProvider {
             self.reason = reason
         }
 
-        enum CodingKeys: String, CodingKey {
+        public enum CodingKeys: String, CodingKey, CaseIterable {
             case orderId, region, merchantId, merchantName, terminalId, amount, currency, brand, brandFullName, reference
             case status, payUrl, createdAt, expiresAt, paymentId, reason
         }
@@ -135,26 +135,6 @@ public enum WalletProvider {
             expiresAt = try c.decodeWireDate(forKey: .expiresAt)
             paymentId = try c.decodeIfPresent(String.self, forKey: .paymentId)
             reason = try c.decodeIfPresent(String.self, forKey: .reason)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(orderId, forKey: .orderId)
-            try c.encode(region, forKey: .region)
-            try c.encode(merchantId, forKey: .merchantId)
-            try c.encode(merchantName, forKey: .merchantName)
-            try c.encode(terminalId, forKey: .terminalId)
-            try c.encode(amount, forKey: .amount)
-            try c.encode(currency, forKey: .currency)
-            try c.encode(brand, forKey: .brand)
-            try c.encode(brandFullName, forKey: .brandFullName)
-            try c.encode(reference, forKey: .reference)
-            try c.encode(status, forKey: .status)
-            try c.encode(payUrl, forKey: .payUrl)
-            try c.encode(WireTime.string(from: createdAt), forKey: .createdAt)
-            try c.encode(WireTime.string(from: expiresAt), forKey: .expiresAt)
-            try c.encode(paymentId, forKey: .paymentId)
-            try c.encode(reason, forKey: .reason)
         }
     }
 

@@ -153,6 +153,7 @@ final class Notifier: Sendable {
         } catch {
             return retry(entry, status: nil, error: "\(error)")
         }
+        let answeredAt = book.realTime.nowMilliseconds()
         let answer: OrderBook.Answer
         switch response.status {
         case 200..<300: answer = .acknowledged(status: response.status)
@@ -160,7 +161,7 @@ final class Notifier: Sendable {
         default: return retry(entry, status: response.status, error: Self.message(of: response) ?? "HTTP \(response.status)")
         }
         do {
-            try book.record(entry, answer)
+            try book.record(entry, answer, answeredAt: answeredAt)
             return true
         } catch {
             return retry(entry, status: response.status, error: "\(error)")

@@ -136,11 +136,12 @@ final class OrderBook: Sendable {
     /// Answered once committed, not synced: should a crash of the machine lose it, the entry is
     /// pending again, and the host, which keeps the ids it took, acknowledges its redelivery as a
     /// repeat, which records it then (the customer is charged once, by whichever record stays).
-    func record(_ entry: OutboxEntry, _ answer: Answer) throws {
+    /// `answeredAt`: when the answer arrived (real time, kept on the entry).
+    func record(_ entry: OutboxEntry, _ answer: Answer, answeredAt: Int64) throws {
         try store.write(.committed) { db in
             switch answer {
             case .acknowledged(let status):
-                try db.outbox.finish(entry.seq, state: .delivered, status: status)
+                try db.outbox.finish(entry.seq, state: .delivered, status: status, answeredAt: answeredAt)
                 // The host took the payment: the customer is charged, even if a close crossed it.
                 if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying || order.status == .closed {
                     try charge(db, &order, true)
@@ -149,7 +150,7 @@ final class OrderBook: Sendable {
                     try db.orders.update(order)
                 }
             case .refused(let message):
-                try db.outbox.finish(entry.seq, state: .refused, status: 409)
+                try db.outbox.finish(entry.seq, state: .refused, status: 409, answeredAt: answeredAt)
                 if entry.type == .orderPaid, var order = try db.orders.find(entry.orderId), order.status == .paying {
                     try charge(db, &order, false)
                     order.status = .refused

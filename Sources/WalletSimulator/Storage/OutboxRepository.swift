@@ -8,8 +8,11 @@ struct OutboxRepository {
 
     func add(_ notification: WalletProvider.Notification, region: String, body: [UInt8], now realTime: Int64) throws {
         try db.run(
-            "INSERT INTO outbox(id, region, order_id, type, body, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(notification.id), .text(region), .text(notification.orderId), .text(notification.type.rawValue), .blob(body), .integer(realTime)])
+            "INSERT INTO outbox(id, region, order_id, type, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(notification.id), .text(region), .text(notification.orderId), .text(notification.type.rawValue), .blob(body),
+                .integer(realTime), .integer(realTime),
+            ])
     }
 
     /// Pending notifications due at `realTime`, each the oldest pending one of its order (a host
@@ -58,10 +61,11 @@ struct OutboxRepository {
         return nil
     }
 
-    func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?) throws {
+    /// The host's final answer, which arrived at `answeredAt` (real time).
+    func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?, answeredAt: Int64) throws {
         try db.run(
-            "UPDATE outbox SET state = ?, attempts = attempts + 1, last_status = ?, last_error = NULL WHERE seq = ?",
-            [.text(state.rawValue), status.map { .integer(Int64($0)) } ?? .null, .integer(seq)])
+            "UPDATE outbox SET state = ?, attempts = attempts + 1, last_status = ?, last_error = NULL, answered_at = ? WHERE seq = ?",
+            [.text(state.rawValue), status.map { .integer(Int64($0)) } ?? .null, .integer(answeredAt), .integer(seq)])
     }
 
     func retry(_ seq: Int64, at realTime: Int64, status: Int?, error: String) throws {

@@ -1,8 +1,8 @@
 import SandboxStore
 
 /// The wallet's SQLite schema (`<data-dir>/wallet.sqlite`). Times on the wallet's clock are
-/// milliseconds since 1970 (`*_at`); `next_attempt_at` of the outbox is real time, because
-/// deliveries are retried in real time whatever the sandbox clock says.
+/// milliseconds since 1970 (`*_at`); those of the outbox are real time, because deliveries are
+/// retried in real time whatever the sandbox clock says.
 enum WalletSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, name: "orders, refunds, standing rules, notification outbox", sql: """
@@ -97,6 +97,10 @@ enum WalletSchema {
                 expires_at INTEGER NOT NULL,
                 order_id TEXT
             );
+            """),
+        Migration(version: 3, name: "the outbox: when each notification was written and when its host answered", sql: """
+            ALTER TABLE outbox ADD COLUMN created_at INTEGER;
+            ALTER TABLE outbox ADD COLUMN answered_at INTEGER;
             """),
     ]
 }

@@ -9,13 +9,13 @@
 //                         one thread and one keep-alive connection per device of STATE, each sealing a
 //                         fresh card payload and POSTing a sale, back to back.
 //   bench-load apm        --state STATE --url U --wallet W [--brand ALIPAY] [--amount 1000]
-//                         [--approvals FILE]
+//                         [--pay-calls FILE]
 //                         one thread per device of STATE, each paying by QR back to back: the device makes
 //                         the order (POST /terminal/v1/apm/qr/payments), the customer pays it through the
 //                         wallet's API (POST W/api/orders/{id}/pay, answered once the host took the
-//                         notification: the approval-to-final latency, written to --approvals), and the
-//                         device's next poll reads CLEARED. A request is one whole QR payment.
-//   bench-load blik       --state STATE --url U --wallet W --customers C1,C2,… [--amount 100] [--approvals FILE]
+//                         notification: its latency, in ns, one per line, written to --pay-calls), and
+//                         the device's next poll reads CLEARED. A request is one whole QR payment.
+//   bench-load blik       --state STATE --url U --wallet W --customers C1,C2,… [--amount 100] [--pay-calls FILE]
 //                         as apm, by BLIK: before each payment the device's customer (one per device) gets
 //                         a code from the bank app's API (POST W/api/blik/codes), the device pays with it
 //                         (POST /terminal/v1/apm/blik/payments), the customer approves the request.
@@ -235,6 +235,21 @@ func holds(_ body: [UInt8], _ text: String) -> Bool {
     }
 }
 
+/// The text of the first string member `"name":"…"` of a compact JSON body (the hosts' and the
+/// wallet's answers have no spaces), with no escapes in it, as ids and codes are. Found as bytes,
+/// like ``holds(_:_:)``: parsing a QR payment's whole answer (its QR image included) with
+/// JSONSerialization cost the generator more CPU than the rest of its requests.
+func stringMember(_ name: String, in body: [UInt8]) -> String? {
+    let needle = Array("\"\(name)\":\"".utf8)
+    guard body.count > needle.count else { return nil }
+    for offset in 0...(body.count - needle.count) where body[offset] == needle[0] && body[offset..<offset + needle.count].elementsEqual(needle) {
+        let start = offset + needle.count
+        guard let end = body[start...].firstIndex(of: UInt8(ascii: "\"")), !body[start..<end].contains(UInt8(ascii: "\\")) else { return nil }
+        return String(decoding: body[start..<end], as: UTF8.self)
+    }
+    return nil
+}
+
 func describe(_ response: HTTPClientResponse) -> String {
     "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
 }
@@ -407,7 +422,7 @@ func blik(_ arguments: Arguments) {
         } catch {
             return .failed("code: \(error)")
         }
-        guard issued.status == 201, let code = (try? JSONSerialization.jsonObject(with: Data(issued.body)) as? [String: Any])?["code"] as? String
+        guard issued.status == 201, let code = stringMember("code", in: issued.body)
         else { return .failed("code: " + describe(issued)) }
         return .made(Array(#"{"requestedAmount":\#(amount),"payCode":"\#(code)"}"#.utf8))
     }
@@ -422,16 +437,16 @@ enum PaymentBody {
 /// One thread per device of STATE, paying back to back: the device makes the payment (`path`,
 /// with the body `prepare` makes, given the device's index and a client to the wallet), the
 /// customer approves it through the wallet's API (`POST W/api/orders/{id}/pay`, answered once the
-/// host took the notification: the approval-to-final latency, written to --approvals), and the
-/// device's next poll reads CLEARED. A request is one whole payment.
+/// host took the notification: its latency is written to --pay-calls), and the device's next poll
+/// reads CLEARED. A request is one whole payment.
 func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Sendable (Int, HTTPClient) -> PaymentBody) {
     let (_, connections) = loadState(arguments.required("state"))
     let base = arguments.required("url")
     let wallet = arguments.required("wallet")
     let warmup = arguments.double("warmup", default: 2)
-    // Approvals are kept from (about) the end of the warm-up, as runLoad records payments.
+    // Pay calls are kept from (about) the end of the warm-up, as runLoad records payments.
     let recordFrom = monotonicNanos() + 50_000_000 + UInt64(warmup * 1e9)
-    let approvals = Mutex<[UInt64]>([])
+    let payCalls = Mutex<[UInt64]>([])
     runLoad(
         label: arguments.string("label") ?? "apm", connections: connections.count, warmup: warmup,
         duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies"),
@@ -456,11 +471,10 @@ func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Se
             } catch {
                 return .failed("create: \(error)")
             }
-            guard created.status == 201,
-                let order = try? JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any],
-                let id = order["transactionId"] as? String
-            else { return .failed("create: " + describe(created)) }
-            let approvedAt = monotonicNanos()
+            guard created.status == 201, let id = stringMember("transactionId", in: created.body) else {
+                return .failed("create: " + describe(created))
+            }
+            let pressed = monotonicNanos()
             let paid: HTTPClientResponse
             do {
                 paid = try customer.send(
@@ -469,9 +483,9 @@ func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Se
             } catch {
                 return .failed("pay: \(error)")
             }
-            let acknowledged = monotonicNanos()
+            let answered = monotonicNanos()
             guard paid.status == 200, holds(paid.body, #""status":"paid""#) else { return .failed("pay: " + describe(paid)) }
-            if approvedAt >= recordFrom { approvals.withLock { $0.append(acknowledged - approvedAt) } }
+            if pressed >= recordFrom { payCalls.withLock { $0.append(answered - pressed) } }
             let polled: HTTPClientResponse
             do {
                 polled = try host.send(HTTPClientRequest(method: .get, url: base + "/terminal/v1/apm/transactions/\(id)", headers: headers, body: []))
@@ -482,8 +496,8 @@ func walletPayments(_ arguments: Arguments, path: String, prepare: @escaping @Se
             return .ok
         }
     }
-    if let file = arguments.string("approvals") {
-        let text = approvals.withLock { $0 }.map(String.init).joined(separator: "\n") + "\n"
+    if let file = arguments.string("pay-calls") {
+        let text = payCalls.withLock { $0 }.map(String.init).joined(separator: "\n") + "\n"
         guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else { fail("cannot write \(file)") }
     }
 }

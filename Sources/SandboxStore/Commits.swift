@@ -49,10 +49,11 @@ final class Commits: @unchecked Sendable {
                 runSyncs()
             }
             thread.start()
-        } else if sleeping {
-            condition.signal()
         }
+        let wakes = sleeping
         condition.unlock()
+        // Signalled once unlocked: a thread woken while the lock is held wakes only to wait for it.
+        if wakes { condition.signal() }
     }
 
     /// Syncs what is committed, then ends the syncer thread.

@@ -71,10 +71,11 @@ final class WriteQueue: @unchecked Sendable {
             }
             self.thread = thread
             thread.start()
-        } else if sleeping {
-            condition.signal()
         }
+        let wakes = sleeping
         condition.unlock()
+        // Signalled once unlocked: a thread woken while the lock is held wakes only to wait for it.
+        if wakes { condition.signal() }
     }
 
     /// Finishes the queued writes, ends the writer thread (and with it the syncer's) and closes

@@ -28,17 +28,18 @@ public final class HandlerThreads: @unchecked Sendable {
     public func run(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)
-        if jobs.count - next > idle {
+        let wakes = jobs.count - next <= idle
+        if !wakes {
             running += 1
             let thread = Thread { [self] in
                 Thread.current.name = "http-handler"  // set on the thread itself, it is what top and perf show
                 work()
             }
             thread.start()
-        } else {
-            condition.signal()
         }
         condition.unlock()
+        // Signalled once unlocked: a thread woken while the lock is held wakes only to wait for it.
+        if wakes { condition.signal() }
     }
 
     /// Threads alive now (busy or idle).

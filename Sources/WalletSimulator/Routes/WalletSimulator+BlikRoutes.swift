@@ -15,10 +15,13 @@ extension WalletSimulator {
         router.get("/api/blik/customers/{customerId}/requests") { request in
             .json(["orders": try book.confirmationRequests(customerId: try customerId(request)).map(\.order)])
         }
-        router.post("/api/blik/codes") { request in
+        // Deferred: checked on the polling thread, answered once the code is durable.
+        router.post("/api/blik/codes", deferred: { request, reply in
             let body = try request.decode(WalletBlik.CodeRequest.self)
             let id = try Validate.identifier(body.customerId, field: "customerId")
-            return .json(try book.issueCode(customerId: id, nine: body.nine ?? false), status: 201)
-        }
+            book.issueCode(customerId: id, nine: body.nine ?? false) { issued in
+                reply { issued.map { .json($0, status: 201) } }
+            }
+        })
     }
 }

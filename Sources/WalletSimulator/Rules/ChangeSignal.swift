@@ -13,8 +13,9 @@ final class ChangeSignal: @unchecked Sendable {
     func broadcast() {
         condition.lock()
         generation &+= 1
-        condition.broadcast()
         condition.unlock()
+        // Once unlocked: threads woken while the lock is held wake only to wait for it.
+        condition.broadcast()
     }
 
     /// How many changes there were so far.

@@ -21,13 +21,14 @@ extension OrderBook {
     }
 
     /// "Generate code": a fresh code for the customer, valid `codeLifetimeSeconds` on the wallet's
-    /// clock, never one of the code table's (so it cannot be mistaken for a CI code).
-    ///
-    /// - Throws: ``WalletError/customerNotFound``.
-    func issueCode(customerId: String, nine: Bool) throws -> WalletBlik.Code {
+    /// clock, never one of the code table's (so it cannot be mistaken for a CI code). `completion`
+    /// hears the code once it is durable (on the store's thread), or
+    /// ``WalletError/customerNotFound``.
+    func issueCode(customerId: String, nine: Bool, then completion: @escaping @Sendable (Result<WalletBlik.Code, any Error>) -> Void) {
         let now = now
         let lifetime = Int64(blik.codeLifetimeSeconds) * 1000
-        let row = try store.write { db -> BlikRepository.CodeRow in
+        let (blik, codes, seconds) = (blik, codes, blik.codeLifetimeSeconds)
+        store.write({ db -> BlikRepository.CodeRow in
             guard try db.blik.customer(customerId) != nil else { throw WalletError.customerNotFound }
             for _ in 0..<100 {
                 let code = codes.digits(nine ? 9 : 6)
@@ -44,10 +45,14 @@ extension OrderBook {
                 return row
             }
             throw WalletError(503, .internalError, "The bank found no free code number: try again.")
+        }) { written in
+            completion(
+                written.map { row in
+                    WalletBlik.Code(
+                        code: row.code, verificationCode: row.verificationCode, customerId: customerId,
+                        expiresAt: Date(milliseconds: row.expiresAt), expiresInSeconds: seconds)
+                })
         }
-        return WalletBlik.Code(
-            code: row.code, verificationCode: row.verificationCode, customerId: customerId, expiresAt: Date(milliseconds: row.expiresAt),
-            expiresInSeconds: blik.codeLifetimeSeconds)
     }
 
     /// The customer's confirmation requests that wait for an answer, oldest first.

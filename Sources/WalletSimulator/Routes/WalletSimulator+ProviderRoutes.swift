@@ -20,8 +20,9 @@ extension WalletSimulator {
             group.post("/blik/payments", deferred: { request, region, reply in
                 let body = try request.decode(WalletBlik.PaymentRequest.self)
                 try Validate.blikPayment(body, region: region)
+                // No one to wake: a new BLIK order has no notification yet, and a rule's plan for it
+                // is carried out by the wallet's scheduler.
                 try book.blikPayment(body) { made in
-                    if case .success((_, true)) = made { book.outboxChanged.broadcast(); book.orderChanged.broadcast() }
                     reply { made.map { order, created in .json(order.order, status: created ? 201 : 200) } }
                 }
             })

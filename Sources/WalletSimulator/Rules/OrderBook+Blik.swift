@@ -25,9 +25,8 @@ extension OrderBook {
     /// hears the code once it is durable (on the store's thread), or
     /// ``WalletError/customerNotFound``.
     func issueCode(customerId: String, nine: Bool, then completion: @escaping @Sendable (Result<WalletBlik.Code, any Error>) -> Void) {
-        let now = now
-        let lifetime = Int64(blik.codeLifetimeSeconds) * 1000
-        let (blik, codes, seconds) = (blik, codes, blik.codeLifetimeSeconds)
+        let (now, blik, codes) = (now, blik, codes)
+        let seconds = blik.codeLifetimeSeconds
         store.write({ db -> BlikRepository.CodeRow in
             guard try db.blik.customer(customerId) != nil else { throw WalletError.customerNotFound }
             for _ in 0..<100 {
@@ -40,7 +39,7 @@ extension OrderBook {
                 }
                 let row = BlikRepository.CodeRow(
                     code: code, verificationCode: nine ? codes.digits(4) : nil, customerId: customerId, createdAt: now,
-                    expiresAt: now + lifetime, orderId: nil)
+                    expiresAt: now + Int64(seconds) * 1000, orderId: nil)
                 try db.blik.insert(row)
                 return row
             }

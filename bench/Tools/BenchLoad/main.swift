@@ -223,12 +223,16 @@ func runLoad(
 /// a `String.contains` goes through Foundation's CFStringFind, 8 % of the generator's CPU against
 /// a 1 kB sale answer, which took CPU from the server under test.
 func holds(_ body: [UInt8], _ text: String) -> Bool {
-    let needle = Array(text.utf8)
-    guard !needle.isEmpty else { return true }
-    guard body.count >= needle.count else { return false }
+    firstOffset(of: Array(text.utf8), in: body) != nil
+}
+
+/// Where `needle` first starts in `body`, compared as bytes.
+func firstOffset(of needle: [UInt8], in body: [UInt8]) -> Int? {
+    guard !needle.isEmpty else { return 0 }
+    guard body.count >= needle.count else { return nil }
     return body.withUnsafeBytes { haystack in
         needle.withUnsafeBytes { wanted in
-            (0...(haystack.count - wanted.count)).contains { offset in
+            (0...(haystack.count - wanted.count)).first { offset in
                 haystack[offset] == wanted[0] && memcmp(haystack.baseAddress! + offset, wanted.baseAddress!, wanted.count) == 0
             }
         }
@@ -241,13 +245,10 @@ func holds(_ body: [UInt8], _ text: String) -> Bool {
 /// JSONSerialization cost the generator more CPU than the rest of its requests.
 func stringMember(_ name: String, in body: [UInt8]) -> String? {
     let needle = Array("\"\(name)\":\"".utf8)
-    guard body.count > needle.count else { return nil }
-    for offset in 0...(body.count - needle.count) where body[offset] == needle[0] && body[offset..<offset + needle.count].elementsEqual(needle) {
-        let start = offset + needle.count
-        guard let end = body[start...].firstIndex(of: UInt8(ascii: "\"")), !body[start..<end].contains(UInt8(ascii: "\\")) else { return nil }
-        return String(decoding: body[start..<end], as: UTF8.self)
-    }
-    return nil
+    guard let offset = firstOffset(of: needle, in: body) else { return nil }
+    let start = offset + needle.count
+    guard let end = body[start...].firstIndex(of: UInt8(ascii: "\"")), !body[start..<end].contains(UInt8(ascii: "\\")) else { return nil }
+    return String(decoding: body[start..<end], as: UTF8.self)
 }
 
 func describe(_ response: HTTPClientResponse) -> String {

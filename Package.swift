@@ -116,6 +116,7 @@ let package = Package(
             ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
         .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "SandboxWire", "TestSupport"]),
         .testTarget(name: "SandboxWireTests", dependencies: ["SandboxWire", "FastJSON"]),

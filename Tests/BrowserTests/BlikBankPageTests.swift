@@ -6,7 +6,7 @@ import TestSupport
 /// The BLIK bank app page as a customer uses it: generate a code and watch it count down, answer
 /// the confirmation request a payment sent (made here through the signed provider API, as the
 /// mBank host makes it), and see the balance move.
-@Suite(.serialized) struct BlikBankPageTests {
+@Suite(.serialized, .blocksThreads) struct BlikBankPageTests {
     static let available = BrowserPerson.isAvailable
 
     /// "57 s" → 57 (a countdown runs on with real time while the browser starts: only its range is asserted).

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The portal and wallet landing pages, as a browser shows them with the whole sandbox running.
-@Suite(.serialized) struct LandingPageTests {
+@Suite(.serialized, .blocksThreads) struct LandingPageTests {
     static func startSandbox(in folder: TemporaryDirectory) throws -> Sandbox {
         try InProcessSandbox(directory: folder).sandbox
     }

@@ -8,7 +8,7 @@ import TestSupport
 /// The portal's "Register a device" and "Terminals" pages, used as a tester does: a person types
 /// the code `tapsim register begin` printed, presses the buttons, and types the back-office code
 /// the page shows into `tapsim register end`.
-@Suite(.serialized) struct PortalRegistrationTests {
+@Suite(.serialized, .blocksThreads) struct PortalRegistrationTests {
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

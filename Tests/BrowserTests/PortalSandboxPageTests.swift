@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The portal's "Sandbox", "Mailbox" and registration-token pages, used as a tester does.
-@Suite(.serialized) struct PortalSandboxPageTests {
+@Suite(.serialized, .blocksThreads) struct PortalSandboxPageTests {
     static let available = BrowserPerson.isAvailable
 
     /// The text a real scanner (zbarimg) reads from a PNG.

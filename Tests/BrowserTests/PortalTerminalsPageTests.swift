@@ -6,7 +6,7 @@ import TestSupport
 
 /// The portal's "Terminals" page beyond registration: registration tokens refreshed and e-mailed,
 /// the lock a token puts on a terminal, and a locked secure code unlocked, as a tester does it.
-@Suite(.serialized) struct PortalTerminalsPageTests {
+@Suite(.serialized, .blocksThreads) struct PortalTerminalsPageTests {
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The portal's "Transactions" and "Statistics" pages after real sales from `tapsim`.
-@Suite(.serialized) struct PortalTransactionsPageTests {
+@Suite(.serialized, .blocksThreads) struct PortalTransactionsPageTests {
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The portal's "Webhooks" page and the "Sandbox" page's faults and request journal, used by a
 /// tester against `tapsim`.
-@Suite(.serialized) struct PortalWebhooksAndFaultsTests {
+@Suite(.serialized, .blocksThreads) struct PortalWebhooksAndFaultsTests {
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

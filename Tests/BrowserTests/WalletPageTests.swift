@@ -6,7 +6,7 @@ import TestSupport
 /// The wallet's pages as a customer uses them: the pay page a QR opens, and the list of open
 /// orders with their QR codes. The orders are made as a host makes them (signed provider API),
 /// and a recording host takes the wallet's notifications.
-@Suite(.serialized) struct WalletPageTests {
+@Suite(.serialized, .blocksThreads) struct WalletPageTests {
     static let available = BrowserPerson.isAvailable
 
     /// A wallet whose host acknowledges everything, with one order of 12.50 EUR, `tx-1`.

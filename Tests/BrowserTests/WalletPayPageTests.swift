@@ -6,7 +6,7 @@ import TestSupport
 
 /// The QR's URL opened in headless Chromium, as a customer who scanned it: the wallet's pay page,
 /// "Pay" pressed, and the device (`tapsim qr pay`, the SDK polling its host) completes CLEARED.
-@Suite(.serialized) struct WalletPayPageTests {
+@Suite(.serialized, .blocksThreads) struct WalletPayPageTests {
     static let available = BrowserPerson.isAvailable
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
@@ -42,7 +42,7 @@ import TestSupport
 /// BLIK end to end as a tester does it by hand: the bank app page in headless Chromium generates
 /// Jan's code, the device pays with it (`tapsim blik pay`, the SDK polling the mBank host), the
 /// confirmation request shows up on the page, Approve, and the device completes CLEARED.
-@Suite(.serialized) struct BlikBankEndToEndTests {
+@Suite(.serialized, .blocksThreads) struct BlikBankEndToEndTests {
     @Test(.enabled(if: BrowserPerson.isAvailable, "Playwright for Python is missing: run scripts/setup"))
     func aCodeFromTheBankPageApprovedThereCompletesTheSDKsPaymentCleared() throws {
         let bench = try PortalBench()

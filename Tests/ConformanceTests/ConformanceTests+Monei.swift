@@ -5,7 +5,7 @@ import Testing
 
 /// The MONEI host against `openapi/monei.yaml`, which it serves at `/openapi.yaml`: one pass for the
 /// backend's operations with the account's bare API key, one for the device's with a POS token.
-@Suite("the MONEI host answers as openapi/monei.yaml says")
+@Suite("the MONEI host answers as openapi/monei.yaml says", .blocksThreads)
 struct MoneiConformanceTests {
     @Test("schemathesis: the backend's and the device's operations of the MONEI host conform to openapi/monei.yaml")
     func moneiConformsToItsDocument() throws {

@@ -10,7 +10,7 @@ import Testing
 /// client makes them, then schemathesis generates requests from the document and checks every
 /// answer against it. A failure shows schemathesis' report: the operation, the request (as curl)
 /// and what was expected.
-@Suite("OpenAPI conformance of the environment host")
+@Suite("OpenAPI conformance of the environment host", .blocksThreads)
 struct ConformanceTests {
     /// One API surface of the host: the operations with this tag (`payments` also runs the public
     /// `receipts` pages, which need receipts that only the payments surface makes).

@@ -4,7 +4,7 @@ import Testing
 
 /// The running portal (`sandbox up`, every host behind it) against `openapi/portal.yaml`, and that
 /// document against the relay table it is written from (`scripts/portal-openapi`).
-@Suite("OpenAPI conformance of the portal")
+@Suite("OpenAPI conformance of the portal", .blocksThreads)
 struct PortalConformanceTests {
     @Test("openapi/portal.yaml is what scripts/portal-openapi writes from the relay table and the host's document")
     func documentIsUpToDate() throws {

@@ -9,7 +9,7 @@ import TestSupport
 /// The provider API is described in the same document but not fuzzed: each of its requests must
 /// carry a signature of its exact body, which schemathesis cannot make. WalletSimulatorTests
 /// covers it (signatures, every field, every refusal).
-@Suite("OpenAPI conformance of the wallet")
+@Suite("OpenAPI conformance of the wallet", .blocksThreads)
 struct WalletConformanceTests {
     /// A real `wallet-sim` on a port the kernel picks, its state in a fresh folder.
     final class WalletUnderTest {

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The platform routes of a host, answered in-process (no socket).
-@Suite struct EnvironmentHostTests {
+@Suite(.blocksThreads) struct EnvironmentHostTests {
     static let catalogue = try! EnvironmentCatalogue.load(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json"))
     static let merchants = try! MerchantCatalogue.load(directory: Paths.sandboxData, environments: catalogue)
     static let readerKeys = try! ReaderKeys.load(from: Paths.sandboxData.appendingPathComponent("reader-keys.json"))

@@ -6,7 +6,7 @@ import Testing
 /// SIGKILLed while the customer's confirmation request is open, started again on the same data
 /// folder and ports. Nothing is lost: the request is still there, the customer approves it, the
 /// host hears it and the device reads CLEARED; the money moved once and the code stays used.
-@Suite("BLIK across a SIGKILL of the whole sandbox", .serialized)
+@Suite("BLIK across a SIGKILL of the whole sandbox", .serialized, .blocksThreads)
 struct BlikRestartTests {
     @Test("killed mid-payment and started again: the open request is approved, CLEARED on the host, charged once, the code spent")
     func aPaymentSurvivesAKilledSandbox() throws {

@@ -47,7 +47,7 @@ struct MistakenCall: Sendable, CustomTestStringConvertible {
     var testDescription: String { call.testDescription }
 }
 
-@Suite("command lines")
+@Suite("command lines", .blocksThreads)
 struct CommandLineTests {
     @Test("--help prints usage and exits 0", arguments: serviceCalls + [Call("sandbox")])
     func help(_ call: Call) throws {
@@ -201,7 +201,7 @@ func helpExamples(_ help: String) -> [[String]] {
     return examples
 }
 
-@Suite("help examples")
+@Suite("help examples", .blocksThreads)
 struct HelpExampleTests {
     /// Each service example is run with `--dry-run` added: the example's own ports (8100, 9000 …) and
     /// `0.0.0.0` would collide with a sandbox the developer has running. What the example says must
@@ -248,7 +248,7 @@ struct StopCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(program) on \(signal == SIGINT ? "SIGINT" : "SIGTERM")" }
 }
 
-@Suite("graceful stop")
+@Suite("graceful stop", .blocksThreads)
 struct GracefulStopTests {
     static let cases: [StopCase] = [
         StopCase(program: "sandbox-host", arguments: ["--env", "EU"], signal: SIGINT),

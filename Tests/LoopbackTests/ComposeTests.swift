@@ -9,7 +9,7 @@ import Testing
 /// every service's command is run through the real executable with `--dry-run` (an unknown or
 /// misspelled flag, a bad value, a missing region exits 2), and the ports, healthchecks and
 /// volumes are compared with what those dry runs resolved.
-@Suite("docker-compose.yml")
+@Suite("docker-compose.yml", .blocksThreads)
 struct ComposeTests {
     @Test("every service runs a built executable whose flags and values it accepts, in the sandbox up layout")
     func composeFileIsConsistent() throws {

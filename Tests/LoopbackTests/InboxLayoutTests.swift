@@ -4,7 +4,7 @@ import Testing
 
 /// The layout of docker-compose.yml on loopback: a `webhook-inbox` process, and a `sandbox-host`
 /// started with `--webhook-inbox` that sends its merchants' webhooks there.
-@Suite("webhook-inbox beside sandbox-host --webhook-inbox")
+@Suite("webhook-inbox beside sandbox-host --webhook-inbox", .blocksThreads)
 struct InboxLayoutTests {
     /// Starts `program` on a free port; retries when the port was taken between choosing and binding.
     private func start(_ program: String, _ arguments: [String]) throws -> (child: ChildProcess, url: String) {

@@ -4,7 +4,7 @@ import Testing
 
 /// The README's five-minute tour, run as a newcomer pastes it: every `sh` block of the tour after
 /// `make run`, in order, in the checkout, against a real `sandbox up`.
-@Suite("README tour")
+@Suite("README tour", .blocksThreads)
 struct ReadmeTourTests {
     /// The `sh` blocks of the README's "Five-minute tour" section, without their three-space indent.
     static func tourBlocks() throws -> [String] {

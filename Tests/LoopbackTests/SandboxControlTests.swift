@@ -6,7 +6,7 @@ import Testing
 /// Sandbox control on a shared machine: `sandbox up --host 0.0.0.0` makes a control key, says so
 /// loudly with the address others reach, writes both to `endpoints.json`, and every service (the
 /// portal's relays too) refuses control without the key; reading the clock stays open.
-@Suite("sandbox control beyond loopback", .serialized)
+@Suite("sandbox control beyond loopback", .serialized, .blocksThreads)
 struct SandboxControlTests {
     @Test("listening on 0.0.0.0: the key is printed and in endpoints.json, the URLs name this machine's address, control needs the key")
     func controlNeedsTheKeyBeyondLoopback() throws {

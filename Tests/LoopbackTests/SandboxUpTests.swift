@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `sandbox up` as a person runs it: the table, endpoints.json, every URL answering, Ctrl-C.
-@Suite("sandbox up")
+@Suite("sandbox up", .blocksThreads)
 struct SandboxUpTests {
     @Test("prints its table, writes endpoints.json, serves every URL in it, and stops on SIGTERM")
     func upServesEveryEndpointAndStops() throws {

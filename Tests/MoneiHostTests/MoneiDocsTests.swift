@@ -5,7 +5,7 @@ import Testing
 
 /// docs/monei.md's journey, run as a reader pastes it: its `sh` block, in the checkout, against a
 /// whole sandbox in this process (its ports put where the doc says 8112 and 8111).
-@Suite("docs/monei.md")
+@Suite("docs/monei.md", .blocksThreads)
 struct MoneiDocsTests {
     static func journey() throws -> String {
         let text = try String(contentsOf: Paths.repository.appendingPathComponent("docs/monei.md"), encoding: .utf8)

@@ -4,7 +4,7 @@ import Testing
 
 /// MONEI's official Python client (`monei` on PyPI, pinned in scripts/setup), unchanged but for its
 /// base URL and a test key, against the MONEI host: the backend's three calls.
-@Suite("MONEI host: MONEI's official Python client creates a POS token, retrieves a payment and verifies the callback")
+@Suite("MONEI host: MONEI's official Python client creates a POS token, retrieves a payment and verifies the callback", .blocksThreads)
 struct MoneiPythonClientTests {
     /// Runs `code` with MONEI's client configured for the host; what it prints is one JSON object.
     static func python(_ code: String, base: String, key: String, _ values: [String: String] = [:]) throws -> ProcessOutput {

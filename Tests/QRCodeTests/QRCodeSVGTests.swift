@@ -6,7 +6,7 @@ import TestSupport
 import FoundationXML
 #endif
 
-@Suite("QR code SVG rendering")
+@Suite("QR code SVG rendering", .blocksThreads)
 struct QRCodeSVGTests {
     /// The dark modules a path draws, found by replaying its `M x y h n v1 h-n z` runs.
     static func modules(drawnBy path: String, quietZone: Int) throws -> Set<[Int]> {

@@ -37,7 +37,7 @@ private func closedLoopbackPort() throws -> Int {
     return port
 }
 
-@Suite(.fixtureServer)
+@Suite(.fixtureServer, .blocksThreads)
 struct HTTPClientTests {
     @Test func postRoundTripsBinaryBodyAndHeaders() throws {
         let client = HTTPClient(configuration: .init(userAgent: "WebhookSender/7"))

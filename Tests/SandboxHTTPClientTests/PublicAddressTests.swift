@@ -17,7 +17,7 @@ final class ResolverTable: Sendable {
     }
 }
 
-@Suite("PublicAddress: a URL is refused when its host is, or resolves to, anything but a public unicast address")
+@Suite("PublicAddress: a URL is refused when its host is, or resolves to, anything but a public unicast address", .blocksThreads)
 struct PublicAddressTests {
     /// Every spelling issue #17 found accepted, and the rest of the special-purpose registry,
     /// each with words its refusal must name.
@@ -133,7 +133,7 @@ struct PublicAddressTests {
     }
 }
 
-@Suite("HTTPClient.send(_:checking:): refused hosts are never connected, and the connection goes to the checked address only")
+@Suite("HTTPClient.send(_:checking:): refused hosts are never connected, and the connection goes to the checked address only", .blocksThreads)
 struct PinnedSendTests {
     @Test("a refused URL throws forbiddenAddress and nothing connects to the loopback port it names", arguments: [
         "http://localhost:PORT/h", "http://127.0.0.1:PORT/h", "http://[::ffff:127.0.0.1]:PORT/h", "http://127.1:PORT/h",

@@ -1,8 +1,9 @@
 import Foundation
 @testable import SandboxHTTP
+import TestSupport
 import Testing
 
-@Suite struct HandlerThreadsTests {
+@Suite(.blocksThreads) struct HandlerThreadsTests {
     @Test("a job never waits for a busy thread: twenty jobs that wait for each other all run, and idle threads end")
     func everyJobGetsAThread() throws {
         let threads = HandlerThreads(idleSeconds: 0.2)

@@ -6,7 +6,7 @@ import TestSupport
 
 /// What a hostile or broken client can do to the server on a real socket (issue #17, "Connections
 /// and bodies"): hold connections, stream bodies without end, smuggle a request, hide bytes behind NUL.
-@Suite struct ServerHardeningTests {
+@Suite(.blocksThreads) struct ServerHardeningTests {
     static func router() -> Router {
         var router = ServerTests.router()
         // The value a handler sees for a header, so a test can tell what got past the server.

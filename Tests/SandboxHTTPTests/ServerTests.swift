@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The server on a real socket: limits, malformed input, keep-alive, request ids, logging, stop.
-@Suite struct ServerTests {
+@Suite(.blocksThreads) struct ServerTests {
     static func router() -> Router {
         var router = Router()
         router.get("/healthz") { _ in .json(["status": "ok"]) }
@@ -358,7 +358,7 @@ import TestSupport
     }
 }
 
-@Suite struct AccessLogFormatTests {
+@Suite(.blocksThreads) struct AccessLogFormatTests {
     @Test func linesAreValidJSONWhateverThePath() throws {
         let folder = TemporaryDirectory()
         let log = try AccessLog(path: folder.file("a.log").path, clock: ManualClock(Date(timeIntervalSince1970: 1_790_000_000.0456)))

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The request journal and the faults, on a real server: what a tester reads and what an app
 /// sees when a fault takes its request.
-@Suite struct TrafficTests {
+@Suite(.blocksThreads) struct TrafficTests {
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }

@@ -7,7 +7,7 @@ import Testing
 ///
 /// `store-crash-writer` prints the highest id after each COMMIT returns; everything it printed
 /// must be in the file after the kill, and no transaction may be half there.
-@Suite("SIGKILL durability")
+@Suite("SIGKILL durability", .blocksThreads)
 struct CrashDurabilityTests {
     private static let rowsPerTransaction = 5  // as in Tests/Tools/StoreCrashWriter/main.swift
 

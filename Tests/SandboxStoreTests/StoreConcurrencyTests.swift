@@ -1,8 +1,9 @@
 import Foundation
 import SandboxStore
+import TestSupport
 import Testing
 
-@Suite("Store concurrency")
+@Suite("Store concurrency", .blocksThreads)
 struct StoreConcurrencyTests {
     @Test("a reader sees committed rows and none of a write still in progress")
     func readerIsolationDuringWrite() throws {

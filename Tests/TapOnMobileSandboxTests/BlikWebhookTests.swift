@@ -8,7 +8,7 @@ import Testing
 /// library for the default `MONEI-Signature`, `standardwebhooks` once the merchant switches to
 /// Standard Webhooks. The receiver is the sandbox's webhook inbox; the payments are the SDK's, on
 /// the mBank host, with the wallet as the customer's bank.
-@Suite("BLIK payments' webhooks, verified by stripe and standardwebhooks", .serialized)
+@Suite("BLIK payments' webhooks, verified by stripe and standardwebhooks", .serialized, .blocksThreads)
 struct BlikWebhookTests {
     let blik = BlikPaymentTests()
 

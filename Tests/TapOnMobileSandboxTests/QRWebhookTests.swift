@@ -7,7 +7,7 @@ import Testing
 /// and cancel included, and the reference libraries verify it: Stripe's Python library for the
 /// default `MONEI-Signature` (the same `t=,v1=` construction), `standardwebhooks` once the merchant
 /// switches to Standard Webhooks. The receiver is the sandbox's webhook inbox.
-@Suite("QR payments' webhooks, verified by stripe and standardwebhooks")
+@Suite("QR payments' webhooks, verified by stripe and standardwebhooks", .blocksThreads)
 struct QRWebhookTests {
     /// The inbox's deliveries for `transactionId` (its `data.paymentId`).
     static func deliveries(_ sandbox: LiveSandbox, of transactionId: String) async -> [[String: Any]] {

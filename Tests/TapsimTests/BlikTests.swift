@@ -5,7 +5,7 @@ import Testing
 /// `tapsim blik code|pay|refund` against the whole sandbox (host + the wallet's bank), the bank
 /// app's buttons pressed through the wallet's API (docs/blik.md "SDK and tapsim"). Serialized:
 /// each test runs a whole sandbox and several tapsim processes.
-@Suite("tapsim: BLIK payments", .serialized)
+@Suite("tapsim: BLIK payments", .serialized, .blocksThreads)
 struct BlikTests {
     /// A registered, logged-in mBank device on MBANK-T0101 (BLIK on).
     static func loggedIn(_ sandbox: SandboxUnderTest) throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("tapsim: the card the customer taps and the PIN they type")
+@Suite("tapsim: the card the customer taps and the PIN they type", .blocksThreads)
 struct CardChoiceTests {
     /// Without `--card`, ANZ and mBank sales tap the region's own card: approved, no DCC offer
     /// that would leave the terminal busy.

@@ -4,7 +4,7 @@ import Testing
 
 /// `tapsim geopagos …` (Geopagos' Payments SDK on the command line) against a whole sandbox, and
 /// the README's and docs/geopagos.md's blocks that use it, run as written.
-@Suite("tapsim: Geopagos Payments SDK")
+@Suite("tapsim: Geopagos Payments SDK", .blocksThreads)
 struct GeopagosTapsimTests {
     @Test("the README's Geopagos journey runs as written")
     func readmeJourney() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("tapsim: help and usage errors")
+@Suite("tapsim: help and usage errors", .blocksThreads)
 struct HelpAndUsageTests {
     /// Every command of docs/sdk.md's `tapsim` section, then the other vendors' (docs/monei.md, docs/pagbank.md, docs/geopagos.md).
     static let commands = [

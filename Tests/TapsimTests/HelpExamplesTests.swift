@@ -5,7 +5,7 @@ import Testing
 /// The "done when": every example of every `tapsim … --help` runs as written, through
 /// bash, in a folder laid out as a fresh `sandbox up` leaves the checkout (`.sandbox/endpoints.json`
 /// and `sandbox-data/` in the working folder, `tapsim` on the PATH).
-@Suite("tapsim: every example of every --help runs as written")
+@Suite("tapsim: every example of every --help runs as written", .blocksThreads)
 struct HelpExamplesTests {
     /// What a command's examples take for granted, arranged before the first one runs (the
     /// examples of one help text then run in order, each on what the earlier ones left).

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("tapsim: a device across separate invocations")
+@Suite("tapsim: a device across separate invocations", .blocksThreads)
 struct JourneyTests {
     /// register quick → login → prepare → pay → history → refund → reverse, one process each, one
     /// device folder (the default `.sandbox/devices/EU` of the working folder).

@@ -4,7 +4,7 @@ import Testing
 
 /// `tapsim monei token|prepare|pay` (MONEI's device SDK on the command line) against a whole sandbox,
 /// and the README's and docs/monei.md's blocks that use them, run as written.
-@Suite("tapsim: MONEI Tap to Pay")
+@Suite("tapsim: MONEI Tap to Pay", .blocksThreads)
 struct MoneiTapsimTests {
     /// The `sh` blocks of the section under `heading` in `file`, as one script.
     static func blocks(_ file: String, under heading: String) throws -> String {

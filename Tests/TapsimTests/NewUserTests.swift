@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What a new user met when trying the sandbox (issue #12), run with the real `tapsim`.
-@Suite("tapsim: fixes found by trying the sandbox as a new user would")
+@Suite("tapsim: fixes found by trying the sandbox as a new user would", .blocksThreads)
 struct NewUserTests {
     /// A token for `terminal` from the region's back office.
     static func token(_ sandbox: SandboxUnderTest, _ region: String, _ terminal: String) throws -> String {

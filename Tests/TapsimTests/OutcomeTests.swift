@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("tapsim: answers and errors")
+@Suite("tapsim: answers and errors", .blocksThreads)
 struct OutcomeTests {
     /// A registered, logged-in device with its reader prepared, on `terminal` of EU.
     static func readyDevice(_ sandbox: SandboxUnderTest, terminal: String = "EU-T0101") throws {
@@ -87,7 +87,7 @@ struct OutcomeTests {
     }
 }
 
-@Suite("tapsim: prepare's progress")
+@Suite("tapsim: prepare's progress", .blocksThreads)
 struct ProgressTests {
     @Test("a bar redrawn in place on a terminal (through script(1)'s pseudo-terminal)")
     func barOnTerminal() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `tapsim pagbank …` (PagBank's Tap On on the command line) against a whole sandbox, and the
 /// README's and docs/pagbank.md's blocks that use it, run as written.
-@Suite("tapsim: PagBank Tap On")
+@Suite("tapsim: PagBank Tap On", .blocksThreads)
 struct PagBankTapsimTests {
     @Test("the README's PagBank journey runs as written")
     func readmeJourney() throws {

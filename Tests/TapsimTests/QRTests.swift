@@ -5,7 +5,7 @@ import Testing
 /// `tapsim qr pay|cancel|refund` against the whole sandbox (host + wallet simulator), the
 /// customer's buttons pressed through the wallet's API (docs/qr-payments.md "SDK and tapsim").
 /// Serialized: each test runs a whole sandbox and several tapsim processes.
-@Suite("tapsim: QR wallet payments", .serialized)
+@Suite("tapsim: QR wallet payments", .serialized, .blocksThreads)
 struct QRTests {
     /// A registered, logged-in device on EU-T0101 (APMs on).
     static func loggedIn(_ sandbox: SandboxUnderTest) throws {

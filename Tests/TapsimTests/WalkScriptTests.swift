@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("scripts/tapsim-walk.sh")
+@Suite("scripts/tapsim-walk.sh", .blocksThreads)
 struct WalkScriptTests {
     /// The "done when": the script walks EU and MBANK with `tapsim --json`, curl and
     /// python3, run as the README writes it: no options, from a folder where `sandbox up` wrote

@@ -26,7 +26,7 @@ final class HostProcess: @unchecked Sendable {
     func kill() { host.kill() }
 }
 
-@Suite("SIGKILL of the host mid-dispatch loses no webhook")
+@Suite("SIGKILL of the host mid-dispatch loses no webhook", .blocksThreads)
 struct CrashTests {
     @Test("sales over HTTP, SIGKILL while a delivery waits for its answer, restart on the same data: every committed sale's event arrives, the unanswered one is sent again, ids stable")
     func sigkillMidDispatch() async throws {

@@ -6,7 +6,7 @@ import WebhookSignature
 /// Rotating a merchant's Standard Webhooks secret: during the overlap every delivery carries a
 /// signature under each secret, so a receiver verifies with whichever it holds; after it, only the
 /// new one signs.
-@Suite struct SecretRotationTests {
+@Suite(.blocksThreads) struct SecretRotationTests {
     /// Whether Python's `standardwebhooks` verifies the delivery with `secret`.
     static func pythonVerifies(_ received: Receiver.Received, secret: String) throws -> Bool {
         let script = """

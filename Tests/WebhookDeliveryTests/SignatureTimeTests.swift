@@ -5,7 +5,7 @@ import Testing
 
 /// A webhook's signature is dated with real time (the receiver checks it against its own clock);
 /// its payload and the retry schedule follow the sandbox clock.
-@Suite("Webhook signatures in real time, payloads and retries on the sandbox clock")
+@Suite("Webhook signatures in real time, payloads and retries on the sandbox clock", .blocksThreads)
 struct SignatureTimeTests {
     /// Three months of sandbox time, as a tester moves it to reach a certificate's expiry.
     static let threeMonths = 92 * 86_400

@@ -7,7 +7,7 @@ import WebhookSignature
 /// The verification snippets of docs/webhooks/ run as they are: the Swift one is compiled into
 /// this test target (DocsVerifySnippet.swift is a link to docs/webhooks/verify.swift), the Python
 /// and Node ones run as processes against a sample signed now. README.md includes each verbatim.
-@Suite("README verification snippets")
+@Suite("README verification snippets", .blocksThreads)
 struct DocsSnippetTests {
     static let folder = Paths.repository.appendingPathComponent("docs/webhooks")
     static let body = Array(#"{"id":"evt_7","type":"payment.succeeded","amount":1050,"merchant":"Café"}"#.utf8)

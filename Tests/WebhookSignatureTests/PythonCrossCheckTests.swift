@@ -7,7 +7,7 @@ import WebhookSignature
 /// Both directions against the reference implementations: Stripe's Python library (the same
 /// `t=,v1=` construction as MONEI-Signature) and the Standard Webhooks Python library.
 /// The packages come from scripts/setup.
-@Suite("cross-checks with Python stripe and standardwebhooks")
+@Suite("cross-checks with Python stripe and standardwebhooks", .blocksThreads)
 struct PythonCrossCheckTests {
     static let body = Array(#"{"id":"evt_42","type":"payment.succeeded","merchant":"Café Ωmega","amount":1050}"#.utf8)
 

@@ -5,7 +5,7 @@ import Testing
 /// Every example of `webhooks … --help` and of the README's "The `webhooks` tool" block, run through
 /// bash as a user pastes them: in one folder, in order (the sign examples write the `event.json` and
 /// `headers.txt` that the verify examples read), with a real `sandbox up` for `trigger`.
-@Suite("webhooks examples")
+@Suite("webhooks examples", .blocksThreads)
 struct ExampleTests {
     /// The example lines of `webhooks COMMAND --help`.
     static func helpExamples(_ command: String) throws -> [String] {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import WebhookSignature
 
-@Suite("webhooks listen")
+@Suite("webhooks listen", .blocksThreads)
 struct ListenTests {
     @Test("a signed POST is answered 200 and printed; a tampered one 400 with the reason")
     func receives() throws {

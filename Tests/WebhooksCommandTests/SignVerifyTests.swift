@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 import WebhookSignature
 
-@Suite("webhooks sign and verify")
+@Suite("webhooks sign and verify", .blocksThreads)
 struct SignVerifyTests {
     @Test("sign prints the MONEI-Signature line of the body on standard input")
     func signMonei() throws {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `webhooks trigger` against a stand-in for the host's `POST /_sandbox/webhooks/trigger`.
-@Suite("webhooks trigger")
+@Suite("webhooks trigger", .blocksThreads)
 struct TriggerTests {
     /// A host that records what it was sent and answers as configured.
     final class FakeHost: Sendable {

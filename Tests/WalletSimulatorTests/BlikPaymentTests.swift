@@ -87,9 +87,9 @@ import TestSupport
 
     @Test(arguments: [
         ("777042", nil, 2.0, ["order.paid"], nil), ("777123456", "1234", 2.0, ["order.paid"], nil),
-        ("500051", nil, 0.0, ["order.declined"], "insufficient_funds"), ("500061", nil, 0.0, ["order.declined"], "limit_exceeded"),
-        ("500011", nil, 0.0, ["order.declined"], "declined_by_customer"), ("500005", nil, 0.0, ["order.declined"], "declined_by_provider"),
-        ("500096", nil, 0.0, ["order.declined"], "system_error"),
+        ("500051", nil, 2.0, ["order.declined"], "insufficient_funds"), ("500061", nil, 2.0, ["order.declined"], "limit_exceeded"),
+        ("500011", nil, 2.0, ["order.declined"], "declined_by_customer"), ("500005", nil, 2.0, ["order.declined"], "declined_by_provider"),
+        ("500096", nil, 2.0, ["order.declined"], "system_error"),
     ] as [(String, String?, Double, [String], String?)])
     func theCodeTableDecidesWithNoPage(code: String, verification: String?, after: Double, types: [String], reason: String?) async throws {
         let host = try RecordingWalletHost()

@@ -178,6 +178,8 @@ struct QRPaymentTests {
             var seen: [String] = []
             let final = try await stepUntilCompleted(&events, clock: clock, seen: &seen)
             #expect(final.transactionStatus == .USER_CANCELLED)
+            // The host closes the order at the wallet behind the cancel's answer (its courier, retried).
+            #expect(await eventually { await wallet.status(order.transactionId) == "closed" }, "the wallet's order is closed")
             let late = await wallet.tryPress("pay", order.transactionId)
             #expect(late.status == 409, "the wallet's order is closed: \(late)")
 
@@ -259,5 +261,10 @@ struct Wallet {
 
     func tryPress(_ button: String, _ orderId: String, body: [String: Any] = [:]) async -> HTTPReply {
         await Service(name: "wallet", baseURL: url).call("POST", "/api/orders/\(orderId)/\(button)", body: body)
+    }
+
+    /// The order's status at the wallet (`pending`, `paid`, `closed` …); nil when it cannot be read.
+    func status(_ orderId: String) async -> String? {
+        await Service(name: "wallet", baseURL: url).call("GET", "/api/orders/\(orderId)").object["status"] as? String
     }
 }

@@ -19,11 +19,6 @@ import Testing
 public struct BlocksThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        // Each test case, not the suite as a whole: the suite's own scope has no test body.
-        testCase == nil ? nil : self
-    }
-
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "TapSandbox",
+    // The device libraries use Swift 6's Mutex and String(validating:as:) (iOS 18, macOS 15), and
+    // MONEI asks for iOS 18.5 or newer: an iOS released in the last 12 months, as the seeds say.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .executable(name: "sandbox-host", targets: ["SandboxHostCommand"]),
         .executable(name: "portal-sim", targets: ["PortalSimCommand"]),
@@ -34,7 +37,8 @@ let package = Package(
         .systemLibrary(name: "CSpawn", path: "Tests/CSpawn"),
 
         // Platform.
-        .target(name: "SandboxCrypto", dependencies: ["COpenSSL"]),
+        // CryptoKit and the Security framework on Apple platforms, OpenSSL's libcrypto on Linux: one API.
+        .target(name: "SandboxCrypto", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // One notion of "now" for hosts and the reader alike.
         .target(name: "Clocks"),
         // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.

@@ -1,4 +1,3 @@
-#if canImport(COpenSSL)
 extension AESGCM {
     /// The result of ``AESGCM/seal(_:key:nonce:associatedData:)``: nonce, ciphertext and tag.
     ///
@@ -59,4 +58,3 @@ extension AESGCM {
         }
     }
 }
-#endif

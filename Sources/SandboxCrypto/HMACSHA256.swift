@@ -1,8 +1,7 @@
-#if canImport(COpenSSL)
-internal import COpenSSL
 import Foundation
 
-/// HMAC with SHA-256, computed by OpenSSL's `HMAC` (an EVP MAC underneath).
+/// HMAC with SHA-256: OpenSSL's `HMAC` (an EVP MAC underneath) on Linux, CryptoKit's `HMAC` on Apple
+/// platforms.
 ///
 /// This is the primitive behind both webhook signature schemes: MONEI-style
 /// `v1=<hex HMAC(key, t + "." + body)>` and Standard Webhooks' base64 `v1,<signature>`.
@@ -24,25 +23,7 @@ public enum HMACSHA256 {
     ///   - message: The authenticated message; any length, including empty.
     /// - Returns: The 32-byte authentication code.
     public static func authenticate(key: some DataProtocol, message: some DataProtocol) -> [UInt8] {
-        var mac = [UInt8](repeating: 0, count: byteCount)
-        var length: UInt32 = 0
-        let succeeded = OpenSSL.withBytes(key) { keyBytes in
-            OpenSSL.withBytes(message) { messageBytes in
-                mac.withUnsafeMutableBytes { output in
-                    // A key longer than Int32.max bytes cannot be passed to HMAC's `int` length.
-                    guard let keyLength = Int32(exactly: keyBytes.count) else { return false }
-                    return HMAC(
-                        OpenSSL.sha256,
-                        keyBytes.baseAddress, keyLength,
-                        messageBytes.baseAddress!.assumingMemoryBound(to: UInt8.self), messageBytes.count,
-                        output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length
-                    ) != nil
-                }
-            }
-        }
-        // HMAC fails only when OpenSSL cannot allocate or fetch SHA-256 (or for a 2 GiB key).
-        precondition(succeeded && length == UInt32(byteCount), "\(OpenSSL.lastError("HMAC(SHA-256)"))")
-        return mac
+        engineAuthenticate(key: key, message: message)
     }
 
     /// The HMAC-SHA256 of the UTF-8 bytes of `message` under the UTF-8 bytes of `key`.
@@ -78,4 +59,3 @@ public enum HMACSHA256 {
         ConstantTime.equals(authenticate(key: key, message: message), mac)
     }
 }
-#endif

@@ -86,7 +86,6 @@ public struct RandomSourceGenerator: RandomNumberGenerator {
     }
 }
 
-#if canImport(COpenSSL)
 /// The production ``RandomSource``: bytes from ``SecureRandom`` (OpenSSL `RAND_bytes`).
 ///
 /// Small draws come from a 4 KB block fetched from `RAND_bytes` at once and handed out in order,
@@ -138,4 +137,3 @@ extension RandomSource where Self == LiveRandomSource {
     /// The production source, backed by ``SecureRandom``.
     public static var live: LiveRandomSource { LiveRandomSource() }
 }
-#endif

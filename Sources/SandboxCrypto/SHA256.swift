@@ -1,8 +1,6 @@
-#if canImport(COpenSSL)
-internal import COpenSSL
 import Foundation
 
-/// SHA-256, computed by OpenSSL's EVP digest API.
+/// SHA-256: OpenSSL's EVP digest API on Linux, CryptoKit on Apple platforms.
 ///
 /// Used for content fingerprints, ETags and the key derivations of the sandbox. For a keyed
 /// digest (webhook signatures) use ``HMACSHA256`` instead.
@@ -20,21 +18,7 @@ public enum SHA256 {
     /// - Parameter bytes: The message; any length, including empty.
     /// - Returns: The 32-byte digest.
     public static func hash(_ bytes: some DataProtocol) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: byteCount)
-        var length: UInt32 = 0
-        let status = OpenSSL.withBytes(bytes) { input in
-            digest.withUnsafeMutableBytes { output in
-                EVP_Digest(
-                    input.baseAddress, input.count,
-                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                    OpenSSL.sha256, nil
-                )
-            }
-        }
-        // EVP_Digest fails only when OpenSSL cannot allocate or fetch SHA-256: nothing a
-        // caller could recover from.
-        precondition(status == 1 && length == UInt32(byteCount), "\(OpenSSL.lastError("EVP_Digest(SHA-256)"))")
-        return digest
+        engineHash(bytes)
     }
 
     /// The SHA-256 digest of the UTF-8 bytes of `string`.
@@ -65,4 +49,3 @@ public enum SHA256 {
         Hex.encode(hash(string))
     }
 }
-#endif

@@ -20,8 +20,9 @@ import UIKit
 ///
 /// The async calls and these overload by `async`; `doPayment`, `doRefund`, `doCardReaderTest`,
 /// `doQRPayment`, `doQRRefund`/`doQRefund`, `doBlikPayment`, `doBlikRefund`/`doBlikefund` and
-/// `updateLanguage` overload by return type, so the use
-/// decides (`.receive(on:)` picks the publisher, `for await` the stream).
+/// `updateLanguage` overload by return type. Those stream (or `Result`) versions are
+/// `@_disfavoredOverload`: where both exist, `let s = sdk.doRefund(…)` is the seed's publisher, as
+/// in the seed's examples, and a use only the stream fits (`for await`, a typed `let`) takes the stream.
 extension TapOnMobile {
     /// One async call as a publisher of its single result.
     private func publisher<T: Sendable>(

@@ -143,8 +143,7 @@ struct Engine: Sendable {
                     code: ErrorCode.amountMismatch.rawValue, message: "The sale is \(sale.transactionAmount) centavos; a cancel names its whole amount."))
         case .success: break
         }
-        let refund = sdk.doRefund(currency: Self.currency, requestedAmount: amount, transactionId: transactionCode, reference: userRef)
-        switch await Self.cleared(refund) {
+        switch await Self.cleared(sdk.doRefund(currency: Self.currency, requestedAmount: amount, transactionId: transactionCode, reference: userRef)) {
         case .success(let detail): return .approved(TapOnCancelResult(amount: String(detail.transactionAmount), refCode: detail.transactionId))
         case .failure(let error): return .failure(error)
         }

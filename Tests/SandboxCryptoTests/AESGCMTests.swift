@@ -51,6 +51,8 @@ struct AESGCMTests {
         #expect(Hex.encode(box.nonce) == vector.nonce)
         #expect(Hex.encode(box.ciphertext) == vector.ciphertext)
         #expect(Hex.encode(box.tag) == vector.tag)
+        // What travels: nonce ‖ ciphertext ‖ tag, the layout of CryptoKit's `combined` too.
+        #expect(Hex.encode(box.combined) == vector.nonce + vector.ciphertext + vector.tag)
 
         let fromParts = try AESGCM.SealedBox(
             nonce: try Hex.decode(vector.nonce),

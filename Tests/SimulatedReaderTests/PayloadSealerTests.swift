@@ -33,6 +33,22 @@ struct PayloadSealerTests {
         #expect(try open(try seal(withPin)) == withPin)
     }
 
+    /// The bytes a reader sends are the contract between device and host, on every platform: the
+    /// device seals with CryptoKit on iOS and macOS, the host opens with OpenSSL on Linux.
+    @Test("a sealed card payload is pinned byte for byte (base64 of nonce ‖ ciphertext ‖ tag), whichever library seals it")
+    func sealedPayloadIsPinned() throws {
+        let sealed = try seal(payload, seed: 7)
+        #expect(sealed == Self.pinnedPayload)
+        #expect(try open(Self.pinnedPayload) == payload)
+    }
+
+    /// Sealed by OpenSSL under key 00 01 … 1f with the nonce of `SeededRandomSource(seed: 7)`.
+    static let pinnedPayload =
+        "Wnb5Tvf6WLPSLEhPuZ1Ek9XHzrgDT6e4xiVntt/0LAYwiUWn29H5hDclFGlqO/V6K7QzxQFgYj1jRP9hYS2VEAKqwm/2HJSd4tct"
+        + "hsOPHDf4Q1TAnIKJQfX+4yRJ2dfQWvjq+XVdjumk+teC3L3Ddpc5LOhqNvm02QN8osQpK00UGoZujL1NfQONhO2zExQgOxCwLhm/"
+        + "CfZCLJOxotFjPVCHREwYfPQfOm4qZdYGGLFfLeRpFSVEQ3x52mHJP9CGClgoQaxN1l9oxVPhSYBeUvYZc7HoK8M3ZNxNUgU7jMD4"
+        + "o1niqaZxh5WUH6gCRsQgQrY6AQberpc8AbHB60bW2k21dOGoVp5GwsKS+ceYvAA9WzvD4KqmeQ=="
+
     @Test func pinPayloadRoundTrips() throws {
         let pin = PinPayload(readId: "0c2a1d5e8f3b47a69d1e2f3a4b5c6d7e", readAt: 1_795_956_530_120, pin: "1234")
         let opened = try PayloadSealer.open(

@@ -71,4 +71,21 @@ struct CombineTests {
             ])
         }
     }
+
+    @Test("a seed call kept in a `let` is the seed's publisher where Combine exists, and `for await` still takes the stream")
+    func letTakesThePublisher() async throws {
+        let folder = TemporaryDirectory()
+        let sdk = TapOnMobile(configuration: SandboxConfiguration(endpointsFile: nil, deviceDirectory: folder.url))
+        // Ambiguous before the stream versions were disfavoured: this is how the seed's examples start.
+        let refund = sdk.doRefund(currency: "EUR", requestedAmount: 100, transactionId: "t-1", reference: nil)
+        let language = sdk.updateLanguage(language: .english)
+        #expect(typeName(of: refund).hasPrefix("AnyPublisher<"))
+        #expect(typeName(of: language).hasPrefix("AnyPublisher<"))
+        var events: [Result<CardReaderTestProcessEvent, TapOnMobileError>] = []
+        for await event in sdk.doCardReaderTest(currency: "EUR") { events.append(event) }
+        #expect(events.count == 1, "an uninitialised SDK ends the stream with one failure: \(events)")
+    }
 }
+
+/// The static type of `value`, as the compiler chose it.
+private func typeName<T>(of value: T) -> String { String(describing: T.self) }

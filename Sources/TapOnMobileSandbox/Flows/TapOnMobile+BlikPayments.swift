@@ -47,6 +47,7 @@ extension TapOnMobile {
     ///   before any call when the code and the container disagree, the code's refusal
     ///   (``TransactionError`` `invalidPayCode`: unknown, expired, used, wrong length or
     ///   verification), `notAllowed` for `blik_not_enabled`, `busy`, `invalidAmount` ….
+    @_disfavoredOverload
     public func doBlikPayment(
         requestedAmount: Int, tipAmount: Int?, reference: String?, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true, payCode: String? = nil, verificationCode: String? = nil
@@ -112,6 +113,7 @@ extension TapOnMobile {
     ///   - reference: The merchant's reference, or `nil`.
     /// - Returns: `.processing(refund)` (status `ONGOING`), then `.completed(refund)` once the bank
     ///   answered (`CLEARED`, `DECLINED`) or `apmRefundTimeout` passed (`TIMEOUT`); or one failure.
+    @_disfavoredOverload
     public func doBlikRefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {

@@ -88,6 +88,7 @@ extension TapOnMobile {
     /// Changes the language of the SDK's screens and keeps it on the device.
     ///
     /// - Returns: `Success`, or `initialization(.notInitialized)`.
+    @_disfavoredOverload
     public func updateLanguage(language: TapOnMobileLanguage) -> Result<Success, TapOnMobileError> {
         do throws(TapOnMobileError) {
             let context = try context()

@@ -40,6 +40,7 @@ extension TapOnMobile {
     ///   - checkoutId: A checkout the merchant's backend registered; every field must match it.
     /// - Returns: Events, ending with `.completed(detail)` (whatever the final status: check
     ///   ``TransactionDetail/outcomeError``) or with one failure.
+    @_disfavoredOverload
     public func doPayment(
         currency: String, requestedAmount: Int, reference: String?, tipAmount: Int? = nil, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
@@ -68,6 +69,7 @@ extension TapOnMobile {
     ///   - checkoutId: Accepted for the seed's signature; refunds have no checkout.
     /// - Returns: Events as ``doPayment(currency:requestedAmount:reference:tipAmount:container:paymentSolutionReceiptHandling:checkoutId:)``;
     ///   the completed detail is the refund (type `REFUND`).
+    @_disfavoredOverload
     public func doRefund(
         currency: String, requestedAmount: Int, transactionId: String, reference: String?, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true, checkoutId: String? = nil
@@ -226,6 +228,7 @@ extension TapOnMobile {
     ///
     /// - Parameter currency: The terminal's currency (three letters).
     /// - Returns: `.displayingCardReader`, `.processing` (after a tap), `.completed(cardRead)`.
+    @_disfavoredOverload
     public func doCardReaderTest(currency: String) -> AsyncStream<Result<CardReaderTestProcessEvent, TapOnMobileError>> {
         stream { emit in
             let loggedIn: LoggedIn

@@ -48,6 +48,7 @@ extension TapOnMobile {
     /// - Returns: Events, ending with `.completed(order)` whatever the final status, or with one
     ///   failure (the host's refusal: ``TransactionError`` `notAllowed` for `apm_not_enabled` or
     ///   `apm_brand_unavailable`, `busy`, `invalidAmount` …).
+    @_disfavoredOverload
     public func doQRPayment(
         requestedAmount: Int, tipAmount: Int?, reference: String?, container: UIViewController? = nil,
         paymentSolutionReceiptHandling: Bool = true
@@ -133,6 +134,7 @@ extension TapOnMobile {
     ///   - reference: The merchant's reference, or `nil`.
     /// - Returns: `.processing(refund)` (status `ONGOING`), then `.completed(refund)` once the wallet
     ///   answered (`CLEARED`, `DECLINED`) or `apmRefundTimeout` passed (`TIMEOUT`); or one failure.
+    @_disfavoredOverload
     public func doQRRefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {

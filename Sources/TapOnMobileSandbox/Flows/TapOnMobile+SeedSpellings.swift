@@ -33,6 +33,7 @@ extension TapOnMobile {
     ///     print(result)
     /// }
     /// ```
+    @_disfavoredOverload
     public func doQRefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
@@ -48,6 +49,7 @@ extension TapOnMobile {
     ///     print(result)
     /// }
     /// ```
+    @_disfavoredOverload
     @available(*, deprecated, renamed: "doBlikRefund(refundedTransactionId:refundAmount:reference:)")
     public func doBlikefund(
         refundedTransactionId: String, refundAmount: Int, reference: String?

@@ -44,7 +44,7 @@ enum CardPayments {
         try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
         try await ready(context)
         let currency = try await currencyOption(context, options)
-        let stream = context.sdk.doPayment(
+        let stream: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> = context.sdk.doPayment(
             currency: currency, requestedAmount: amount, reference: options.string("reference"), tipAmount: tip,
             checkoutId: options.string("checkout"))
         return try await transactionReport(context, stream, card: context.card.current)
@@ -68,7 +68,7 @@ enum CardPayments {
         try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
         try await ready(context)
         let currency = try await currencyOption(context, options)
-        let stream = context.sdk.doRefund(
+        let stream: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> = context.sdk.doRefund(
             currency: currency, requestedAmount: amount, transactionId: transaction, reference: options.string("reference"))
         return try await transactionReport(context, stream, card: context.card.current)
     }

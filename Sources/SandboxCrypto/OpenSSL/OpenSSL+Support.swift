@@ -1,4 +1,4 @@
-#if canImport(COpenSSL)
+#if !canImport(CryptoKit)
 internal import COpenSSL
 import Foundation
 

@@ -22,7 +22,7 @@ public struct TapToPaySandbox: Sendable {
     /// The MONEI host's base URL; wins over ``endpointsFile``.
     public var endpoint: URL?
     /// The `endpoints.json` that `sandbox up` writes (its `MONEI` entry), read at each launch when
-    /// it exists. Default: `.sandbox/endpoints.json` in the working directory. Without an
+    /// it exists. Default: ``DeviceStorage/endpointsFile``. Without an
     /// ``endpoint`` and without the file, `http://127.0.0.1:8112`.
     public var endpointsFile: URL?
     /// The phone; an iPhone 14 Pro on iOS 18.5 by default, judged by MONEI's rule (iPhone XS or
@@ -50,7 +50,7 @@ public struct TapToPaySandbox: Sendable {
     /// A configuration; every value has a default that suits `sandbox up` on this machine.
     public init() {
         endpoint = nil
-        endpointsFile = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".sandbox/endpoints.json")
+        endpointsFile = DeviceStorage.endpointsFile
         device = Self.defaultDevice
         clock = LiveReaderClock()
         readerScript = ReaderScript()

@@ -40,14 +40,16 @@ public struct SandboxConfiguration: Sendable {
     /// Region id → base URL; wins over everything else.
     public var endpointOverrides: [String: URL]
     /// The `endpoints.json` that `sandbox up` writes; read at each initialization when it exists.
-    /// Default: `.sandbox/endpoints.json` in the working directory.
+    /// Default: ``DeviceStorage/endpointsFile`` (`$TAPSANDBOX_ENDPOINTS`, else `.sandbox/endpoints.json`
+    /// in the working directory).
     public var endpointsFile: URL?
     /// Without an override or a file, region *i* of ``Environments/regions`` is at
     /// `http://127.0.0.1:(basePort + i)`.
     public var basePort: Int
 
     /// Where the device keeps its state (`device.json`: installation id, registration,
-    /// support number, last transaction, language). Default: `.sandbox/device` in the working directory.
+    /// support number, last transaction, language). Default: `device` in ``DeviceStorage/root``
+    /// (Application Support on Apple platforms, `.sandbox` of the working directory on Linux).
     public var deviceDirectory: URL
 
     /// The phone, judged by ``supportRequirements`` for `isTapToPaySupported()`.
@@ -91,11 +93,9 @@ public struct SandboxConfiguration: Sendable {
     /// A configuration; every argument has a default that suits `sandbox up` on this machine.
     public init(
         endpointOverrides: [String: URL] = [:],
-        endpointsFile: URL? = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent(".sandbox/endpoints.json"),
+        endpointsFile: URL? = DeviceStorage.endpointsFile,
         basePort: Int = 8100,
-        deviceDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent(".sandbox/device"),
+        deviceDirectory: URL = DeviceStorage.folder("device"),
         device: Device = .standard,
         supportRequirements: DeviceSupport.Requirements = .standard,
         clock: any ReaderClock = LiveReaderClock(),

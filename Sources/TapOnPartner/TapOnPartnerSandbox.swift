@@ -16,7 +16,7 @@ import TapOnMobileSandbox
 /// ```
 public struct TapOnPartnerSandbox: Sendable {
     /// The TapOnMobile device Tap On runs on (every host has the terminal API), in its own folder
-    /// (`.sandbox/devices/PAGBANK-tapon` by default), located in Brazil.
+    /// (`devices/PAGBANK-tapon` in ``DeviceStorage/root`` by default), located in Brazil.
     public var device: SandboxConfiguration
     /// The seller (a merchant id of the partner, `PAGBANK-M01` …) the activation signs in as; nil:
     /// the partner's first.
@@ -25,8 +25,7 @@ public struct TapOnPartnerSandbox: Sendable {
     public var environment: Environments
 
     public init() {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".sandbox/devices/PAGBANK-tapon")
-        device = SandboxConfiguration(deviceDirectory: folder, location: .authorized(country: "BR", fixAfter: 0))
+        device = SandboxConfiguration(deviceDirectory: DeviceStorage.folder("devices/PAGBANK-tapon"), location: .authorized(country: "BR", fixAfter: 0))
         sellerId = nil
         environment = .sandboxPAGBANK
     }

@@ -198,13 +198,13 @@ struct TapToPayTests {
         #expect(result.status == .approved)
     }
 
-    @Test("isSupported follows MONEI's rule: iPhone XS or newer with iOS 18.5 or later")
+    @Test("isSupported follows MONEI's rule: iPhone XS or newer with iOS 18.5 or later; the iOS Simulator counts as an iPhone")
     func support() async throws {
         let host = try MoneiDeviceHost()
         defer { host.stop() }
         let cases: [(String, String, Bool)] = [
             ("iPhone11,2", "18.5", true), ("iPhone11,8", "19.0", true), ("iPhone17,1", "18.5.1", true),
-            ("iPhone11,2", "18.4", false), ("iPhone10,6", "18.5", false), ("iPad13,1", "18.5", false), ("arm64", "18.5", false),
+            ("iPhone11,2", "18.4", false), ("iPhone10,6", "18.5", false), ("iPad13,1", "18.5", false), ("arm64", "18.5", true), ("arm64", "18.4", false),
         ]
         for (model, os, supported) in cases {
             launch(host) { $0.device = Device(model: model, osVersion: os) }

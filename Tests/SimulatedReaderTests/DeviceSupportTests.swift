@@ -16,8 +16,10 @@ struct DeviceSupportTests {
         ("iPhone14,5", "15.8", .unsupported(.osTooOld(version: "15.8", minimum: OSVersion(16, 7)))),
         ("iPad13,1", "17.0", .unsupported(.notAnIPhone(model: "iPad13,1"))),
         ("iPod9,1", "15.0", .unsupported(.notAnIPhone(model: "iPod9,1"))),
-        ("arm64", "17.0", .unsupported(.simulator(model: "arm64"))),
-        ("x86_64", "17.0", .unsupported(.simulator(model: "x86_64"))),
+        // The iOS Simulator is where teams run their app: a supported iPhone, on a recent enough iOS.
+        ("arm64", "17.0", .supported),
+        ("x86_64", "18.2", .supported),
+        ("arm64", "16.4", .unsupported(.osTooOld(version: "16.4", minimum: OSVersion(16, 7)))),
         ("iPhone", "17.0", .unsupported(.malformedModel(model: "iPhone"))),
         ("iPhone12", "17.0", .unsupported(.malformedModel(model: "iPhone12"))),
         ("iphone12,1", "17.0", .unsupported(.malformedModel(model: "iphone12,1"))),
@@ -30,6 +32,21 @@ struct DeviceSupportTests {
     ])
     func supportMatrix(model: String, os: String, expected: SupportResult) {
         #expect(DeviceSupport.check(model: model, osVersion: os) == expected)
+    }
+
+    @Test("a rule that refuses the Simulator refuses it as the real SDKs do, and still admits iPhones")
+    func simulatorCanBeRefused() {
+        var physicalOnly = DeviceSupport.Requirements.standard
+        physicalOnly.simulatorSupported = false
+        #expect(DeviceSupport.check(model: "arm64", osVersion: "18.0", requirements: physicalOnly) == .unsupported(.simulator(model: "arm64")))
+        #expect(DeviceSupport.check(model: "iPhone15,2", osVersion: "18.0", requirements: physicalOnly) == .supported)
+    }
+
+    @Test("the device the code runs on is read from the system: its machine name and a version iOS-style")
+    func currentDevice() {
+        let device = Device.current
+        #expect(!device.model.isEmpty)
+        #expect(OSVersion(device.osVersion) != nil, "\(device.osVersion)")
     }
 
     @Test func moneiRequirementsAdmitXSButNeedIOS18_5() {

@@ -10,13 +10,16 @@
 ///
 /// MONEI's SDK states "iPhone XS or newer with iOS 18.5 or later"; a MONEI-style facade
 /// passes ``Requirements/monei``. Worldline's "released in the last 12 months" rule depends on
-/// Apple's release calendar and is not modelled. iPads, iPods, simulators and anything that
-/// is not a model identifier are unsupported.
+/// Apple's release calendar and is not modelled. iPads, iPods and anything that is not a model
+/// identifier are unsupported. The iOS Simulator counts as a supported iPhone, since that is
+/// where teams run their app against the sandbox, unless ``Requirements/simulatorSupported`` is
+/// turned off.
 ///
 /// ```swift
 /// DeviceSupport.check(model: "iPhone12,1", osVersion: "16.7")   // .supported
 /// DeviceSupport.check(model: "iPhone11,8", osVersion: "17.0")   // .unsupported(.modelTooOld)
 /// DeviceSupport.check(model: "iPad13,1", osVersion: "17.0")     // .unsupported(.notAnIPhone)
+/// DeviceSupport.check(model: "arm64", osVersion: "18.0")        // .supported: the iOS Simulator
 /// ```
 public enum DeviceSupport {
     /// The minimum hardware and software a rule asks for.
@@ -25,15 +28,22 @@ public enum DeviceSupport {
         public var minimumModelMajor: Int
         /// The lowest accepted iOS version.
         public var minimumOSVersion: OSVersion
+        /// Whether the iOS Simulator (model `arm64`, `x86_64`, `i386`) counts as a supported iPhone
+        /// when its iOS is recent enough. True in every rule of the sandbox: the Simulator is where
+        /// teams run their app against it. Set it to `false` to see the Simulator refused, as a real
+        /// SDK refuses it (no NFC reader).
+        public var simulatorSupported: Bool
 
         /// A rule.
         ///
         /// - Parameters:
         ///   - minimumModelMajor: 12 means iPhone 11 (`iPhone12,1`); 11 admits XS and XR.
         ///   - minimumOSVersion: The lowest iOS version.
-        public init(minimumModelMajor: Int, minimumOSVersion: OSVersion) {
+        ///   - simulatorSupported: Whether the iOS Simulator counts as a supported iPhone; `true` by default.
+        public init(minimumModelMajor: Int, minimumOSVersion: OSVersion, simulatorSupported: Bool = true) {
             self.minimumModelMajor = minimumModelMajor
             self.minimumOSVersion = minimumOSVersion
+            self.simulatorSupported = simulatorSupported
         }
 
         /// iPhone 11 (Worldline) and iOS 16.7 (Geopagos): the sandbox's default.
@@ -58,7 +68,10 @@ public enum DeviceSupport {
     public static func check(
         model: String, osVersion: String, requirements: Requirements = .standard
     ) -> SupportResult {
-        if simulatorModels.contains(model) { return .unsupported(.simulator(model: model)) }
+        if simulatorModels.contains(model) {
+            guard requirements.simulatorSupported else { return .unsupported(.simulator(model: model)) }
+            return check(osVersion: osVersion, requirements: requirements)
+        }
         for other in ["iPad", "iPod", "Watch", "AppleTV", "Mac", "RealityDevice"] where model.hasPrefix(other) {
             if parseGeneration(model, prefix: other) != nil { return .unsupported(.notAnIPhone(model: model)) }
         }
@@ -66,6 +79,11 @@ public enum DeviceSupport {
             return .unsupported(.malformedModel(model: model))
         }
         guard generation >= requirements.minimumModelMajor else { return .unsupported(.modelTooOld(model: model)) }
+        return check(osVersion: osVersion, requirements: requirements)
+    }
+
+    /// Whether `osVersion` is recent enough for `requirements`.
+    private static func check(osVersion: String, requirements: Requirements) -> SupportResult {
         guard let version = OSVersion(osVersion) else { return .unsupported(.malformedOSVersion(version: osVersion)) }
         guard version >= requirements.minimumOSVersion else {
             return .unsupported(.osTooOld(version: osVersion, minimum: requirements.minimumOSVersion))

@@ -20,7 +20,8 @@ public enum SupportResult: Sendable, Equatable, Hashable {
 public enum UnsupportedReason: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// An iPad, iPod or other Apple device: Tap to Pay runs on iPhone only.
     case notAnIPhone(model: String)
-    /// A simulator (`arm64`, `x86_64`, `i386`): no NFC, no Secure Element.
+    /// A simulator (`arm64`, `x86_64`, `i386`): no NFC, no Secure Element. Only under requirements
+    /// that turn ``DeviceSupport/Requirements/simulatorSupported`` off.
     case simulator(model: String)
     /// An iPhone older than the rule's minimum generation (iPhone XS and XR are `iPhone11,x`).
     case modelTooOld(model: String)

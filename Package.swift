@@ -128,6 +128,8 @@ let package = Package(
         .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
         .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
         .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
+        // The URLSession transport of Apple platforms, run on Linux beside the libcurl one against a real host.
+        .testTarget(name: "DeviceTransportTests", dependencies: ["DeviceTransport", "TestSupport", "HostTestSupport", "SandboxHTTP"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
         // Compiles the SDK's Combine publishers (symlinked in) against a stand-in of Combine on Linux.
         .testTarget(
@@ -174,4 +176,13 @@ for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
     ]
+}
+
+// The sample app's sources (Examples/TapToPayDemo.swiftpm) as a library of this package, only when
+// TAPSANDBOX_EXAMPLE_APP is set: `make check-ios` type-checks them for iOS with ios-typecheck, which
+// checks this package's own library products and not another package's. SwiftUI: never built here.
+if Context.environment["TAPSANDBOX_EXAMPLE_APP"] != nil {
+    package.targets.append(
+        .target(name: "TapToPayDemoCheck", dependencies: ["TapOnMobileSandbox"], path: "Examples/TapToPayDemo.swiftpm/Sources"))
+    package.products.append(.library(name: "TapToPayDemoCheck", targets: ["TapToPayDemoCheck"]))
 }

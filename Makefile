@@ -39,3 +39,16 @@ bench: release
 
 clean:
 	rm -rf .build .sandbox
+
+# Type-checks the device libraries for iOS 18 (arm64-apple-ios18.0) against a real iOS SDK, with no
+# Apple toolchain, then the sample app's sources (Examples/TapToPayDemo.swiftpm) against them.
+# ios-typecheck is not in this repository: IOS_TYPECHECK names it (its README sets up the SDK).
+# Both runs always happen; the target fails when either found an error.
+.PHONY: check-ios
+IOS_TYPECHECK ?= ../shared/tools/ios-typecheck/ios-typecheck
+IOS_PRODUCTS ?= TapOnMobileSandbox MoneiTapToPay TapOnPartner Payments TapToPayHardware
+check-ios:
+	@status=0; \
+	$(IOS_TYPECHECK) $(IOS_PRODUCTS) || status=1; \
+	TAPSANDBOX_EXAMPLE_APP=1 $(IOS_TYPECHECK) TapToPayDemoCheck || status=1; \
+	exit $$status

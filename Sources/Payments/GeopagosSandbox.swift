@@ -35,6 +35,12 @@ public struct GeopagosSandbox: Sendable {
     public var accountLinked: Bool
     /// Seconds an HTTP request to the host may take.
     public var requestTimeout: TimeInterval
+    /// Where the SDK calls the app: a transaction listener's states, the installer's completions
+    /// and reader notices. The main queue on Apple platforms, as the Payments SDK calls a UI app
+    /// (an app built with main-actor isolation by default relies on it); `nil` elsewhere: the SDK's
+    /// own task, since a command-line tool or a test may keep its main thread busy. Calls keep
+    /// their order on either.
+    public var callbackQueue: DispatchQueue?
 
     /// The card screen being shown: the transaction's type and amount in minor units.
     public struct CardRequest: Sendable, Equatable {
@@ -51,6 +57,11 @@ public struct GeopagosSandbox: Sendable {
         cardScripts = nil
         accountLinked = false
         requestTimeout = 15
+        #if canImport(Darwin)
+        callbackQueue = .main
+        #else
+        callbackQueue = nil
+        #endif
     }
 
     /// An iPhone 14 Pro on iOS 18.5.

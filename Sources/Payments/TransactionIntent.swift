@@ -35,15 +35,16 @@ public final class TransactionIntent: Sendable {
 public enum TransactionIntentFactory {
     private static let running = Mutex<TransactionRun?>(nil)
 
-    /// Creates an intent of `type` whose states go to `listener` (from the SDK's own task, one at a
-    /// time: hop to the main actor for UI work), and starts it:
-    /// the listener is asked for the device first. `completion` is called before any state.
+    /// Creates an intent of `type` whose states go to `listener` (one at a time, on
+    /// ``GeopagosSandbox/callbackQueue``: the main queue on Apple platforms), and starts it:
+    /// the listener is asked for the device first. `completion` is called at once, before any state.
     public static func createTransactionIntent(
         type: TransactionType, listener: any SDKTransactionListener,
         completion: (Result<TransactionIntent, TransactionIntentError>) -> Void
     ) {
         guard let configuration = PaymentsSDK.configuration else { return completion(.failure(.sdkNotConfigured)) }
-        let run = TransactionRun(type: type, listener: ListenerBox(listener), installers: configuration.readerInstallers.map(\.engine))
+        let box = ListenerBox(listener, queue: GeopagosSandbox.current.callbackQueue)
+        let run = TransactionRun(type: type, listener: box, installers: configuration.readerInstallers.map(\.engine))
         let previous = running.withLock { current -> TransactionRun? in
             defer { current = run }
             return current
@@ -56,19 +57,31 @@ public enum TransactionIntentFactory {
     }
 }
 
-/// The app's listener, called by one transaction's run at a time, never two calls at once.
+/// The app's listener, called by one transaction's run at a time, never two calls at once: on
+/// `queue` (serial, so in order) when there is one, else on the run's own task.
 final class ListenerBox: @unchecked Sendable {
     private let lock = NSLock()
     private var listener: (any SDKTransactionListener)?
+    private let queue: DispatchQueue?
 
-    init(_ listener: any SDKTransactionListener) {
+    init(_ listener: any SDKTransactionListener, queue: DispatchQueue?) {
         self.listener = listener
+        self.queue = queue
     }
 
     private var current: (any SDKTransactionListener)? { lock.withLock { listener } }
 
-    func reader(_ state: ReaderState) { current?.onReaderStateChanged(state: state) }
-    func transaction(_ state: SDKTransactionState) { current?.onTransactionStateChanged(state: state) }
+    func reader(_ state: ReaderState) { deliver { $0.onReaderStateChanged(state: state) } }
+    func transaction(_ state: SDKTransactionState) { deliver { $0.onTransactionStateChanged(state: state) } }
+
+    /// Calls the listener with a state; a state sent before ``release()`` reaches it even when the
+    /// queue runs it later.
+    private func deliver(_ call: @escaping @Sendable (any SDKTransactionListener) -> Void) {
+        guard let listener = current else { return }
+        guard let queue else { return call(listener) }
+        let app = AppObject(listener)
+        queue.async { call(app.object) }
+    }
     /// After the last state: the intent no longer keeps the app's object.
     func release() { lock.withLock { listener = nil } }
 }

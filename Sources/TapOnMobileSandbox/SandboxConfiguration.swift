@@ -89,6 +89,11 @@ public struct SandboxConfiguration: Sendable {
     public var blikPayCode: String?
     /// The verification code typed with a 9-digit ``blikPayCode``.
     public var blikVerificationCode: String?
+    /// Where ``PrepareDeviceListener`` calls reach the app: the main queue on Apple platforms, as the
+    /// SDK calls a UI app (an app built with main-actor isolation by default relies on it); `nil` on
+    /// Linux, the SDK's own task, since a command-line tool or a test may keep its main thread busy.
+    /// The publishers and streams deliver on the SDK's task, as the seed's `.receive(on:)` expects.
+    public var callbackQueue: DispatchQueue?
 
     /// A configuration; every argument has a default that suits `sandbox up` on this machine.
     public init(
@@ -111,7 +116,8 @@ public struct SandboxConfiguration: Sendable {
         qrBrand: APMPaymentData.APMBrand? = nil,
         apmClock: (any ReaderClock)? = nil,
         blikPayCode: String? = nil,
-        blikVerificationCode: String? = nil
+        blikVerificationCode: String? = nil,
+        callbackQueue: DispatchQueue? = SandboxConfiguration.platformCallbackQueue
     ) {
         self.endpointOverrides = endpointOverrides
         self.endpointsFile = endpointsFile
@@ -133,6 +139,16 @@ public struct SandboxConfiguration: Sendable {
         self.apmClock = apmClock
         self.blikPayCode = blikPayCode
         self.blikVerificationCode = blikVerificationCode
+        self.callbackQueue = callbackQueue
+    }
+
+    /// The main queue on Apple platforms, nil elsewhere: the default ``callbackQueue``.
+    public static var platformCallbackQueue: DispatchQueue? {
+        #if canImport(Darwin)
+        .main
+        #else
+        nil
+        #endif
     }
 
     /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that

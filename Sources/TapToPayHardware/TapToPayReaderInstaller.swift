@@ -61,13 +61,19 @@ public enum TapToPayConnectionError: Sendable, Equatable {
 /// what Apple and the customer do come from `GeopagosSandbox.current` when it is created.
 public final class TapToPayReaderInstaller: ReaderInstaller {
     public let engine: ReaderEngine
+    /// Where completions and notices reach the app: ``GeopagosSandbox/callbackQueue`` when created.
+    private let callbackQueue: DispatchQueue?
 
     public init(
         tokenProvider: @escaping TokenProvider,
         onAccountLinkingRequired: @escaping AccountLinkingHandler,
         onReaderNotice: @escaping @Sendable (TapToPayReaderNotice) -> Void
     ) {
-        engine = ReaderEngine(tokenProvider: tokenProvider, accountLinking: onAccountLinkingRequired, onReaderNotice: onReaderNotice)
+        let queue = GeopagosSandbox.current.callbackQueue
+        callbackQueue = queue
+        engine = ReaderEngine(
+            tokenProvider: tokenProvider, accountLinking: onAccountLinkingRequired,
+            onReaderNotice: { notice in Callbacks.deliver(on: queue) { onReaderNotice(notice) } })
     }
 
     /// Whether this iPhone supports Tap to Pay (iPhone XS or newer… as the sandbox's rule: iPhone 11
@@ -80,13 +86,21 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
     /// Prepares the connection (may take seconds: do it at app start). The token provider is asked
     /// for a token, the Geopagos host judges it, Apple's terms follow if needed.
     public func prepareConnection(completion: @escaping @Sendable (TapToPayConnectionResult) -> Void) {
-        Task { completion(Self.result(await engine.prepare())) }
+        let queue = callbackQueue
+        Task {
+            let result = Self.result(await engine.prepare())
+            Callbacks.deliver(on: queue) { completion(result) }
+        }
     }
 
     /// Ends the prepared connection; the next prepare asks the token provider again (`.setup`),
     /// which is how an app switches terminal configuration. Nothing prepared: success at once.
     public func clearConnection(completion: @escaping @Sendable (TapToPayConnectionResult) -> Void) {
-        Task { completion(Self.result(await engine.clear())) }
+        let queue = callbackQueue
+        Task {
+            let result = Self.result(await engine.clear())
+            Callbacks.deliver(on: queue) { completion(result) }
+        }
     }
 
     /// `prepareConnection` for async code.
@@ -105,7 +119,11 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
         }
         #endif
         let engine = engine
-        Task { completion(await engine.presentEducation()) }
+        let queue = callbackQueue
+        Task {
+            let result = await engine.presentEducation()
+            Callbacks.deliver(on: queue) { completion(result) }
+        }
     }
 
     static func result(_ outcome: Result<Void, ReaderEngine.Failure>) -> TapToPayConnectionResult {

@@ -25,7 +25,7 @@ struct GeopagosTests {
 
         init(
             cards: [CardScript] = [.tap(ShippedCards.card("visa-ar"))], script: Script = Script(), readerScript: ReaderScript = ReaderScript(),
-            device: SimulatedReader.Device = GeopagosSandbox.defaultDevice
+            device: SimulatedReader.Device = GeopagosSandbox.defaultDevice, callbackQueue: DispatchQueue? = nil
         ) throws {
             host = try InProcessHost(region: "GEOPAGOS")
             apiKey = try MerchantsFile.load().region("GEOPAGOS").merchants[0].apiKey
@@ -34,6 +34,7 @@ struct GeopagosTests {
             sandbox.clock = clock
             sandbox.device = device
             sandbox.readerScript = readerScript
+            sandbox.callbackQueue = callbackQueue
             let queue = self.cards
             sandbox.cardScripts = { _ in queue.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
             GeopagosSandbox.current = sandbox
@@ -110,6 +111,20 @@ struct GeopagosTests {
         #expect(refunded.contains("confirmRefund VISA 0005"), "\(refunded)")
         #expect(refunded.last == "approved refund CLEARED 100 ARS", "\(refunded)")
         #expect(try await stage.record(secondSale)["transactionStatus"] as? String == "REFUNDED")
+    }
+
+    @Test("with a callback queue (the main queue on Apple platforms), every listener state and reader notice reaches the app on it, in order")
+    func callbacksOnTheAppsQueue() async throws {
+        let appQueue = DispatchQueue(label: "app-main")
+        appQueue.setSpecific(key: Seen.queueKey, value: "app-main")
+        let stage = try Stage(callbackQueue: appQueue)
+        let paid = await stage.run(.payment)
+        #expect(paid.last == "approved payment CLEARED 100 ARS", "\(paid)")
+        let fromSDK = stage.app.seen.entries.filter { entry in
+            ["reader:", "provideDevice", "provideReadConfig", "confirmPayment", "approved", "notice:"].contains { entry.line.hasPrefix($0) }
+        }
+        #expect(fromSDK.count >= 5, "\(fromSDK)")
+        #expect(fromSDK.allSatisfy { $0.queue == "app-main" }, "\(fromSDK)")
     }
 
     @Test("a cancel with another card is refused card_mismatch and the sale stays CLEARED; a declined card is a non-recoverable error")

@@ -30,11 +30,17 @@ struct Script: Sendable {
     }
 }
 
-/// Everything the app saw, in order.
+/// Everything the app saw, in order, and the queue each line was seen on (the label a test gave
+/// the queue with ``queueKey``; nil for any other).
 final class Seen: Sendable {
-    private let lines = Mutex<[String]>([])
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
+    static let queueKey = DispatchSpecificKey<String>()
+    private let lines = Mutex<[(line: String, queue: String?)]>([])
+    func add(_ line: String) {
+        let queue = DispatchQueue.getSpecific(key: Self.queueKey)
+        lines.withLock { $0.append((line, queue)) }
+    }
+    var all: [String] { lines.withLock { $0.map(\.line) } }
+    var entries: [(line: String, queue: String?)] { lines.withLock { $0 } }
 }
 
 final class SeedCheckout: SDKTransactionListener, @unchecked Sendable {

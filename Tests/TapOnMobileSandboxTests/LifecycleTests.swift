@@ -185,6 +185,22 @@ struct LifecycleTests {
             #expect(recorder.errors == [.location(.denied)] && recorder.completed == 0)
         }
     }
+
+    @Test("prepareDevice's listener is called on the configured callback queue (the main queue on Apple platforms), in order")
+    func prepareListenerOnCallbackQueue() async throws {
+        try await withSandbox { sandbox in
+            let appQueue = DispatchQueue(label: "app-main")
+            appQueue.setSpecific(key: CompletionWaiter.queueKey, value: "app-main")
+            let phone = makePhone(sandbox, callbackQueue: appQueue)
+            try await registerAndPrepare(phone, on: "EU-T0101", in: sandbox, environment: .sandboxEU)
+            let waiter = CompletionWaiter()
+            phone.sdk.addPrepareDeviceListener(waiter)
+            await waiter.run { phone.sdk.prepareDevice() }
+            #expect(waiter.percentages.first == 0 && waiter.percentages.last == 100, "\(waiter.percentages)")
+            #expect(waiter.percentages == waiter.percentages.sorted())
+            #expect(!waiter.queues.isEmpty && waiter.queues.allSatisfy { $0 == "app-main" }, "\(waiter.queues)")
+        }
+    }
 }
 
 /// Counts calls from any task.
@@ -195,15 +211,24 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-/// A listener that lets a test wait for `prepareDevice()` to end.
+/// A listener that lets a test wait for `prepareDevice()` to end, and notes the queue of each call
+/// (the label a test gave it with ``queueKey``; nil for any other).
 final class CompletionWaiter: PrepareDeviceListener, @unchecked Sendable {
+    static let queueKey = DispatchSpecificKey<String>()
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Void, Never>?
     private var _percentages: [Int] = []
     private var _errors: [TapOnMobileError] = []
+    private var _queues: [String?] = []
 
     var percentages: [Int] { lock.withLock { _percentages } }
     var errors: [TapOnMobileError] { lock.withLock { _errors } }
+    var queues: [String?] { lock.withLock { _queues } }
+
+    private func note() {
+        let queue = DispatchQueue.getSpecific(key: Self.queueKey)
+        lock.withLock { _queues.append(queue) }
+    }
 
     /// Runs `start` and returns when the listener hears the end.
     func run(_ start: () -> Void) async {
@@ -221,9 +246,16 @@ final class CompletionWaiter: PrepareDeviceListener, @unchecked Sendable {
         continuation?.resume()
     }
 
-    func onPercentageUpdated(percentage: Int) { lock.withLock { _percentages.append(percentage) } }
-    func onCompleted() { finish() }
+    func onPercentageUpdated(percentage: Int) {
+        note()
+        lock.withLock { _percentages.append(percentage) }
+    }
+    func onCompleted() {
+        note()
+        finish()
+    }
     func onError(error: TapOnMobileError) {
+        note()
         lock.withLock { _errors.append(error) }
         finish()
     }

@@ -27,7 +27,14 @@ extension TapOnMobile {
             $0.percentage = percentage
             return $0.listeners
         }
-        listeners.forEach { $0.onPercentageUpdated(percentage: percentage) }
+        tell(listeners) { $0.onPercentageUpdated(percentage: percentage) }
+    }
+
+    /// Calls each of `listeners` on ``SandboxConfiguration/callbackQueue`` (in order), or here when there is none.
+    private func tell(_ listeners: [any PrepareDeviceListener], _ call: @escaping @Sendable (any PrepareDeviceListener) -> Void) {
+        guard let queue = configuration.callbackQueue else { return listeners.forEach(call) }
+        let app = AppListeners(listeners: listeners)
+        queue.async { app.listeners.forEach(call) }
     }
 
     /// Adds a listener of ``prepareDevice()``; adding the same object twice has no effect.
@@ -73,8 +80,8 @@ extension TapOnMobile {
         let result = await prepare()
         let listeners = runtime.withLock { $0.listeners }
         switch result {
-        case .success: listeners.forEach { $0.onCompleted() }
-        case .failure(let error): listeners.forEach { $0.onError(error: error) }
+        case .success: tell(listeners) { $0.onCompleted() }
+        case .failure(let error): tell(listeners) { $0.onError(error: error) }
         }
         return result
     }
@@ -121,4 +128,9 @@ extension TapOnMobile {
         if case .unsupported(let reason) = reader.support { return reason }
         return .malformedModel(model: reader.device.model)
     }
+}
+
+/// The app's listeners carried to the queue the SDK calls them on; used there only, as the app would.
+private struct AppListeners: @unchecked Sendable {
+    let listeners: [any PrepareDeviceListener]
 }

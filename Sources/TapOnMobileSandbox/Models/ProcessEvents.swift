@@ -35,9 +35,9 @@ public enum CardReaderTestProcessEvent: Sendable, Equatable, Hashable {
 /// Receives the progress of ``TapOnMobile/prepareDevice()`` (seed `PrepareDeviceListener`).
 ///
 /// Percentages go from 0 to 100, then ``onCompleted()``; or ``onError(error:)`` where it stops.
-/// Calls come from a background task: keep them short, and hop to the main actor for UI. Not
-/// `Sendable`, as in the seed, so the seed's plain `class ExampleClass: PrepareDeviceListener`
-/// compiles in Swift 6; a listener whose state the calls change guards it itself.
+/// Calls come on ``SandboxConfiguration/callbackQueue``: the main queue on Apple platforms, as an
+/// app's UI wants them; on Linux (tapsim, tests) the SDK's own task. Not `Sendable`, as in the
+/// seed, so the seed's plain `class ExampleClass: PrepareDeviceListener` compiles in Swift 6.
 ///
 /// ```swift
 /// class Progress: PrepareDeviceListener {

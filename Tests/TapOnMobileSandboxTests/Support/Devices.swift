@@ -26,13 +26,13 @@ func makePhone(
     _ sandbox: LiveSandbox, directory: TemporaryDirectory = TemporaryDirectory(), device: Device = .standard,
     location: LocationScript? = nil, cardScripts: SandboxConfiguration.CardScriptProvider? = nil,
     accountLinking: @escaping Reader.AccountLinkingHandler = { _ in .confirm },
-    onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in }
+    onSDKScreen: @escaping @Sendable (SDKScreen) async -> Void = { _ in }, callbackQueue: DispatchQueue? = nil
 ) -> Phone {
     let clock = ManualReaderClock()
     let configuration = SandboxConfiguration(
         endpointOverrides: sandbox.endpoints, endpointsFile: nil, deviceDirectory: directory.file("device"), device: device,
         clock: clock, readerScript: ReaderScript(preparationSeconds: 2), cardScripts: cardScripts, location: location,
-        accountLinking: accountLinking, onSDKScreen: onSDKScreen)
+        accountLinking: accountLinking, onSDKScreen: onSDKScreen, callbackQueue: callbackQueue)
     return Phone(sdk: TapOnMobile(configuration: configuration), directory: directory, clock: clock)
 }
 

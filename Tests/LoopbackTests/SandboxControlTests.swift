@@ -136,4 +136,43 @@ struct SandboxControlTests {
         let answers = text.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(answers.count == 2 && answers[0].contains("control_key_required") && answers[1].contains(#""skewSeconds":60"#), "\(text)")
     }
+
+    /// docs/ios.md's "On an iPhone" commands, run as written from a checkout whose `make run` listens
+    /// on every interface (`sandbox up --host 0.0.0.0`, as `make run ARGS="--host 0.0.0.0"` starts it).
+    @Test("docs/ios.md's iPhone commands run as written: the EU host's network address, then the clock moved with the control key", .timeLimit(.minutes(2)))
+    func iosDocExampleRuns() throws {
+        let doc = try String(contentsOf: Paths.repository.appendingPathComponent("docs/ios.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "## On an iPhone"))
+        var blocks: [String] = []
+        var cursor = section.upperBound
+        while let start = doc.range(of: "```sh\n", range: cursor..<doc.endIndex), start.lowerBound < (doc.range(of: "\n## ", range: section.upperBound..<doc.endIndex)?.lowerBound ?? doc.endIndex) {
+            let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+            blocks.append(String(doc[start.upperBound..<end.lowerBound]))
+            cursor = end.upperBound
+        }
+        try #require(blocks.count == 3 && blocks[0] == #"make run ARGS="--host 0.0.0.0""#, "\(blocks)")
+        let checkout = TemporaryDirectory()
+        let script = """
+            sandbox up --host 0.0.0.0 --base-port \(try freeConsecutivePorts(RegionFacts.all.count + 3)) &
+            until [ -s .sandbox/endpoints.json ]; do sleep 0.2; done
+            \(blocks[1])
+            \(blocks[2])
+            kill %1
+            wait
+            """
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["SANDBOX_CONTROL_KEY"] = nil
+        environment["TAPSANDBOX_HOME"] = Paths.repository.path
+        let output = checkout.file("out"), errors = checkout.file("err")
+        let process = try SpawnedProcess(
+            executable: "/bin/bash", arguments: ["-e", "-c", script], environment: environment, directory: checkout.url.path,
+            stdout: output.path, stderr: errors.path)
+        #expect(process.finish(within: 60), "the example did not end")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "\(text)\n\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let lines = text.split(separator: "\n").filter { $0.hasPrefix("http://") || $0.hasPrefix("{") }
+        let address = ListenAddress.reachable("0.0.0.0")
+        #expect(lines.count == 2 && lines[0].hasPrefix("http://\(address):") && lines[1].contains(#""skewSeconds":60"#), "\(text)")
+    }
 }

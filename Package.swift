@@ -40,20 +40,20 @@ let package = Package(
         // CryptoKit and the Security framework on Apple platforms, OpenSSL's libcrypto on Linux: one API.
         .target(name: "SandboxCrypto", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // One notion of "now" for hosts and the reader alike.
-        .target(name: "Clocks"),
+        .target(name: "SandboxTime"),
         // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
         // The wire contract, both sides: every model that crosses HTTP (the seed's names), endpoints.json,
         // the wire time. Foundation and FastJSON only: no server module, built for the SDK's platforms too.
         .target(name: "SandboxWire", dependencies: ["FastJSON"]),
-        .target(name: "SandboxCore", dependencies: ["Clocks", "FastJSON", "SandboxWire"]),
+        .target(name: "SandboxCore", dependencies: ["SandboxTime", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
-        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "Clocks", "FastJSON", "SandboxWire"]),
+        .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "SandboxTime", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
-        .target(name: "QRCode", dependencies: ["CQREncode"]),
+        .target(name: "SandboxQRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
-        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "Clocks"]),
+        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "SandboxTime"]),
         // The device libraries' HTTP: URLSession on Apple platforms, libcurl on Linux (see DeviceTransport).
         .target(name: "DeviceTransport", dependencies: [.target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
         // UIKit's types the seeds' calls name, for where UIKit is missing.
@@ -73,16 +73,16 @@ let package = Package(
         .target(
             name: "EnvironmentHost",
             dependencies: [
-                "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "CardPayload",
-                "WebhookSignature", "Clocks", "FastJSON", "SandboxWire",
+                "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "CardPayload",
+                "WebhookSignature", "SandboxTime", "FastJSON", "SandboxWire",
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
-        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "Clocks", "SandboxWire"]),
+        .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "SandboxTime", "SandboxWire"]),
         .target(
             name: "WalletSimulator",
             dependencies: [
-                "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "QRCode", "WebhookSignature",
-                "Clocks", "FastJSON", "SandboxWire",
+                "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "WebhookSignature",
+                "SandboxTime", "FastJSON", "SandboxWire",
             ]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -90,7 +90,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "SandboxCore", "CardPayload", "Clocks", "SandboxWire", "SandboxCrypto",
+                "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto",
             ]
         ),
 
@@ -102,72 +102,72 @@ let package = Package(
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
         .executableTarget(
             name: "TapsimCommand",
-            dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "Payments", "TapToPayHardware", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "QRCode"]),
+            dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "Payments", "TapToPayHardware", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "SandboxQRCode"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
-        // TestSupport stays off the server modules (device and platform suites use it); what starts a
+        // SandboxTestSupport stays off the server modules (device and platform suites use it); what starts a
         // host or the whole sandbox in this process is HostTestSupport.
         .target(
-            name: "TestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SimulatedReader", "CSpawn"],
-            path: "Tests/TestSupport", exclude: ["Browsers/person.py"]),
+            name: "SandboxTestSupport", dependencies: ["SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SimulatedReader", "CSpawn"],
+            path: "Tests/SandboxTestSupport", exclude: ["Browsers/person.py"]),
         .target(
             name: "HostTestSupport",
             dependencies: [
-                "TestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
-                "Clocks", "SandboxHTTPClient",
+                "SandboxTestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
+                "SandboxTime", "SandboxHTTPClient",
             ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "SandboxTestSupportTests", dependencies: ["SandboxTestSupport"]),
         .testTarget(name: "SandboxCryptoTests", dependencies: ["SandboxCrypto"]),
-        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "SandboxWire", "TestSupport"]),
+        .testTarget(name: "FastJSONTests", dependencies: ["FastJSON", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "SandboxWireTests", dependencies: ["SandboxWire", "FastJSON"]),
-        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "SandboxWire", "Clocks", "TestSupport"]),
-        .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "TestSupport"]),
-        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
-        .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "TestSupport"]),
+        .testTarget(name: "SandboxCoreTests", dependencies: ["SandboxCore", "SandboxWire", "SandboxTime", "SandboxTestSupport"]),
+        .testTarget(name: "SandboxStoreTests", dependencies: ["SandboxStore", "SandboxTestSupport"]),
+        .testTarget(name: "SandboxHTTPTests", dependencies: ["SandboxHTTP", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
+        .testTarget(name: "SandboxHTTPClientTests", dependencies: ["SandboxHTTPClient", "SandboxTestSupport"]),
         // The URLSession transport of Apple platforms, run on Linux beside the libcurl one against a real host.
-        .testTarget(name: "DeviceTransportTests", dependencies: ["DeviceTransport", "TestSupport", "HostTestSupport", "SandboxHTTP"]),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
+        .testTarget(name: "DeviceTransportTests", dependencies: ["DeviceTransport", "SandboxTestSupport", "HostTestSupport", "SandboxHTTP"]),
+        .testTarget(name: "SandboxQRCodeTests", dependencies: ["SandboxQRCode", "SandboxTestSupport"]),
         // Compiles the SDK's Combine publishers (symlinked in) against a stand-in of Combine on Linux.
         .testTarget(
             name: "TapOnMobileSandboxTests",
-            dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "SandboxWire", "TestSupport", "HostTestSupport", "SandboxHTTPClient"],
+            dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "SandboxWire", "SandboxTestSupport", "HostTestSupport", "SandboxHTTPClient"],
             swiftSettings: [.define("COMBINE_STAND_IN")]),
-        .testTarget(name: "TapsimTests", dependencies: ["TestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
-        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "TestSupport"]),
-        .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "TestSupport"]),
-        .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "TestSupport"]),
-        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "TestSupport"]),
+        .testTarget(name: "TapsimTests", dependencies: ["SandboxTestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
+        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxTestSupport"]),
+        .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "SandboxTestSupport"]),
+        .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "SandboxTestSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
         .testTarget(
-            name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "TestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
+            name: "LauncherTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
         .testTarget(
             name: "WalletSimulatorTests",
             dependencies: [
-                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "Clocks", "TestSupport",
+                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "SandboxTime", "SandboxTestSupport",
                 "HostTestSupport",
             ]),
-        .testTarget(name: "LoopbackTests", dependencies: ["TestSupport", "SandboxCore", "SandboxHTTP"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "TestSupport", "HostTestSupport"]),
-        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "TestSupport", "HostTestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "Clocks", "WebhookSignature", "TestSupport", "HostTestSupport"]),
-        .testTarget(name: "MoneiHostTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxCrypto", "WebhookSignature", "TestSupport", "HostTestSupport"]),
+        .testTarget(name: "LoopbackTests", dependencies: ["SandboxTestSupport", "SandboxCore", "SandboxHTTP"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxTime", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "MoneiHostTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxCrypto", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(
             name: "MoneiTapToPayTests",
-            dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "TestSupport", "HostTestSupport"]),
+            dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "SandboxTestSupport", "HostTestSupport"]),
         // Swift 5 mode: the seed's example is Swift 5 code (a main-actor UIApplication read from a
         // property initializer, as Xcode's Swift 5 mode accepts).
         .testTarget(
             name: "TapOnPartnerTests",
-            dependencies: ["TapOnPartner", "TapOnMobileSandbox", "SimulatedReader", "TestSupport", "HostTestSupport"],
+            dependencies: ["TapOnPartner", "TapOnMobileSandbox", "SimulatedReader", "SandboxTestSupport", "HostTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "GeopagosTests",
-            dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "TestSupport", "HostTestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "QRCode", "WebhookSignature", "TestSupport", "HostTestSupport"]),
+            dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )
 

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import CommandLineSupport
 import EnvironmentHost
 import Foundation

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import Foundation
 
 /// Real time, which `POST /_sandbox/clock` never moves.

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The BLIK bank app page as a customer uses it: generate a code and watch it count down, answer
 /// the confirmation request a payment sent (made here through the signed provider API, as the

@@ -4,7 +4,7 @@ import Launcher
 import SandboxCore
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal and wallet landing pages, as a browser shows them with the whole sandbox running.
 @Suite(.serialized, .blocksThreads) struct LandingPageTests {

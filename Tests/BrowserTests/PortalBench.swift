@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The whole sandbox in this process, its endpoints file, and `tapsim` runs against it.
 final class PortalBench {

@@ -3,7 +3,7 @@ import HostTestSupport
 import Launcher
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's "Register a device" and "Terminals" pages, used as a tester does: a person types
 /// the code `tapsim register begin` printed, presses the buttons, and types the back-office code

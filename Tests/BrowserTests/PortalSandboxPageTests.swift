@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's "Sandbox", "Mailbox" and registration-token pages, used as a tester does.
 @Suite(.serialized, .blocksThreads) struct PortalSandboxPageTests {

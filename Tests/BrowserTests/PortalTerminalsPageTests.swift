@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's "Terminals" page beyond registration: registration tokens refreshed and e-mailed,
 /// the lock a token puts on a terminal, and a locked secure code unlocked, as a tester does it.

@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's "Transactions" and "Statistics" pages after real sales from `tapsim`.
 @Suite(.serialized, .blocksThreads) struct PortalTransactionsPageTests {

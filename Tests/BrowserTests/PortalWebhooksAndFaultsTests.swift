@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's "Webhooks" page and the "Sandbox" page's faults and request journal, used by a
 /// tester against `tapsim`.

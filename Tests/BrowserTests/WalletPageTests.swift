@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The wallet's pages as a customer uses them: the pay page a QR opens, and the list of open
 /// orders with their QR codes. The orders are made as a host makes them (signed provider API),

@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The QR's URL opened in headless Chromium, as a customer who scanned it: the wallet's pay page,
 /// "Pay" pressed, and the device (`tapsim qr pay`, the SDK polling its host) completes CLEARED.

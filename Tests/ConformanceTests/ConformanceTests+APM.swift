@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 
 /// The QR wallet passes (docs/qr-payments.md): a device on a terminal with APMs, the wallet played
 /// by HostTestSupport's ``WalletProviderDouble`` (the host under test is started with

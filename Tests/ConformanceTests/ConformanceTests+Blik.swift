@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 
 /// The BLIK passes (docs/blik.md): a device on MBANK-T0101 (blikEnabled, PLN) of an mBank host
 /// started with `--wallet-url` at HostUnderTest's ``WalletProviderDouble``, which issued the codes

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCrypto
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The MONEI host against `openapi/monei.yaml`, which it serves at `/openapi.yaml`: one pass for the

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 /// The card-payment passes: a device on a plain terminal, transactions in every state made over
 /// HTTP before the generator runs, and one short pass per operation that needs a transaction in

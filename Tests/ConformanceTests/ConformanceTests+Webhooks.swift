@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Webhooks (docs/webhooks.md): the state the back-office and sandbox passes need, and the event

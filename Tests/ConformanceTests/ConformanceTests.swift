@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The running `sandbox-host` against `openapi/environment-host.yaml`, and that document

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A real `sandbox-host` (the built executable) on a port the kernel picks, with its own empty

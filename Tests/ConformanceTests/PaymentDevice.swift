@@ -2,7 +2,7 @@ import Foundation
 // Built into every test bundle through TestSupport → SandboxHTTP → SandboxCrypto: AES-256-GCM and
 // base64, which a reader needs to seal card and PIN payloads.
 import SandboxCrypto
-import TestSupport
+import SandboxTestSupport
 
 /// A registered, logged-in device on one terminal with its simulated reader: it makes
 /// transactions over HTTP as the SDK and its reader do (docs/card-payments.md).

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The running portal (`sandbox up`, every host behind it) against `openapi/portal.yaml`, and that

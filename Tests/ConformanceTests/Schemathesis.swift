@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 /// The schemathesis 4.x command line (installed by `scripts/setup`), run against a live host.
 ///

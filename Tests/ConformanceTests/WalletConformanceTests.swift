@@ -1,7 +1,7 @@
 import Foundation
 import SandboxCrypto
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The running `wallet-sim` against `openapi/wallet.yaml`: the customer API, its standing rules
 /// and sandbox control, fuzzed by schemathesis with live orders half of the time.

@@ -2,7 +2,7 @@ import DeviceTransport
 import Foundation
 import HostTestSupport
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The device libraries' HTTP, over each engine this platform has (URLSession and, on Linux,
 /// libcurl), against a real host and its faults: the same fault gives the same outcome on both.

@@ -4,7 +4,7 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The platform routes of a host, answered in-process (no socket).
 @Suite(.blocksThreads) struct EnvironmentHostTests {

@@ -2,7 +2,7 @@ import EnvironmentHost
 import Foundation
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The request journal as the back office reads it (`GET /backoffice/v1/requests`): what each
 /// request was for.

@@ -3,7 +3,7 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// `/_sandbox/clock`: testers move a host's time instead of waiting.
 @Suite struct SandboxClockRouteTests {

@@ -2,7 +2,7 @@ import FastJSON
 import Foundation
 import SandboxCore
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// SortedJSONEncoder must give the very bytes of JSONEncoder with the wire settings: every answer

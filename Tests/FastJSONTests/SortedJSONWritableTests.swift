@@ -2,7 +2,7 @@ import FastJSON
 import Foundation
 import SandboxCore
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The wire types that write their own JSON must write JSONEncoder's bytes for every value: a

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The device libraries are what an app links: none may pull in a module of the hosts.
@@ -8,7 +8,7 @@ struct DependencyGraphTests {
     /// The modules of the sandbox's services, and the C libraries only they use.
     static let serverModules: Set<String> = [
         "SandboxCore", "SandboxStore", "SandboxHTTP", "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "Launcher",
-        "CommandLineSupport", "CMicroHTTPD", "CSQLite", "QRCode", "CQREncode",
+        "CommandLineSupport", "CMicroHTTPD", "CSQLite", "SandboxQRCode", "CQREncode",
     ]
 
     /// Target name → the targets and products it names, read from Package.swift.

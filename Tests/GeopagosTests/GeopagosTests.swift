@@ -3,7 +3,7 @@ import HostTestSupport
 import Payments
 import SimulatedReader
 import TapToPayHardware
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Geopagos' Payments SDK through an app written from the seeds, against a Geopagos host in this

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import EnvironmentHost
 import Foundation
 import Launcher
@@ -6,7 +6,7 @@ import SandboxCore
 import SandboxHTTP
 import SandboxHTTPClient
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// One environment host started in this process on a port the system picks, its database in a
 /// temporary folder, its sandbox clock at hand and no default webhook receiver: for the suites

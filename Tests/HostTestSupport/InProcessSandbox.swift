@@ -2,7 +2,7 @@ import Foundation
 import Launcher
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// `sandbox up` started in this process on ports the system picks, with its state in a temporary
 /// folder: every region's host, the portal, the wallet and the inbox, as the suites that talk to

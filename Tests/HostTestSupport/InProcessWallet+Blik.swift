@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 /// BLIK at the wallet (docs/blik.md): the bank app's calls, and the payment as the mBank host asks for it.
 extension InProcessWallet {

@@ -3,7 +3,7 @@ import SandboxCore
 import SandboxHTTP
 import SandboxWire
 import Testing
-import TestSupport
+import SandboxTestSupport
 import WalletSimulator
 import WebhookSignature
 

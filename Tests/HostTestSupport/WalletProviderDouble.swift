@@ -2,7 +2,7 @@ import Foundation
 import SandboxHTTP
 import SandboxWire
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import WebhookSignature
 
 /// A stand-in for the wallet simulator's provider API (docs/qr-payments.md, "Host and wallet"),

@@ -1,6 +1,6 @@
 import Launcher
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `CommandDescription.parse` and the typed accessors of `ParsedArguments`: what a person

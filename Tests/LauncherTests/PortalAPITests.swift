@@ -1,7 +1,7 @@
 import Foundation
 import Launcher
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The portal's JSON API behind "Register a device" and "Terminals": what a script (or the page)
 /// gets for good and bad input, with the hosts reached server to server.

@@ -1,6 +1,6 @@
 import Foundation
 import Launcher
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The portal relays a host's catalogue entry, so the page's links work wherever the hosts are.

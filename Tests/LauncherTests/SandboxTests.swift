@@ -4,7 +4,7 @@ import Launcher
 import SandboxCore
 import SandboxHTTP
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The checkout's folders, found and checked as the executables do with explicit paths.

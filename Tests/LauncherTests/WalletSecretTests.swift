@@ -1,7 +1,7 @@
 import Foundation
 import Launcher
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The host's wallet secret from `sandbox-data/wallet.json`: read per region, and a clear start-up

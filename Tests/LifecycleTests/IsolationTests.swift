@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Who may see and do what: terminals, merchants and hosts are walled off from one another,

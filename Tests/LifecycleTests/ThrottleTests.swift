@@ -2,7 +2,7 @@ import EnvironmentHost
 import Foundation
 import HostTestSupport
 import SandboxHTTP
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Codes and secrets a person types are throttled per client address and per device

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A device asks for what a registration token needs before it spends it, and can finish a

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The fields of the seed SDK's `TerminalInfo` (and its nested models). Required ones must hold a

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A BLIK payment whose sandbox dies in the middle: `sandbox up` (hosts and wallet, one process)

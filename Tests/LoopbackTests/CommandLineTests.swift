@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A call of one executable: the program and its arguments.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The layout of docker-compose.yml on loopback: a `webhook-inbox` process, and a `sandbox-host`

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The README's five-minute tour, run as a newcomer pastes it: every `sh` block of the tour after

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxHTTP
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Sandbox control on a shared machine: `sandbox up --host 0.0.0.0` makes a control key, says so

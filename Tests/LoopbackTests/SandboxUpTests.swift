@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `sandbox up` as a person runs it: the table, endpoints.json, every URL answering, Ctrl-C.

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // Helpers for running the real, built executables as a user would.

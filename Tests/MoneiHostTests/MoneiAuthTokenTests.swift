@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCrypto
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("MONEI host: POS auth tokens for a merchant's backend, and the device presenting them")

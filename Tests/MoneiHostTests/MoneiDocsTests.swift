@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// docs/monei.md's journey, run as a reader pastes it: its `sh` block, in the checkout, against a

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("MONEI host: the device's card payment and MONEI's Payment object")

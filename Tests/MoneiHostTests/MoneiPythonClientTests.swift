@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// MONEI's official Python client (`monei` on PyPI, pinned in scripts/setup), unchanged but for its

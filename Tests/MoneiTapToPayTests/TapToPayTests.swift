@@ -1,7 +1,7 @@
 import Foundation
 import MoneiTapToPay
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// MONEI's device library against the MONEI host, through an app written from the seed's example

@@ -2,7 +2,7 @@ import CardPayload
 import Foundation
 import HostTestSupport
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Bad input gets a clear error and leaves no transaction behind (count checked around each).

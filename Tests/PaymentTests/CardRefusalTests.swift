@@ -2,7 +2,7 @@ import CardPayload
 import Foundation
 import HostTestSupport
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What the host does with the card a payload carries: a card that breaks a rule of a card read

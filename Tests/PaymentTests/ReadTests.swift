@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Last transaction, history (paging, dates with an offset, filters), count, details and statistics.

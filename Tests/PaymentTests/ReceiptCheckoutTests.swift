@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Receipts (QR page, e-mail to the back-office mailbox) and merchant checkouts.

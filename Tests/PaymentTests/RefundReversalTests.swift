@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Refunds (REFUNDED) and reversals (CANCELLED / USER_CANCELLED) with every rule of

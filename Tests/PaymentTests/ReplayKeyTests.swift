@@ -3,7 +3,7 @@ import CardPayload
 import Foundation
 import HostTestSupport
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A card read clears once, ever, per region: its read id is the replay key, whatever its

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Tips, limits, one-at-a-time and Idempotency-Key (docs/card-payments.md "Rules").

@@ -2,7 +2,7 @@ import CardPayload
 import Foundation
 import HostTestSupport
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Every TransactionStatus of docs/card-payments.md reached through HTTP with payloads the

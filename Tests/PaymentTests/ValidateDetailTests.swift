@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// POST /terminal/v1/transactions/validate and the TransactionDetail wire shape.

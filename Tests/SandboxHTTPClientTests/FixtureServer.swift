@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The Python fixture server (`Tests/Fixtures/http_fixture.py`), one per suite run, started as a

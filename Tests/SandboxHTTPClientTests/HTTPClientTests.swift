@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import SandboxHTTPClient
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What `/echo` saw.

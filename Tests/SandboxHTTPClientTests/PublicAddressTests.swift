@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTPClient
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A resolver that answers from a table a test can change between two lookups, as DNS might.

@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The peer address the server hands each request: what a rule that counts one client's failures keys on.
 @Suite struct ClientAddressTests {

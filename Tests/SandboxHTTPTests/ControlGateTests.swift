@@ -1,6 +1,6 @@
 import Foundation
 import SandboxHTTP
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Sandbox control behind the key, in-process: what a server with a control key answers.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import SandboxHTTP
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite(.blocksThreads) struct HandlerThreadsTests {

@@ -2,7 +2,7 @@ import Foundation
 import SandboxCore
 @testable import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// What a hostile or broken client can do to the server on a real socket (issue #17, "Connections
 /// and bodies"): hold connections, stream bodies without end, smuggle a request, hide bytes behind NUL.

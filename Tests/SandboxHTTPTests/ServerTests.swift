@@ -4,7 +4,7 @@ import SandboxWire
 @testable import SandboxHTTP
 import Synchronization
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The server on a real socket: limits, malformed input, keep-alive, request ids, logging, stop.
 @Suite(.blocksThreads) struct ServerTests {

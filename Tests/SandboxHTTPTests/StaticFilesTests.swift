@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTP
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 @Suite struct StaticFilesTests {
     let folder = TemporaryDirectory()

@@ -4,7 +4,7 @@ import SandboxHTTP
 import SandboxHTTPClient
 import Synchronization
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// The request journal and the faults, on a real server: what a tester reads and what an app
 /// sees when a fault takes its request.

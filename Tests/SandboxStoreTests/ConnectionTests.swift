@@ -1,6 +1,6 @@
 import Foundation
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("Connection, statements and values")

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Kills a real writer process with SIGKILL mid-stream and checks what survived.

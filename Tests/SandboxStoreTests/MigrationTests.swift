@@ -1,5 +1,5 @@
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("Migrations")

@@ -2,7 +2,7 @@ import CardPayload
 import Foundation
 import SimulatedReader
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 @Suite("cards.json")
 struct CardCatalogueTests {

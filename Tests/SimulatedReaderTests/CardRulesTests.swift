@@ -1,6 +1,6 @@
 import CardPayload
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What the host learns when it opens a payload whose card breaks a rule of a card read: each

@@ -3,7 +3,7 @@ import Foundation
 import SandboxCrypto
 import SimulatedReader
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 
 /// Shared data for the reader tests: the shipped card file, a fixed key, a fixed start.
 enum Fixtures {

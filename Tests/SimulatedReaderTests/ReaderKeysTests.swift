@@ -1,7 +1,7 @@
 import CardPayload
 import Foundation
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 @Suite("reader-keys.json")
 struct ReaderKeysTests {

@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// BLIK payments through the SDK against a live sandbox (host + the wallet playing the customer's

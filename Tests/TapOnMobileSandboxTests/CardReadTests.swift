@@ -1,7 +1,7 @@
 import Foundation
 import SandboxWire
 @testable import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The card the customer taps, as the SDK reports it: the PIN step among the events, a wrong PIN

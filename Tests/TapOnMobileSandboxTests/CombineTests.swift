@@ -3,7 +3,7 @@ import Combine
 #endif
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A subscriber that asks for one event, and for more only when the test says so.

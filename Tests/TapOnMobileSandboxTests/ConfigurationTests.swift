@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What works without a sandbox: endpoints, environments, models, errors, the SDK's preconditions.

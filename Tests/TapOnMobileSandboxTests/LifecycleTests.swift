@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Registration both ways, login, session, terminal settings, prepare, secret code, relink,

@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// QR wallet payments through the SDK against a live sandbox (host + wallet simulator): the

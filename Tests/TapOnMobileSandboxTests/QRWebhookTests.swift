@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Every final outcome of a QR payment reaches the merchant's backend as a signed webhook, expiry

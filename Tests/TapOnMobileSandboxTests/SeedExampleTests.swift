@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The seed's examples (SeedExamples.swift), run as written on `TapOnMobile.shared` against a live

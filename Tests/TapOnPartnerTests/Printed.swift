@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 // The example reports through `print`; in this target `print` also keeps each line, so a test can
 // read what it printed. Lines still reach standard output.

@@ -3,7 +3,7 @@ import HostTestSupport
 import SimulatedReader
 import TapOnMobileSandbox
 import TapOnPartner
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// PagBank's Tap On through the seed's ExampleViewModel, against the PagBank host: activation,

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `tapsim blik code|pay|refund` against the whole sandbox (host + the wallet's bank), the bank

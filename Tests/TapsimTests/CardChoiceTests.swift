@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("tapsim: the card the customer taps and the PIN they type", .blocksThreads)

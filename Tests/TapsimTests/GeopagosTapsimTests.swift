@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `tapsim geopagos …` (Geopagos' Payments SDK on the command line) against a whole sandbox, and

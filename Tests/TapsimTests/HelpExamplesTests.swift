@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The "done when": every example of every `tapsim … --help` runs as written, through

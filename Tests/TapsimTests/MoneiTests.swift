@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `tapsim monei token|prepare|pay` (MONEI's device SDK on the command line) against a whole sandbox,

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What a new user met when trying the sandbox (issue #12), run with the real `tapsim`.

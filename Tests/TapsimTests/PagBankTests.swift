@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `tapsim pagbank …` (PagBank's Tap On on the command line) against a whole sandbox, and the

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `tapsim qr pay|cancel|refund` against the whole sandbox (host + wallet simulator), the

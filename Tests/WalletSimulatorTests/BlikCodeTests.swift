@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import Testing
-import TestSupport
+import SandboxTestSupport
 import WalletSimulator
 
 /// The bank app's codes (docs/blik.md, "Codes") and the host's provider call that spends them:

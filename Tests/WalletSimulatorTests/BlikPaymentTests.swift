@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 /// A BLIK payment at the wallet's bank (docs/blik.md): the confirmation request, Approve with the
 /// bank's balance and limit checks, Decline, no answer, the code table for CI, refunds, restarts.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import HostTestSupport
 import SandboxStore
-import TestSupport
+import SandboxTestSupport
 
 /// The customer's buttons through the API, and what the host hears of them.
 @Suite struct PaymentTests {

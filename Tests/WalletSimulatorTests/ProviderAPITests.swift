@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 
 /// The provider API the hosts call: signatures, idempotent orders, close, bad input.
 @Suite struct ProviderAPITests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 
 /// Refunds the hosts ask for: 202 at once, the outcome as a notification.
 @Suite struct RefundTests {

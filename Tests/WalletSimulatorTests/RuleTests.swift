@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 
 /// Standing rules and the amounts of `wallet.json`: the wallet acts on its own, on its clock.
 @Suite struct RuleTests {

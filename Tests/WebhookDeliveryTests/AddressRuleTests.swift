@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTPClient
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A resolver answering from a table the test changes between registration and delivery, as DNS may.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("callbackUrl: where a payment's webhook goes, and the URLs a flavour refuses")

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A real `sandbox-host` process (TestSupport's `SandboxHostProcess`) and the API it serves.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("The dispatcher: bounded concurrency, 15 s timeout")

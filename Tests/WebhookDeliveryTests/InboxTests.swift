@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import Launcher
 import SandboxHTTP
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("sandbox up: the webhook inbox")

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("Pending webhook deliveries survive a restart of the host")

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The documented waits after the 1st, 2nd, … failed attempt (docs/webhooks.md), in seconds.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("Sample webhooks (POST /_sandbox/webhooks/trigger) look like real ones")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import SandboxTestSupport
 import WebhookSignature
 
 /// Rotating a merchant's Standard Webhooks secret: during the overlap every delivery carries a

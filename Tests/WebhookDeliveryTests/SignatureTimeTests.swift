@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A webhook's signature is dated with real time (the receiver checks it against its own clock);

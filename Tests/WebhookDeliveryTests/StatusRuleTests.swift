@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 @Suite("Webhook answers: 410 disables, 429 and 503 honour Retry-After")

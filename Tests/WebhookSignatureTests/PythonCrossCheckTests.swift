@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCrypto
-import TestSupport
+import SandboxTestSupport
 import Testing
 import WebhookSignature
 

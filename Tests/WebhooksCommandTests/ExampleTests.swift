@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Every example of `webhooks … --help` and of the README's "The `webhooks` tool" block, run through

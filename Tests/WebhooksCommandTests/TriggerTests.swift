@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTP
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `webhooks trigger` against a stand-in for the host's `POST /_sandbox/webhooks/trigger`.

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Clocks
+import SandboxTime
 import Foundation
 import SandboxCore
 import SandboxWire

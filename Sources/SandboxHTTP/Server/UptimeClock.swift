@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import Foundation
 
 /// A clock that only moves forward, at the machine's pace (time since boot, as a `Date` counted

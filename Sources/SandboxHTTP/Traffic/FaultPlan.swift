@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import Synchronization
 
 /// The faults set on one service, in memory only (a restart clears them), tried in the order they

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import Foundation
 
 /// The reader's source of time: what "now" is (a `TimeSource`), and how to wait.

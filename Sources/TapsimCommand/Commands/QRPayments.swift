@@ -1,6 +1,6 @@
 import CommandLineSupport
 import Foundation
-import QRCode
+import SandboxQRCode
 import TapOnMobileSandbox
 
 /// `tapsim qr pay|cancel|refund`: QR wallet payments (docs/qr-payments.md).

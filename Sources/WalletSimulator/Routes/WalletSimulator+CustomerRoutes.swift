@@ -1,5 +1,5 @@
 import Foundation
-import QRCode
+import SandboxQRCode
 import SandboxHTTP
 import SandboxWire
 

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // The lifecycle suite's own expectations beside TestSupport's `expectReply`.

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // What the tests read from sandbox-data: region ids (environments.json) and merchants, terminals

@@ -4,7 +4,7 @@ import HostTestSupport
 import SandboxCore
 import SandboxHTTPClient
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 let cardCatalogue: CardCatalogue? = try? CardCatalogue.load(from: Paths.sandboxData.appendingPathComponent("cards.json"))

@@ -3,7 +3,7 @@ import HostTestSupport
 import MoneiTapToPay
 import SandboxHTTPClient
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 func card(_ name: String) -> TestCard { ShippedCards.card(name) }

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What ends a BLIK payment besides the customer's approval (docs/blik.md, "The payment"): the

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A BLIK payment on the terminal API (docs/blik.md): the code checked by the wallet at once, the

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// BLIK refunds (doBlikRefund), a host restarted mid-payment, and what the reads show of BLIK.

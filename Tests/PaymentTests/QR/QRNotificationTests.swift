@@ -2,7 +2,7 @@ import Foundation
 import HostTestSupport
 import SandboxWire
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// What the wallet notifies, signed, and what the host makes of it: the outcome the device polls,

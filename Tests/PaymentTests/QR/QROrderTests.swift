@@ -1,8 +1,8 @@
 import Foundation
 import HostTestSupport
-import QRCode
+import SandboxQRCode
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// A QR wallet payment made, polled and cancelled on the terminal API (docs/qr-payments.md), the

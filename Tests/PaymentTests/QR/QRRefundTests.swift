@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// QR refunds (doQRRefund): several and partial up to the payment's amount, paid out by the wallet

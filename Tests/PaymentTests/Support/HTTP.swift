@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // The payment suite's reading of TestSupport's `HTTPReply`: TransactionDetail answers, and the time

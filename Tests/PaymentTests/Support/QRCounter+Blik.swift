@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The BLIK side of the bench (docs/blik.md): the mBank host with MBANK-T0101 (blikEnabled,

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import SandboxWire
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// An EU host in this process pointed at a ``WalletProviderDouble``, with EU-T0101 (APMs on:

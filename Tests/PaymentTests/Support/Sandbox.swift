@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // One environment host of the sandbox in this process (TestSupport's `InProcessSandbox`): its

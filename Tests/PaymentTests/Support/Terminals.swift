@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The terminals the payment tests need, picked from merchants.json by their switches.

@@ -1,7 +1,7 @@
 import CardPayload
 import Foundation
 import SimulatedReader
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// The test cards of `sandbox-data/cards.json`, as the simulated reader taps them.

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// Reading the file itself: a missing file and a broken file say which file.

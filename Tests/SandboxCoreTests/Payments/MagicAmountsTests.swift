@@ -2,7 +2,7 @@ import Foundation
 import SandboxCore
 import SandboxWire
 import Testing
-import TestSupport
+import SandboxTestSupport
 
 @Suite struct MagicAmountsTests {
     static let shippedFile = Paths.sandboxData.appendingPathComponent(MagicAmounts.fileName)

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `sandbox-data/local/*.json` adds a tester's own merchants without touching `merchants.json`.

@@ -1,6 +1,6 @@
 import Foundation
 import SandboxCore
-import TestSupport
+import SandboxTestSupport
 
 /// The shipped data directory, `sandbox-data/` in this checkout.
 let shippedDataDirectory = Paths.sandboxData

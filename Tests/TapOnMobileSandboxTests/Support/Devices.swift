@@ -1,6 +1,6 @@
 import Foundation
 import TapOnMobileSandbox
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // Simulated phones running the SDK against a live sandbox, and small recorders for what the

@@ -1,6 +1,6 @@
 import Foundation
 import HostTestSupport
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // `sandbox up` in this process (HostTestSupport's `InProcessSandbox`), and the merchant's side

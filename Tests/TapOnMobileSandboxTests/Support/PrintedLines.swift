@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 // The seed's examples report through `print`; in this target `print` also keeps each line, so a
 // test can wait for what an example printed. Lines still reach standard output.

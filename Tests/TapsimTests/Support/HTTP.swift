@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 
 /// An answer of a host, read as JSON when it is.
 struct Answer: CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import HostTestSupport
 import Launcher
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // Runs the real, built `tapsim` the way a user does, against the whole sandbox started in this

@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import EnvironmentHost
 import Foundation
 import HostTestSupport
@@ -6,7 +6,7 @@ import Launcher
 import SandboxCore
 import SandboxHTTP
 import SandboxHTTPClient
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 // One environment host (EU) started in this process on a port the system picks, with its

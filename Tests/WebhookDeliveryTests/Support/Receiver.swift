@@ -1,7 +1,7 @@
 import Foundation
 import SandboxHTTP
 import Synchronization
-import TestSupport
+import SandboxTestSupport
 
 /// A webhook receiver for the tests: the project's own `Server` and `Router` on a loopback port,
 /// recording every request (headers, body, the status it was answered) and answering whatever

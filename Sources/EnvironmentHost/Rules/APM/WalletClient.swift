@@ -1,4 +1,4 @@
-import Clocks
+import SandboxTime
 import FastJSON
 import Foundation
 import SandboxHTTP

@@ -1,4 +1,4 @@
-import QRCode
+import SandboxQRCode
 import Synchronization
 
 /// The QR code of a registration token or a QR payment's order, as SVG.

@@ -1,5 +1,5 @@
 import CardPayload
-import Clocks
+import SandboxTime
 import Foundation
 import SandboxCore
 import SandboxCrypto

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import QRCode
+@testable import SandboxQRCode
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

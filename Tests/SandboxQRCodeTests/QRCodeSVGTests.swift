@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-@testable import QRCode
+import SandboxTestSupport
+@testable import SandboxQRCode
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -66,7 +66,7 @@ public enum BrowserPerson {
         let request: [String: Any] = [
             "steps": steps.map(\.json), "timeoutMilliseconds": timeoutMilliseconds, "chromium": chromium.path,
         ]
-        let script = Paths.repository.appendingPathComponent("Tests/TestSupport/Browsers/person.py")
+        let script = Paths.repository.appendingPathComponent("Tests/SandboxTestSupport/Browsers/person.py")
         let output = try SpawnedProcess.run(
             "python3", [script.path], environment: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"],
             stdin: Array(try JSONSerialization.data(withJSONObject: request)), timeout: 180)

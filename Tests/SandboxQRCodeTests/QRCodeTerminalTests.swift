@@ -1,5 +1,5 @@
 import Testing
-@testable import QRCode
+@testable import SandboxQRCode
 
 @Suite("QR code terminal rendering")
 struct QRCodeTerminalTests {

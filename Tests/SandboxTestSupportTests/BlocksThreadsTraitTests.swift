@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import SandboxTestSupport
 import Testing
 
 /// `.blocksThreads` moves a suite's tests off the cooperative pool onto libdispatch's

@@ -123,16 +123,7 @@ struct SandboxControlTests {
         let block = String(readme[start.upperBound..<end.lowerBound])
             .replacingOccurrences(of: "9500", with: String(try freeConsecutivePorts(RegionFacts.all.count + 3)))
             .replacingOccurrences(of: "/tmp/control-demo", with: folder.file("demo").path)
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["SANDBOX_CONTROL_KEY"] = nil
-        let output = folder.file("out"), errors = folder.file("err")
-        let process = try SpawnedProcess(
-            executable: "/bin/bash", arguments: ["-e", "-c", block], environment: environment, directory: Paths.repository.path,
-            stdout: output.path, stderr: errors.path)
-        #expect(process.finish(within: 60), "the example did not end")
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "\(text)\n\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let text = try runExample(block, in: Paths.repository, scratch: folder)
         let answers = text.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(answers.count == 2 && answers[0].contains("control_key_required") && answers[1].contains(#""skewSeconds":60"#), "\(text)")
     }
@@ -160,19 +151,31 @@ struct SandboxControlTests {
             kill %1
             wait
             """
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["SANDBOX_CONTROL_KEY"] = nil
-        environment["TAPSANDBOX_HOME"] = Paths.repository.path
-        let output = checkout.file("out"), errors = checkout.file("err")
-        let process = try SpawnedProcess(
-            executable: "/bin/bash", arguments: ["-e", "-c", script], environment: environment, directory: checkout.url.path,
-            stdout: output.path, stderr: errors.path)
-        #expect(process.finish(within: 60), "the example did not end")
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 0, "\(text)\n\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        // The folder plays a checkout of its own; the sandbox's data comes from this one.
+        let text = try runExample(script, in: checkout.url, scratch: checkout, environment: ["TAPSANDBOX_HOME": Paths.repository.path])
         let lines = text.split(separator: "\n").filter { $0.hasPrefix("http://") || $0.hasPrefix("{") }
         let address = ListenAddress.reachable("0.0.0.0")
         #expect(lines.count == 2 && lines[0].hasPrefix("http://\(address):") && lines[1].contains(#""skewSeconds":60"#), "\(text)")
+    }
+
+    /// Runs a documented shell example with `bash -e` in `directory`, the built executables first on
+    /// the PATH and no control key from the environment; its standard output, once it ended well.
+    private func runExample(
+        _ script: String, in directory: URL, scratch: TemporaryDirectory, environment extra: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = Paths.products.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["SANDBOX_CONTROL_KEY"] = nil
+        environment.merge(extra) { $1 }
+        let output = scratch.file("out"), errors = scratch.file("err")
+        let process = try SpawnedProcess(
+            executable: "/bin/bash", arguments: ["-e", "-c", script], environment: environment, directory: directory.path,
+            stdout: output.path, stderr: errors.path)
+        #expect(process.finish(within: 60), "the example did not end", sourceLocation: sourceLocation)
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(
+            process.terminationStatus == 0, "\(text)\n\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")", sourceLocation: sourceLocation)
+        return text
     }
 }

@@ -42,12 +42,16 @@ public final class HeldPort {
 }
 
 /// A base port P for which P ..< P + count are free on 127.0.0.1 at the time of asking.
+///
+/// Chosen below Linux's ephemeral range (32768 and up): a port there can become the local end of
+/// any outgoing connection of the test run in the meantime, and then `sandbox up --host 0.0.0.0`
+/// cannot listen on it.
 public func freeConsecutivePorts(_ count: Int) throws -> Int {
     for _ in 0..<50 {
-        let base = Int.random(in: 20_000...60_000)
+        let base = Int.random(in: 20_000...(32_767 - count))
         // Bind them all at once: a port free alone may be taken by the next check's neighbour.
         let held = (0..<count).compactMap { HeldPort(port: base + $0) }
         if held.count == count { return base }
     }
-    throw HarnessError("no \(count) consecutive free ports found between 20000 and 60000")
+    throw HarnessError("no \(count) consecutive free ports found between 20000 and 32767")
 }

@@ -57,11 +57,7 @@ public struct GeopagosSandbox: Sendable {
         cardScripts = nil
         accountLinked = false
         requestTimeout = 15
-        #if canImport(Darwin)
-        callbackQueue = .main
-        #else
-        callbackQueue = nil
-        #endif
+        callbackQueue = AppCallbacks.platformQueue
     }
 
     /// An iPhone 14 Pro on iOS 18.5.

@@ -78,9 +78,8 @@ final class ListenerBox: @unchecked Sendable {
     /// queue runs it later.
     private func deliver(_ call: @escaping @Sendable (any SDKTransactionListener) -> Void) {
         guard let listener = current else { return }
-        guard let queue else { return call(listener) }
         let app = AppObject(listener)
-        queue.async { call(app.object) }
+        AppCallbacks.deliver(on: queue) { call(app.object) }
     }
     /// After the last state: the intent no longer keeps the app's object.
     func release() { lock.withLock { listener = nil } }

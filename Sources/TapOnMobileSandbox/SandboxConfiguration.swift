@@ -117,7 +117,7 @@ public struct SandboxConfiguration: Sendable {
         apmClock: (any ReaderClock)? = nil,
         blikPayCode: String? = nil,
         blikVerificationCode: String? = nil,
-        callbackQueue: DispatchQueue? = SandboxConfiguration.platformCallbackQueue
+        callbackQueue: DispatchQueue? = AppCallbacks.platformQueue
     ) {
         self.endpointOverrides = endpointOverrides
         self.endpointsFile = endpointsFile
@@ -140,15 +140,6 @@ public struct SandboxConfiguration: Sendable {
         self.blikPayCode = blikPayCode
         self.blikVerificationCode = blikVerificationCode
         self.callbackQueue = callbackQueue
-    }
-
-    /// The main queue on Apple platforms, nil elsewhere: the default ``callbackQueue``.
-    public static var platformCallbackQueue: DispatchQueue? {
-        #if canImport(Darwin)
-        .main
-        #else
-        nil
-        #endif
     }
 
     /// The base URL of a region's host: the override, else `endpointsFile`'s entry when that

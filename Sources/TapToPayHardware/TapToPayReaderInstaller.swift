@@ -73,7 +73,7 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
         callbackQueue = queue
         engine = ReaderEngine(
             tokenProvider: tokenProvider, accountLinking: onAccountLinkingRequired,
-            onReaderNotice: { notice in Callbacks.deliver(on: queue) { onReaderNotice(notice) } })
+            onReaderNotice: { notice in AppCallbacks.deliver(on: queue) { onReaderNotice(notice) } })
     }
 
     /// Whether this iPhone supports Tap to Pay (iPhone XS or newer… as the sandbox's rule: iPhone 11
@@ -89,7 +89,7 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
         let queue = callbackQueue
         Task {
             let result = Self.result(await engine.prepare())
-            Callbacks.deliver(on: queue) { completion(result) }
+            AppCallbacks.deliver(on: queue) { completion(result) }
         }
     }
 
@@ -99,7 +99,7 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
         let queue = callbackQueue
         Task {
             let result = Self.result(await engine.clear())
-            Callbacks.deliver(on: queue) { completion(result) }
+            AppCallbacks.deliver(on: queue) { completion(result) }
         }
     }
 
@@ -122,7 +122,7 @@ public final class TapToPayReaderInstaller: ReaderInstaller {
         let queue = callbackQueue
         Task {
             let result = await engine.presentEducation()
-            Callbacks.deliver(on: queue) { completion(result) }
+            AppCallbacks.deliver(on: queue) { completion(result) }
         }
     }
 

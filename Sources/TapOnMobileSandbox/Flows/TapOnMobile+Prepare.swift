@@ -32,9 +32,8 @@ extension TapOnMobile {
 
     /// Calls each of `listeners` on ``SandboxConfiguration/callbackQueue`` (in order), or here when there is none.
     private func tell(_ listeners: [any PrepareDeviceListener], _ call: @escaping @Sendable (any PrepareDeviceListener) -> Void) {
-        guard let queue = configuration.callbackQueue else { return listeners.forEach(call) }
-        let app = AppListeners(listeners: listeners)
-        queue.async { app.listeners.forEach(call) }
+        let app = AppObject(listeners)
+        AppCallbacks.deliver(on: configuration.callbackQueue) { app.object.forEach(call) }
     }
 
     /// Adds a listener of ``prepareDevice()``; adding the same object twice has no effect.
@@ -128,9 +127,4 @@ extension TapOnMobile {
         if case .unsupported(let reason) = reader.support { return reason }
         return .malformedModel(model: reader.device.model)
     }
-}
-
-/// The app's listeners carried to the queue the SDK calls them on; used there only, as the app would.
-private struct AppListeners: @unchecked Sendable {
-    let listeners: [any PrepareDeviceListener]
 }

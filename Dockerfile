@@ -1,12 +1,14 @@
-# TapSandbox image: every service executable plus the data, pages and API descriptions they read.
+# TapSandbox image: every executable (the services, tapsim and webhooks) plus the data, pages and
+# API descriptions they read.
 #
 #   docker build -t tapsandbox .
-#   docker run --rm -p 8100-8111:8100-8111 tapsandbox          # `sandbox up` on 0.0.0.0
+#   docker run --rm -p 8100-8114:8100-8114 tapsandbox          # `sandbox up` on 0.0.0.0
 #   docker compose up                                           # one container per service
 #
-# The build stage uses the official Swift image on Debian bookworm; bump SWIFT_IMAGE when the
-# sources need a newer compiler (e.g. --build-arg SWIFT_IMAGE=swift:6.1-bookworm).
-ARG SWIFT_IMAGE=swift:6.0-bookworm
+# The build stage uses the official Swift image on Debian bookworm, the toolchain the test suite
+# runs with; bump SWIFT_IMAGE with it (`make check-image` fails when the two differ, and when the
+# runtime stage cannot start the image's command: see scripts/check-image).
+ARG SWIFT_IMAGE=swift:6.3.1-bookworm
 
 # ---------------------------------------------------------------------------------------------
 FROM ${SWIFT_IMAGE} AS build
@@ -30,12 +32,13 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 
 # The Swift runtime and Foundation are linked statically: the runtime stage needs only the C
-# libraries below, not a Swift toolchain.
-RUN swift build -c release --static-swift-stdlib \
-    && mkdir -p /staging/bin \
-    && bin="$(swift build -c release --static-swift-stdlib --show-bin-path)" \
-    && for name in sandbox-host portal-sim wallet-sim webhook-inbox sandbox; do \
-           install -m 0755 "$bin/$name" "/staging/bin/$name"; \
+# libraries below, not a Swift toolchain. One product at a time: a plain `swift build` would also
+# build the test-support library, which imports Testing, a module the static SDK does not have.
+RUN mkdir -p /staging/bin \
+    && for name in sandbox-host portal-sim wallet-sim webhook-inbox sandbox tapsim webhooks; do \
+           swift build -c release --static-swift-stdlib --product "$name" \
+           && install -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/$name" "/staging/bin/$name" \
+           || exit 1; \
        done
 
 # ---------------------------------------------------------------------------------------------
@@ -64,7 +67,8 @@ RUN groupadd --system --gid 10001 tapsandbox \
     && mkdir -p /app/bin /data \
     && chown tapsandbox:tapsandbox /data
 
-COPY --from=build /staging/bin/sandbox-host /staging/bin/portal-sim /staging/bin/wallet-sim /staging/bin/webhook-inbox /staging/bin/sandbox /app/bin/
+# One line: Tests/LoopbackTests (ComposeTests) reads the executables compose runs from it.
+COPY --from=build /staging/bin/sandbox-host /staging/bin/portal-sim /staging/bin/wallet-sim /staging/bin/webhook-inbox /staging/bin/sandbox /staging/bin/tapsim /staging/bin/webhooks /app/bin/
 COPY sandbox-data /app/sandbox-data
 COPY web /app/web
 COPY openapi /app/openapi
@@ -77,9 +81,10 @@ WORKDIR /app
 USER tapsandbox
 VOLUME /data
 
-# Region i of sandbox-data/environments.json on 8100 + i (EU … MBANK: 8100–8108), portal 8109, wallet 8110,
-# webhook inbox 8111.
-EXPOSE 8100-8111
+# The `sandbox up` layout: Worldline region i of sandbox-data/environments.json on 8100 + i
+# (EU … MBANK: 8100–8108), portal 8109, wallet 8110, webhook inbox 8111, then the other vendors'
+# regions: MONEI 8112, PAGBANK 8113, GEOPAGOS 8114.
+EXPOSE 8100-8114
 
 # Without a command (`docker run tapsandbox`), the whole sandbox in one container;
 # docker-compose.yml runs one service per container instead.

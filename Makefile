@@ -52,3 +52,13 @@ check-ios:
 	$(IOS_TYPECHECK) $(IOS_PRODUCTS) || status=1; \
 	TAPSANDBOX_EXAMPLE_APP=1 $(IOS_TYPECHECK) TapToPayDemoCheck || status=1; \
 	exit $$status
+
+# Proves the Docker image's runtime stage starts, without a Docker engine (scripts/check-image says
+# what it proves and what it cannot): builds the runtime stage's root filesystem from Debian's
+# packages with mmdebstrap (the Dockerfile's release and package list; cached in .build/check-image),
+# adds the executables built as the build stage builds them, runs the image's CMD as its user in
+# its own network, mount and PID namespaces, and checks every port, a tapsim sale and its webhook
+# from outside. Downloads packages the first time, so it is not part of `make test`. Needs root.
+.PHONY: check-image
+check-image:
+	@SWIFT="$(SWIFT)" scripts/check-image

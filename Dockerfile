@@ -87,5 +87,7 @@ VOLUME /data
 EXPOSE 8100-8114
 
 # Without a command (`docker run tapsandbox`), the whole sandbox in one container;
-# docker-compose.yml runs one service per container instead.
-CMD ["sandbox", "up", "--host", "0.0.0.0", "--data-dir", "/data"]
+# docker-compose.yml runs one service per container instead. The wallet's QR codes carry
+# localhost:8110, the published port a browser or Simulator on the docker host opens (the
+# container's own address is not reachable from a Mac).
+CMD ["sandbox", "up", "--host", "0.0.0.0", "--data-dir", "/data", "--wallet-public-url", "http://localhost:8110"]

@@ -1,5 +1,11 @@
 # What the benchmark scripts share; sourced, never run.
 
+# They read Linux's /proc (the load average, a process's CPU ticks): elsewhere, say so and stop.
+if [ "$(uname -s)" != Linux ]; then
+  echo "$(basename "$0"): skipped: the benchmarks measure on Linux (they read /proc); run them on Linux" >&2
+  exit 0
+fi
+
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

@@ -22,12 +22,15 @@ public struct CommandDescription: Sendable {
     public let options: [Option]
     /// Lines shown under "Examples:" in help.
     public let examples: [String]
+    /// Lines shown under "Files:" in help: where the command finds what it reads.
+    public let files: [String]
 
-    public init(name: String, summary: String, options: [Option], examples: [String] = []) {
+    public init(name: String, summary: String, options: [Option], files: [String] = [], examples: [String] = []) {
         self.name = name
         self.summary = summary
         self.options = options + [.flag("help", "Show this help and exit.")]
         self.examples = examples
+        self.files = files
     }
 
     /// The text `--help` prints.
@@ -39,6 +42,9 @@ public struct CommandDescription: Sendable {
             var line = "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help
             if let defaultValue = option.defaultValue { line += " (default: \(defaultValue))" }
             lines.append(line)
+        }
+        if !files.isEmpty {
+            lines += ["", "FILES:"] + files.map { "  " + $0 }
         }
         if !examples.isEmpty {
             lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }

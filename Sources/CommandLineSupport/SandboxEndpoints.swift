@@ -14,20 +14,37 @@ public struct SandboxEndpoints: Sendable {
 
     /// Reads `explicit`, or `.sandbox/endpoints.json` in the working directory.
     ///
+    /// `sandbox up` removes its file when it stops; one left by a `sandbox up` that was killed is
+    /// known by its `sandbox.lock` beside it, which no running process holds any more.
+    ///
     /// - Parameter otherwise: What else the command accepts instead of the file, appended to the
     ///   missing-file message (`" (or --url URL)"`).
-    /// - Throws: `UsageError` when the file is missing or is not an endpoints file: the user has to
-    ///   start `sandbox up` or say where its file is.
+    /// - Throws: `UsageError` when the file is missing, is not an endpoints file, or was left by a
+    ///   sandbox that is no longer running: the user has to start `sandbox up` or say where its file is.
     public static func load(explicit: String?, otherwise: String = "") throws(UsageError) -> SandboxEndpoints {
         let file = URL(fileURLWithPath: explicit ?? EndpointsFile.defaultPath)
+        let endpoints: SandboxEndpoints
         do {
-            return SandboxEndpoints(file: file, contents: try EndpointsFile.load(from: file))
+            endpoints = SandboxEndpoints(file: file, contents: try EndpointsFile.load(from: file))
         } catch .unreadable where explicit == nil {
-            throw UsageError("no .sandbox/endpoints.json here: start 'sandbox up' or pass --endpoints FILE\(otherwise)")
+            throw UsageError(
+                "the sandbox is not running here (no .sandbox/endpoints.json): start 'sandbox up' or pass --endpoints FILE\(otherwise)")
+        } catch .unreadable {
+            throw UsageError("cannot read \(file.path): is the sandbox that writes it running ('sandbox up --data-dir …')?")
         } catch {
             throw UsageError(error.description)
         }
+        let lock = file.deletingLastPathComponent().appendingPathComponent(lockFile)
+        if ServiceLock.isHeld(lock) == false {
+            let who = ServiceLock.holder(lock).map { " (\($0.command), PID \($0.pid))" } ?? ""
+            throw UsageError(
+                "the sandbox is not running: the sandbox up that wrote \(file.path)\(who) has stopped without removing it; start 'sandbox up' again")
+        }
+        return endpoints
     }
+
+    /// The lock `sandbox up` holds in its data directory while it runs, beside `endpoints.json`.
+    public static let lockFile = "sandbox.lock"
 
     /// The region id as the file spells it (case-insensitive match).
     public func region(_ name: String) throws(UsageError) -> String {

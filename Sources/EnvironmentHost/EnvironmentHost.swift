@@ -77,9 +77,12 @@ public final class EnvironmentHost: RunningService, Responder {
         }
 
         /// `<data-dir>/<region id in lower case>.sqlite`, e.g. `.sandbox/payone_de.sqlite`.
-        public var databaseFile: URL {
-            dataDirectory.appendingPathComponent(region.id.lowercased() + ".sqlite")
-        }
+        public var databaseFile: URL { EnvironmentHost.databaseFile(region: region.id, in: dataDirectory) }
+    }
+
+    /// Where the host of `region` keeps its database in `directory`.
+    public static func databaseFile(region: String, in directory: URL) -> URL {
+        directory.appendingPathComponent(region.lowercased() + ".sqlite")
     }
 
     public let configuration: Configuration

@@ -26,6 +26,7 @@ public enum HostCommand {
                 "wallet-url", "URL",
                 "The wallet simulator (wallet-sim) that makes QR wallet orders, as 'sandbox up' passes it; without it QR payments answer apm_provider_unavailable."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        files: Resources.filesHelp,
         examples: [
             "sandbox-host --env EU", "sandbox-host --env MBANK --flavour prod --port 9000 --host 0.0.0.0",
             "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
@@ -76,7 +77,11 @@ public enum HostCommand {
             printJSON(resolved)
             return
         }
-        try serveUntilSignalled({ try EnvironmentHost.start(configuration: configuration) }) {
+        let locks = try DataDirectoryLocks.acquire(
+            configuration.dataDirectory, databases: [configuration.databaseFile], sandbox: false,
+            command: "sandbox-host --env \(region.id)", ports: [Int(port)])
+        defer { locks.release() }
+        try serveUntilSignalled({ try EnvironmentHost.start(configuration: configuration) }, locks: locks) {
             "sandbox-host \(region.id) (\(flavour.rawValue)) listening on \($0)"
         }
     }

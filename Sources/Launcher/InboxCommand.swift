@@ -12,6 +12,7 @@ public enum InboxCommand {
         summary: "Runs the webhook inbox: it receives the fixture merchants' webhooks, checks their MONEI signatures and lists them on its page.",
         options: [.value("port", "N", "TCP port (default: the port after the wallet's, 8111).")]
             + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        files: Resources.filesHelp,
         examples: ["webhook-inbox", "webhook-inbox --port 9111 --host 0.0.0.0"])
 
     public static func run(_ options: ParsedArguments) throws {

@@ -83,6 +83,9 @@ public struct Resources: Sendable {
         .value("web", "DIR", "Folder with the portal and wallet pages.", default: nil),
         .value("openapi", "DIR", "Folder with the OpenAPI descriptions.", default: nil),
     ]
+
+    /// The "FILES:" lines of every service's help: where the folders are found.
+    static let filesHelp = ResourceLocator.helpText
 }
 
 /// Options about listening and logging, shared by every executable.
@@ -153,9 +156,12 @@ func printJSON(_ value: [String: any Sendable]) {
 }
 
 /// Starts one service, says where it listens, and stops it in order on SIGINT or SIGTERM.
-func serveUntilSignalled(_ start: () throws -> any RunningService, banner: (String) -> String) throws {
+func serveUntilSignalled(
+    _ start: () throws -> any RunningService, locks: DataDirectoryLocks? = nil, banner: (String) -> String
+) throws {
     CommandMain.blockTerminationSignals()
     let service = try start()
+    locks?.update(ports: [Int(service.server.port)])
     CommandMain.say(banner(service.reachableURL))
     if let notice = Listening.controlNotice(service.server.configuration) { CommandMain.say(notice) }
     CommandMain.waitForTerminationSignal()

@@ -16,6 +16,7 @@ public enum PortalCommand {
             .value("environments", "LIST", "Hosts the portal drives, as REGION=URL pairs separated by commas."),
             .value("endpoints", "FILE", "Read the hosts from an endpoints.json written by 'sandbox up'."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        files: Resources.filesHelp,
         examples: ["portal-sim --environments EU=http://127.0.0.1:8100", "portal-sim --endpoints .sandbox/endpoints.json"])
 
     public static func run(_ options: ParsedArguments) throws {
@@ -86,6 +87,7 @@ public enum WalletCommand {
                 "public-url", "URL",
                 "Base of the pay-page URLs the QR codes carry (default: http://<host>:<port>, with --host 0.0.0.0 at this machine's network address, which a phone on the LAN reaches)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
+        files: Resources.filesHelp,
         examples: [
             "wallet-sim --host-url EU=http://127.0.0.1:8100",
             "wallet-sim --endpoints .sandbox/endpoints.json --port 9110",
@@ -121,6 +123,10 @@ public enum WalletCommand {
             ])
             return
         }
-        try serveUntilSignalled({ try WalletSimulator.start(configuration: configuration) }) { "wallet-sim listening on \($0)" }
+        let locks = try DataDirectoryLocks.acquire(
+            configuration.dataDirectory, databases: [configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
+            sandbox: false, command: "wallet-sim", ports: [Int(port)])
+        defer { locks.release() }
+        try serveUntilSignalled({ try WalletSimulator.start(configuration: configuration) }, locks: locks) { "wallet-sim listening on \($0)" }
     }
 }

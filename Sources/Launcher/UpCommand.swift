@@ -1,7 +1,9 @@
 import CommandLineSupport
+import EnvironmentHost
 import Foundation
 import SandboxCore
 import SandboxHTTP
+import WalletSimulator
 
 /// `sandbox up [--base-port 8100] [--data-dir .sandbox] [--host 127.0.0.1]` and the `sandbox` front door.
 public enum SandboxCommand {
@@ -19,6 +21,7 @@ public enum SandboxCommand {
                 "wallet-public-url", "URL",
                 "Base of the wallet's pay-page URLs in the QR codes (default: the wallet's URL; with --host 0.0.0.0, at this machine's network address)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
+        files: Resources.filesHelp,
         examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0"])
 
     public static let usage = """
@@ -77,8 +80,17 @@ public enum SandboxCommand {
         } else {
             configuration.accessLog = try Listening.accessLog(options, clock: clock)
         }
+        // One sandbox per data directory: a second one, or a host of one of its regions, refuses.
+        let locks = try DataDirectoryLocks.acquire(
+            dataDirectory,
+            databases: resources.catalogue.regions.map { EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory) }
+                + [dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
+            sandbox: true, command: "sandbox up",
+            ports: basePort == 0 ? [] : Array(basePort..<(basePort + configuration.portCount)))
+        defer { locks.release() }
         CommandMain.blockTerminationSignals()
         let sandbox = try Sandbox.start(configuration: configuration)
+        locks.update(ports: sandbox.services.map { Int($0.server.port) })
         let file = try sandbox.writeEndpoints()
         CommandMain.say("""
             TapSandbox is up (\(flavour.rawValue) flavour, data in \(dataDirectory.path)):
@@ -91,5 +103,7 @@ public enum SandboxCommand {
         let signal = CommandMain.waitForTerminationSignal()
         CommandMain.say("Stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")…")
         sandbox.stop()
+        // Clients now say "the sandbox is not running" instead of failing to connect.
+        try? FileManager.default.removeItem(at: file)
     }
 }

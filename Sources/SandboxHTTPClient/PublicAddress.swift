@@ -151,9 +151,14 @@ public struct PublicAddress: Sendable {
         if let loopback = localhost(name) { return loopback }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         // AI_IDN (glibc): `ｌｏｃａｌｈｏｓｔ` is looked up as libcurl's libidn2 would send it.
         hints.ai_flags = 0x0040
+        #else
+        // Darwin's resolver encodes international names itself and has no AI_IDN.
+        hints.ai_socktype = SOCK_STREAM
+        #endif
         var list: UnsafeMutablePointer<addrinfo>?
         var status = getaddrinfo(name, nil, &hints, &list)
         if status == EAI_BADFLAGS {

@@ -28,6 +28,16 @@ final class Commits: @unchecked Sendable {
 
     deinit { close(wal) }
 
+    /// Flushes the WAL's data: `fdatasync` on Linux; `fsync` on Apple platforms, which declare no
+    /// `fdatasync` (the sync SQLite itself does there unless told `PRAGMA fullfsync`).
+    private static func syncData(_ descriptor: Int32) -> Bool {
+        #if canImport(Glibc)
+        fdatasync(descriptor) == 0
+        #else
+        fsync(descriptor) == 0
+        #endif
+    }
+
     private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         #if canImport(Glibc)
         Glibc.open(path, flags, mode)
@@ -79,13 +89,13 @@ final class Commits: @unchecked Sendable {
             unsynced = false
             condition.unlock()
             if !due { return }
-            let synced = fdatasync(wal) == 0
+            let synced = Self.syncData(wal)
             let code = errno
             condition.lock()
             syncs += 1
             condition.unlock()
             let failure: (any Error)? =
-                synced ? nil : DatabaseError.sqlite.with(message: "fdatasync of the WAL failed: errno \(code)")
+                synced ? nil : DatabaseError.sqlite.with(message: "syncing the WAL failed: errno \(code)")
             for job in covered { job.finish(failure) }
         }
     }

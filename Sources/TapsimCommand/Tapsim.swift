@@ -25,6 +25,7 @@ enum Tapsim {
         name: "tapsim",
         summary: "A Tap to Pay device on the command line: the TapOnMobileSandbox SDK over the simulated card reader, against a running 'sandbox up'.",
         options: globalOptions,
+        files: ResourceLocator.helpText,
         examples: [
             "tapsim register quick --pin 2468",
             "tapsim login --pin 2468 && tapsim prepare && tapsim pay --amount 1250 --currency EUR",
@@ -53,7 +54,7 @@ enum Tapsim {
             "Run 'tapsim COMMAND --help' for a command's options; global options may also follow the command.",
             "Exit codes: 0 an answer (a declined payment is one), 2 usage, 10 initialization, 11 card reader,",
             "12 registration, 13 session, 14 transaction, 15 location, 16 network, 17 validation.",
-            "Files: the device folder holds device.json (the SDK's: registration, device secret, session token;",
+            "The device folder holds device.json (the SDK's: registration, device secret, session token;",
             "mode 0600) and tapsim.json (when the session ends, whether the reader was prepared; mode 0600).",
         ]
         return lines.joined(separator: "\n")

@@ -55,15 +55,28 @@ struct ComposeTests {
             #expect(dockerfile[runtime.upperBound...].contains(library), "the runtime stage lacks \(library)")
         }
     }
+
+    @Test("the README's docker run is the Dockerfile's (which make check-image checks against EXPOSE), and the image's command starts")
+    func readmeDockerRunIsTheDockerfiles() throws {
+        let dockerfile = try String(contentsOf: Paths.repository.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let header = try #require(dockerfile.components(separatedBy: "\n").first { $0.contains("docker run --rm -p") })
+        let dockerRun = try #require(header.range(of: "docker run[^#]*", options: .regularExpression).map { header[$0].trimmingCharacters(in: .whitespaces) })
+        #expect(readme.contains("docker build -t tapsandbox . && \(dockerRun)"), "README lacks “\(dockerRun)”")
+        // The CMD's arguments, through the real executable (the image runs it with TAPSANDBOX_HOME=/app).
+        let cmd = try #require(dockerfile.components(separatedBy: "\n").last { $0.hasPrefix("CMD [") })
+        let words = try #require(try JSONSerialization.jsonObject(with: Data(cmd.dropFirst(4).utf8)) as? [String])
+        let result = try run(builtExecutable(words[0]), Array(words.dropFirst()) + ["--dry-run"])
+        #expect(result.exited && result.status == 0, "\(cmd): \(result)")
+    }
 }
 
 /// Parses a YAML file with PyYAML (installed by scripts/setup) into JSON objects.
 func loadYAML(_ file: URL) throws -> [String: Any] {
-    let python = try #require(
-        ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) },
-        "python3 with PyYAML is needed; run scripts/setup")
+    // The python3 scripts/setup installed PyYAML for (on PATH; on macOS, make puts .build/python first).
+    let python = try #require(onPath("python3"), "python3 with PyYAML is needed; run scripts/setup")
     let result = try run(
-        URL(fileURLWithPath: python),
+        python,
         ["-c", "import yaml,json,sys; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)", file.path])
     try #require(result.exited && result.status == 0, "cannot parse \(file.lastPathComponent): \(result)")
     return try #require(

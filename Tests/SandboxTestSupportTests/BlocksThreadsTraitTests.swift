@@ -9,7 +9,9 @@ import Testing
 /// with every other suite, and how long a job waits there says nothing about this trait. Linux
 /// names a dispatch worker after its root queue (the last 15 characters): the cooperative pool's
 /// `…root.default-qos`, the overcommitting pool's `…qos.overcommit`.
-@Suite("blocksThreads: tests that block their threads run off the cooperative pool", .blocksThreads)
+@Suite(
+    "blocksThreads: tests that block their threads run off the cooperative pool", .blocksThreads,
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/comm"), "reads Linux's dispatch thread names (/proc)"))
 struct BlocksThreadsTraitTests {
     static func threadName() -> String {
         let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)

@@ -65,7 +65,7 @@ struct HelpAndUsageTests {
             (["status", "--flavour", "nightly"],
              "tapsim status: --flavour must be one of uat, sandbox, pre, prod, not 'nightly'\nRun 'tapsim status --help' for usage."),
             (["status", "--endpoints", "/nonexistent/endpoints.json"],
-             "tapsim status: cannot read /nonexistent/endpoints.json\nRun 'tapsim status --help' for usage."),
+             "tapsim status: cannot read /nonexistent/endpoints.json: is the sandbox that writes it running ('sandbox up --data-dir …')?\nRun 'tapsim status --help' for usage."),
         ] as [([String], String)])
     func usageError(arguments: [String], message: String) throws {
         let result = try run(try tapsimExecutable(), arguments, in: folder.url)
@@ -123,6 +123,6 @@ struct HelpAndUsageTests {
     func noEndpoints() throws {
         let result = try tapsim("status")
         #expect(result.status == 2)
-        #expect(result.stderr.contains("no .sandbox/endpoints.json here: start 'sandbox up' or pass --endpoints FILE"))
+        #expect(result.stderr.contains("the sandbox is not running here (no .sandbox/endpoints.json): start 'sandbox up' or pass --endpoints FILE"))
     }
 }

@@ -36,6 +36,37 @@ struct NewUserTests {
         #expect(used.json?[path: "error", "message"] as? String == "The registration token was already used.", "\(used)")
     }
 
+    @Test("register quick without sandbox-data says where it looked, before the host spends a challenge code")
+    func quickFindsItsDataFirst() throws {
+        let sandbox = try SandboxUnderTest()
+        // A tapsim outside any checkout (copied, not linked), without --sandbox-data or TAPSANDBOX_HOME.
+        let lone = TemporaryDirectory()
+        let bin = lone.file("opt/bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let copy = bin.appendingPathComponent("tapsim")
+        try FileManager.default.copyItem(at: try tapsimExecutable(), to: copy)
+        let result = try run(copy, ["--endpoints", sandbox.endpoints.path, "register", "quick", "--pin", "2468"], in: lone.url)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("cannot find the 'sandbox-data' folder; looked in:"), "\(result)")
+        let opt = bin.resolvingSymlinksInPath().deletingLastPathComponent()
+        for place in ["bin/sandbox-data", "sandbox-data", "share/tapsandbox/sandbox-data"] {
+            #expect(result.stderr.contains(opt.appendingPathComponent(place).path + "\n"), "\(place): \(result)")
+        }
+        #expect(result.stderr.contains("Pass --sandbox-data DIR, or set TAPSANDBOX_HOME"), "\(result)")
+        #expect(!result.stdout.contains("Challenge code"), "\(result)")
+        // The host began no registration.
+        let journal = try request(
+            "GET", try sandbox.host("EU") + "/backoffice/v1/requests?surface=terminal", bearer: try backOfficeKey("EU"))
+        let paths = (journal.json?["requests"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(journal.status == 200 && !paths.contains("/terminal/v1/registrations"), "\(journal)")
+
+        // TAPSANDBOX_HOME is the way to point such a copy at the data.
+        let home = try run(
+            copy, ["--endpoints", sandbox.endpoints.path, "--json", "register", "quick", "--pin", "2468"], in: lone.url,
+            environment: ["TAPSANDBOX_HOME": Paths.repository.path])
+        #expect(home.status == 0, "\(home)")
+    }
+
     @Test("pin_required while registering exits with the registration code, 12")
     func pinRequiredIsRegistration() throws {
         let sandbox = try SandboxUnderTest()

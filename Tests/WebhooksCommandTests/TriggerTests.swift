@@ -118,6 +118,6 @@ struct TriggerTests {
         let empty = TemporaryDirectory()
         let missing = try webhooks(["trigger", "--event", "payment.succeeded"], in: empty.url)
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("webhooks trigger: no .sandbox/endpoints.json here: start 'sandbox up'"), "\(missing)")
+        #expect(missing.stderr.hasPrefix("webhooks trigger: the sandbox is not running here (no .sandbox/endpoints.json): start 'sandbox up'"), "\(missing)")
     }
 }

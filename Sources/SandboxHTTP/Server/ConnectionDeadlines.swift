@@ -1,6 +1,11 @@
 import SandboxTime
 import Foundation
-import Glibc
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The deadlines libmicrohttpd does not keep: its timeout restarts on every byte, so a client that
 /// trickles a header line every few seconds (or a body byte) holds its connection forever. Each

@@ -75,9 +75,15 @@ public final class Server: Sendable {
 
     /// Starts listening. Requests are served on libmicrohttpd's threads from here on.
     public func start() throws(ServerError) {
-        // A pool of threads, each polling its share of the connections with epoll; a connection whose
-        // answer comes later is suspended meanwhile and resumed by whoever answers it.
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // A pool of threads, each polling its share of the connections (epoll on Linux; elsewhere, such as
+        // macOS, what libmicrohttpd finds best there); a connection whose answer comes later is
+        // suspended meanwhile and resumed by whoever answers it.
+        #if os(Linux)
+        let polling = MHD_USE_EPOLL.rawValue
+        #else
+        let polling = MHD_USE_AUTO.rawValue
+        #endif
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | polling | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let perAddress = max(1, min(configuration.perAddressConnectionLimit, configuration.connectionLimit))
         let started: OpaquePointer? = cmhd_start(
             flags, configuration.host, configuration.port, serverAccessHandler,

@@ -35,7 +35,8 @@ enum Registration {
         guard let challenge = options.string("challenge") ?? context.state.challengeCode else {
             throw UsageError("--challenge CODE is required: this device has begun no registration ('tapsim register begin')")
         }
-        let confirmation = try await confirm(context, challenge: challenge, terminal: options.string("terminal"))
+        let data = try context.sandboxData().region(context.region)
+        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options.string("terminal"))
         return Report(
             [
                 ("challengeCode", .string(challenge)), ("backofficeCode", .string(confirmation.backofficeCode)),
@@ -133,10 +134,12 @@ enum Registration {
         examples: ["tapsim register quick --pin 2468", "tapsim --env MBANK register quick --pin 2468 --terminal MBANK-T0201"]
     ) { context, options in
         guard let pin = try options.pin("pin") else { throw UsageError("--pin PIN is required") }
+        // The back office's key comes from merchants.json: read before anything is spent on the host.
+        let data = try context.sandboxData().region(context.region)
         try await context.initialize()
         let challenge = try await context.sdk.beginRegistration().value()
         context.say("Challenge code: \(challenge)")
-        let confirmation = try await confirm(context, challenge: challenge, terminal: options.string("terminal"))
+        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options.string("terminal"))
         context.say("Back office confirmed it for \(confirmation.terminalId): \(confirmation.backofficeCode)")
         _ = try await context.sdk.endRegistration(backofficeCode: confirmation.backofficeCode, pin: pin).value()
         return try await registered(
@@ -146,8 +149,9 @@ enum Registration {
 
     /// The portal's step: the back office confirms `challenge` for `terminal`, or for the first
     /// free terminal that allows portal registration.
-    static func confirm(_ context: Context, challenge: String, terminal: String?) async throws -> ChallengeConfirmation {
-        let data = try context.sandboxData().region(context.region)
+    static func confirm(
+        _ context: Context, _ data: SandboxData.Region, challenge: String, terminal: String?
+    ) async throws -> ChallengeConfirmation {
         let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
         let chosen: String
         if let terminal { chosen = terminal } else { chosen = try await freeTerminal(backOffice, data, method: "portal") }

@@ -9,8 +9,11 @@ public enum HeadlessChromium {
         public var description: String { "chromium is not installed; scripts/setup installs it" }
     }
 
+    /// `$CHROMIUM` (which `make test` sets from scripts/chromium: Google Chrome or Chromium on a
+    /// Mac), else Debian's chromium.
     public static var executable: URL? {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].map(URL.init(fileURLWithPath:))
+        let named = ProcessInfo.processInfo.environment["CHROMIUM"].map { [$0] } ?? []
+        return (named + ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]).map(URL.init(fileURLWithPath:))
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 

@@ -18,7 +18,7 @@ public final class HeldPort {
 
     /// Binds `port` (0: any free one) on `address`; nil when it is taken.
     public init?(port: Int = 0, address host: String = "127.0.0.1") {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = Sockets.tcp()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr(host)

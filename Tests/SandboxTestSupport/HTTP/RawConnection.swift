@@ -20,7 +20,7 @@ public final class RawConnection {
 
     /// - Parameter source: the local address to connect from (`127.0.0.2` plays a second client).
     public init(port: UInt16, timeoutSeconds: Int = 10, source: String? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = Sockets.tcp()
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let source {
@@ -59,7 +59,7 @@ public final class RawConnection {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Sockets.sendFlags) }
             guard sent > 0 else { throw Closed() }
             offset += sent
         }

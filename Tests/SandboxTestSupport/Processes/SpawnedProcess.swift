@@ -39,8 +39,14 @@ public final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         posix_spawn_file_actions_addchdir_np(&actions, directory)
+        // The child gets 0, 1 and 2 and no other descriptor of ours.
+        #if os(Linux)
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        let closeOthers: Int32 = 0
+        #else
+        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -51,7 +57,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | closeOthers))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -80,6 +80,14 @@ check-ios:
 	TAPSANDBOX_EXAMPLE_APP=1 $(IOS_TYPECHECK) TapToPayDemoCheck || status=1; \
 	exit $$status
 
+# Type-checks the server and command-line modules (and what tapsim pulls in) for Darwin, with
+# ios-typecheck's iOS SDK standing in for macOS and the C libraries' headers from Debian's -dev
+# packages (scripts/check-darwin says what that proves and what not). Errors of the SDK's old Swift
+# 5.10 standard library are listed, not counted.
+.PHONY: check-darwin
+check-darwin:
+	@IOS_TYPECHECK="$(IOS_TYPECHECK)" scripts/check-darwin
+
 # Proves the Docker image's runtime stage starts, without a Docker engine (scripts/check-image says
 # what it proves and what it cannot): builds the runtime stage's root filesystem from Debian's
 # packages with mmdebstrap (the Dockerfile's release and package list; cached in .build/check-image),

@@ -32,6 +32,9 @@ static inline struct MHD_Daemon *cmhd_start(
     struct sockaddr_in address;
     memset(&address, 0, sizeof(address));
     address.sin_family = AF_INET;
+#ifdef __APPLE__
+    address.sin_len = sizeof(address);  // BSD sockets carry their length
+#endif
     address.sin_port = htons(port);
     if (inet_pton(AF_INET, bind_address, &address.sin_addr) != 1) {
         return NULL;

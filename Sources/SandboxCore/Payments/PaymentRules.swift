@@ -15,8 +15,6 @@ import SandboxWire
 public enum PaymentRules {
     /// The longest reference, in characters.
     public static let maxReferenceLength = 50
-    /// How long a cleared sale stays reversible, in seconds.
-    public static let reversalWindow: TimeInterval = 30 * 60
 
     /// What a request that passed the checks asks for.
     public struct Amounts: Sendable, Equatable {

@@ -197,7 +197,7 @@ extension Payments {
     func isCancellable(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> Bool {
         // A QR payment is never reversed: it is cancelled before it is paid, refunded after.
         guard terminal.isReversalAvailable, record.paymentMethod == .CARD else { return false }
-        // Within 30 minutes, the 30th included, as PaymentRules.isCancellable counts it.
+        // Within 30 minutes, the 30th included (TransactionStateMachine.reversibility).
         switch TransactionStateMachine.reversibility(record.type, record.status, age: now - record.createdAt) {
         case .no: return false
         case .yes: return true

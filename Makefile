@@ -63,6 +63,7 @@ bench: release
 	bench/webhooks.sh
 	SKIP_BUILD=1 bench/webhook-delivery.sh
 	SKIP_BUILD=1 bench/portal.sh
+	SKIP_BUILD=1 bench/idle.sh
 
 clean:
 	rm -rf .build .sandbox

@@ -121,6 +121,11 @@ public final class EnvironmentHost: RunningService, Responder {
         dispatcher = Dispatcher(
             store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey },
             destinations: outbox.destinations, operatorURL: configuration.webhookURL)
+        // The dispatcher sleeps until an event is due: a commit that makes one due, or a move of
+        // the clock that brings a retry's time nearer, wakes it.
+        // Weakly: the store and the clock must not keep a stopped host's dispatcher (and its store) alive.
+        store.listen(WebhookRepository.channel) { [weak dispatcher] in dispatcher?.wake() }
+        configuration.clock.observeMoves { [weak dispatcher] in dispatcher?.wake() }
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
         let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)

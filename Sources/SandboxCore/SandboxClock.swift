@@ -17,6 +17,13 @@ public final class SandboxClock: TimeSource {
     /// The offset in seconds, as the bits of a `Double`: every request reads it, from several
     /// threads at once, so it is an atomic rather than a lock; moves are compare-and-swap loops.
     private let offsetBits = Atomic<UInt64>(TimeInterval(0).bitPattern)
+    /// Told after every move: workers that sleep until a due time on this clock wake to look again.
+    private let moveObservers = Mutex<[@Sendable () -> Void]>([])
+
+    /// Calls `observer` after every move of this clock (``advance(by:)``, ``set(to:)``).
+    public func observeMoves(_ observer: @escaping @Sendable () -> Void) {
+        moveObservers.withLock { $0.append(observer) }
+    }
 
     /// - Parameter base: where real time comes from; tests pass a fixed instant.
     public init(base: @escaping @Sendable () -> Date = { Date() }) {
@@ -56,7 +63,10 @@ public final class SandboxClock: TimeSource {
             guard let moved = change(TimeInterval(bitPattern: bits)) else { return false }
             let (exchanged, original) = offsetBits.compareExchange(
                 expected: bits, desired: moved.bitPattern, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
+            if exchanged {
+                for observer in moveObservers.withLock({ $0 }) { observer() }
+                return true
+            }
             bits = original
         }
     }

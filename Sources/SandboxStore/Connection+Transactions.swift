@@ -34,6 +34,7 @@ extension Connection {
     /// undone and the rest of the transaction (other writers of the same commit) stays.
     func inSavepoint<T>(_ body: (Connection) throws -> T) throws -> T {
         try run("SAVEPOINT store_write")
+        let notified = notifications
         do {
             let value = try body(self)
             try run("RELEASE store_write")
@@ -45,6 +46,7 @@ extension Connection {
                 try? run("ROLLBACK TO store_write")
                 try? run("RELEASE store_write")
             }
+            notifications = notified
             throw error
         }
     }

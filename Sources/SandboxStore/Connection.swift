@@ -42,6 +42,22 @@ public final class Connection {
     /// costs recompiling, and keeps a caller that splices values into SQL from growing it forever.
     private let statementCacheCapacity = 256
 
+    /// Channels ``notify(_:)`` named in the transaction under way, told to the store's listeners
+    /// once it commits (see ``Store/listen(_:_:)``); dropped when it rolls back.
+    var notifications: Set<String> = []
+
+    /// Wakes the store's listeners of `channel` once the transaction under way commits (as
+    /// PostgreSQL's NOTIFY): a worker learns of its work when it is visible, without polling. A
+    /// write that fails takes its notifications back with it.
+    ///
+    /// ```swift
+    /// try db.run("INSERT INTO outbox …")
+    /// db.notify("outbox")
+    /// ```
+    public func notify(_ channel: String) {
+        notifications.insert(channel)
+    }
+
     /// How many statements this connection has compiled since it opened.
     ///
     /// Exposed so tests (and curious operators) can see that the cache is reused: running

@@ -41,6 +41,21 @@ public final class Store: Sendable {
 
     private let configuration: Configuration
     private let writes: WriteQueue
+    /// Who ``listen(_:_:)`` asked to be woken by which channel.
+    private let listeners: Listeners
+
+    private final class Listeners: Sendable {
+        private let byChannel = Mutex<[String: [@Sendable () -> Void]]>([:])
+
+        func add(_ channel: String, _ listener: @escaping @Sendable () -> Void) {
+            byChannel.withLock { $0[channel, default: []].append(listener) }
+        }
+
+        func tell(_ channels: Set<String>) {
+            let woken = byChannel.withLock { all in channels.flatMap { all[$0] ?? [] } }
+            for listener in woken { listener() }
+        }
+    }
     private let commits: Commits
     private let checkpointer: Checkpointer?
     private let idleReaders = Mutex<[ConnectionBox]>([])
@@ -65,8 +80,11 @@ public final class Store: Sendable {
         self.commits = try Commits(walPath: path + "-wal")
         self.path = path
         self.configuration = configuration
+        let listeners = Listeners()
+        self.listeners = listeners
         self.writes = WriteQueue(
-            connection: connection, commits: commits, maximumWritesPerCommit: configuration.maximumWritesPerCommit)
+            connection: connection, commits: commits, maximumWritesPerCommit: configuration.maximumWritesPerCommit,
+            notify: { channels in listeners.tell(channels) })
         let busyTimeout = configuration.busyTimeout
         self.checkpointer = configuration.backgroundCheckpointCommits == 0 ? nil : Checkpointer(
             interval: UInt64(configuration.backgroundCheckpointCommits),
@@ -243,6 +261,16 @@ public final class Store: Sendable {
     /// (on the writer's or the syncer's thread).
     private final class ResultBox<T>: @unchecked Sendable {
         var result: Result<T, any Error>?
+    }
+
+    /// Calls `listener` after every commit whose writes ``Connection/notify(_:)``'d `channel`, on
+    /// the writer thread: it should only wake its worker (signal a semaphore), never write here.
+    ///
+    /// ```swift
+    /// store.listen("webhooks") { wake.signal() }
+    /// ```
+    public func listen(_ channel: String, _ listener: @escaping @Sendable () -> Void) {
+        listeners.add(channel, listener)
     }
 
     /// Writes queued right now, waiting to be run (they will share the next commit).

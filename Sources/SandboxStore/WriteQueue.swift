@@ -54,10 +54,17 @@ final class WriteQueue: @unchecked Sendable {
     private var stopping = false
     private var finished = false
 
-    init(connection: Connection, commits: Commits, maximumWritesPerCommit: Int) {
+    /// Told the channels a batch notified, once it committed (on the writer thread: keep it short).
+    private let notify: @Sendable (Set<String>) -> Void
+
+    init(
+        connection: Connection, commits: Commits, maximumWritesPerCommit: Int,
+        notify: @escaping @Sendable (Set<String>) -> Void = { _ in }
+    ) {
         self.connection = connection
         self.commits = commits
         self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)
+        self.notify = notify
     }
 
     /// Queues `job`; its `done` is called once it ran and its commit is durable, or failed.
@@ -172,10 +179,13 @@ final class WriteQueue: @unchecked Sendable {
                 failure = error
             }
         }
+        let notified = connection.notifications
+        connection.notifications = []
         guard failure == nil && kept > 0 else {
             for job in batch { job.finish(failure) }
             return
         }
+        if !notified.isEmpty { notify(notified) }
         condition.lock()
         commitNumber += 1
         condition.unlock()

@@ -65,7 +65,11 @@ struct WebhookRepository {
             [.text(id), .text(type), .text(merchant), transaction.map(DatabaseValue.text) ?? .null, .text(url),
              .text(scheme), .blob(body), .integer(now), .text(disabled ? "disabled" : "pending"),
              disabled ? .null : .integer(now)])
+        if !disabled { db.notify(Self.channel) }
     }
+
+    /// The store channel a commit that makes an event due notifies: the ``Dispatcher`` listens.
+    static let channel = "webhooks"
 
     /// The latest events (without payloads), of one merchant or of all.
     func events(merchant: String?, limit: Int) throws -> [WebhookLog.Event] {
@@ -97,10 +101,26 @@ struct WebhookRepository {
     /// - Returns: false when there is no such event.
     func replay(_ id: String, at now: Int64) throws -> Bool {
         try db.run("UPDATE webhook_events SET state = 'pending', next_attempt_at = ? WHERE id = ?", [.integer(now), .text(id)])
+        db.notify(Self.channel)
         return db.changes == 1
     }
 
     // MARK: - Delivery
+
+    /// The first `limit` pending events by when they fall due, of those no earlier pending event
+    /// of their payment holds back: what the dispatcher sleeps until.
+    func nextDue(limit: Int) throws -> [(id: String, at: Int64)] {
+        try db.query(
+            """
+            SELECT e.id, e.next_attempt_at FROM webhook_events e
+            WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL
+              AND NOT EXISTS (
+                  SELECT 1 FROM webhook_events p
+                  WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+            ORDER BY e.next_attempt_at, e.seq LIMIT ?
+            """, [.integer(Int64(limit))]
+        ).map { (id: try $0["id"], at: try $0["next_attempt_at"]) }
+    }
 
     /// The events due by `now`, the earliest first, with their merchant's Standard Webhooks secret
     /// (empty without settings). An event waits while an earlier event of the same payment is still

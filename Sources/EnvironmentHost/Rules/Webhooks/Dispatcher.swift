@@ -40,7 +40,7 @@ final class Dispatcher: Sendable {
     /// no client chose: sent to unchecked, loopback on every flavour.
     let operatorURL: (@Sendable (_ merchant: String) -> String?)?
     private let running = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
+    private let wakes = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     init(
@@ -65,14 +65,17 @@ final class Dispatcher: Sendable {
     /// Events being delivered right now: a slow receiver holds its own slots, not the others'.
     private let inFlight = Mutex<Set<String>>([])
 
-    /// Starts the delivery thread: it starts due deliveries while slots are free and looks again
-    /// every 50 ms, or as soon as a delivery ends.
+    /// Wakes the delivery thread to look for due events: a commit that wrote one (the store's
+    /// `webhooks` channel), a move of the sandbox clock, a delivery that ended.
+    func wake() { wakes.signal() }
+
+    /// Starts the delivery thread: it starts due deliveries while slots are free, then sleeps
+    /// until the next event is due or it is woken (``wake()``); it never polls.
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
             while running.load(ordering: .sequentiallyConsistent) {
-                let started = (try? startDue()) ?? 0
-                if started == 0 { _ = wake.wait(timeout: .now() + .milliseconds(50)) }
+                if let until = idleUntil() { _ = wakes.wait(timeout: until) }
             }
             finished.signal()
         }
@@ -83,7 +86,7 @@ final class Dispatcher: Sendable {
     /// Stops starting deliveries, then waits (at most the delivery timeout) for those under way.
     func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        wake.signal()
+        wakes.signal()
         finished.wait()
         let deadline = Date().addingTimeInterval(16)
         while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(10_000) }
@@ -99,6 +102,27 @@ final class Dispatcher: Sendable {
         let secret: String
         /// A rotated secret still in its overlap: Standard Webhooks deliveries carry its signature too.
         let previousSecret: String?
+    }
+
+    /// One pass: starts what is due, then says how long the thread may sleep (nil: look again now).
+    /// It sleeps until the earliest event that is pending, not in flight and not waiting for an
+    /// earlier event of its payment falls due on the sandbox clock, or without end when there is
+    /// none, or while every slot is taken: a wake ends the sleep early.
+    private func idleUntil() -> DispatchTime? {
+        do {
+            if try startDue() > 0 { return nil }
+            let busy = inFlight.withLock { $0 }
+            if busy.count >= concurrency { return .distantFuture }
+            let now = now()
+            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1) }.first { !busy.contains($0.id) }
+            guard let next else { return .distantFuture }
+            let delay = next.at - now
+            if delay <= 0 { return nil }
+            return .now() + .milliseconds(Int(min(delay, 86_400_000)))
+        } catch {
+            // A database that cannot be read now (a reset under way) is tried again in a second.
+            return .now() + .seconds(1)
+        }
     }
 
     /// Starts the deliveries due now, as many as free slots allow; each records its own answer.
@@ -120,7 +144,7 @@ final class Dispatcher: Sendable {
                 let outcome = attempt(event)
                 try? record([(event, outcome)], at: self.now())
                 inFlight.withLock { _ = $0.remove(event.id) }
-                wake.signal()
+                wakes.signal()
             }.start()
         }
         return due.count

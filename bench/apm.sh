@@ -34,14 +34,7 @@ WARMUP=${WARMUP:-2}
 ROUNDS=${ROUNDS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   swift build -c release --scratch-path "$SCRATCH" --product sandbox >/dev/null

@@ -6,6 +6,20 @@ if [ "$(uname -s)" != Linux ]; then
   exit 0
 fi
 
+# A scratch folder, $work (readable by nginx's workers, which run as another user), and $pids, the
+# background processes to stop when the script ends (`pids+=($!)`); both are cleaned up at exit.
+bench_workspace() {
+  work=$(mktemp -d)
+  chmod 755 "$work"
+  pids=()
+  trap bench_cleanup EXIT
+}
+bench_cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

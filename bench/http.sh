@@ -12,15 +12,7 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-chmod 755 "$work" # nginx workers run as another user and must read the files
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 rps() { awk '/^Requests\/sec:/ {print $2}' "$1"; }
 

@@ -13,15 +13,7 @@ cd "$(dirname "$0")/.."
 SETTLE=${SETTLE:-10}
 DURATION=${DURATION:-60}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-chmod 755 "$work"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 [ "${SKIP_BUILD:-}" = 1 ] || swift build -c release --scratch-path "$SCRATCH" --product sandbox >/dev/null
 base=$(free_port_block 15)

@@ -21,14 +21,7 @@ CONNECTIONS=${CONNECTIONS:-2}
 PAGES=${PAGES:-1-50}
 LOADS=${LOADS:-7}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then

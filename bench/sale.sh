@@ -26,15 +26,7 @@ ROUNDS=${ROUNDS:-2}
 CONNECTIONS=${CONNECTIONS:-32}
 TERMINALS_PER_MERCHANT=${TERMINALS_PER_MERCHANT:-$CONNECTIONS}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-chmod 755 "$work" # nginx workers run as another user and must read the files
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then

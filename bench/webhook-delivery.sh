@@ -23,14 +23,7 @@ cd "$(dirname "$0")/.."
 
 EVENTS=${EVENTS:-10000}
 SCRATCH=${SCRATCH:-.build}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+bench_workspace
 
 
 if [ "${SKIP_BUILD:-}" != 1 ]; then

@@ -137,6 +137,8 @@ public final class EnvironmentHost: RunningService, Responder {
         let qr = QRPayments(payments: payments, wallet: wallet)
         let courier = WalletCourier(store: store, wallet: wallet, qr: qr, wallClock: configuration.wallClock)
         self.courier = courier
+        store.listen(APMRepository.channel) { [weak courier] in courier?.wake() }
+        configuration.clock.observeMoves { [weak courier] in courier?.wake() }
         let key = configuration.fixtures.backOfficeKey
         var router = Router()
         try Self.addServiceRoutes(to: &router, configuration, store)

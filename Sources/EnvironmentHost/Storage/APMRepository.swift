@@ -83,6 +83,26 @@ struct APMRepository {
             INSERT INTO wallet_calls (kind, transaction_id, path, body, created_at, state, next_attempt_at)
             VALUES (?, ?, ?, ?, ?, 'pending', ?)
             """, [.text(kind), .text(transaction), .text(path), .blob(body), .integer(now), .integer(dueAt)])
+        db.notify(Self.channel)
+    }
+
+    /// The store channel of the ``WalletCourier``'s work: a call owed to the wallet, or a QR or
+    /// BLIK transaction with a deadline, was written.
+    static let channel = "wallet-courier"
+
+    /// When the next pending call to the wallet is due (real-time milliseconds), if any.
+    func nextCallDue() throws -> Int64? {
+        try db.query("SELECT MIN(next_attempt_at) AS due FROM wallet_calls WHERE state = 'pending'").first?["due"]
+    }
+
+    /// The earliest deadline of a QR or BLIK transaction in flight (sandbox-clock milliseconds), if any.
+    func nextDeadline() throws -> Int64? {
+        try db.query(
+            """
+            SELECT MIN(pending_until) AS due FROM transactions INDEXED BY transactions_in_flight
+            WHERE pending_until IS NOT NULL AND payment_method <> 'CARD'
+            """
+        ).first?["due"]
     }
 
     /// The pending calls due by `realNow` (real-time milliseconds), the longest due first (the

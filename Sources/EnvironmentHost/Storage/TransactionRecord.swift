@@ -170,6 +170,8 @@ struct TransactionRecord: Sendable {
     mutating func save(_ db: Connection, at now: Int64) throws {
         updatedAt = now
         try db.run(Self.upsert, values)
+        // A QR or BLIK deadline the wallet courier's sweep must apply when it comes.
+        if paymentMethod != .CARD, pendingUntil != nil { db.notify(APMRepository.channel) }
         isInsertedNow = seq == 0
         if seq == 0 { seq = db.lastInsertRowID }
     }

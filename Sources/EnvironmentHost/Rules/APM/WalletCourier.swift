@@ -14,8 +14,6 @@ import Synchronization
 final class WalletCourier: Sendable {
     /// Waits after the first, second, … attempt without an answer, in real milliseconds.
     static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000]
-    /// How often deadlines are applied without a request to apply them, in real time.
-    static let sweepInterval: Duration = .seconds(1)
 
     let store: Store
     let wallet: WalletClient
@@ -33,19 +31,15 @@ final class WalletCourier: Sendable {
         self.wallClock = wallClock
     }
 
-    /// Starts the thread: it delivers what is due, sweeps deadlines each second, and sleeps 100 ms
-    /// (or until ``wake()``) when there is nothing to do.
+    /// Starts the thread: it applies the deadlines that came and delivers the calls that are due,
+    /// then sleeps until the next of either (a call's time on the real clock, a deadline on the
+    /// sandbox clock) or until ``wake()``: a commit that owes a call or sets a deadline, a move of
+    /// the sandbox clock, a route that just wrote one. It never polls.
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
-            var lastSweep = ContinuousClock.now - Self.sweepInterval
             while running.load(ordering: .sequentiallyConsistent) {
-                if ContinuousClock.now - lastSweep >= Self.sweepInterval {
-                    lastSweep = ContinuousClock.now
-                    _ = try? qr.sweep()
-                }
-                let delivered = (try? deliverDue()) ?? 0
-                if delivered == 0 { _ = wakeUp.wait(timeout: .now() + .milliseconds(100)) }
+                if let until = idleUntil() { _ = wakeUp.wait(timeout: until) }
             }
             finished.signal()
         }
@@ -60,8 +54,25 @@ final class WalletCourier: Sendable {
         finished.wait()
     }
 
-    /// Looks at the queue now rather than within 100 ms (a call was just written).
+    /// Looks at the queue and the deadlines now.
     func wake() { wakeUp.signal() }
+
+    /// One pass: what is due is done; then how long the thread may sleep (nil: look again now).
+    private func idleUntil() -> DispatchTime? {
+        do {
+            if try qr.sweep() + deliverDue() > 0 { return nil }
+            let (call, deadline) = try store.read { db in (try db.apm.nextCallDue(), try db.apm.nextDeadline()) }
+            var waits: [Int64] = []
+            if let call { waits.append(call - wallClock.nowMilliseconds()) }
+            if let deadline { waits.append(deadline - qr.payments.now()) }
+            guard let wait = waits.min() else { return .distantFuture }
+            if wait <= 0 { return nil }
+            return .now() + .milliseconds(Int(min(wait, 86_400_000)))
+        } catch {
+            // A database that cannot be read or written now (a reset under way) is tried again in a second.
+            return .now() + .seconds(1)
+        }
+    }
 
     /// Sends every call due now, oldest first, and records each answer.
     ///

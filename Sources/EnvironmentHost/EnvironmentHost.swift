@@ -211,6 +211,14 @@ public final class EnvironmentHost: RunningService, Responder {
     /// once it knows every host's URL); until then ``Configuration/walletURL`` holds.
     public func useWallet(at url: String) { wallet.use(baseURL: url) }
 
+    /// Delivers the webhook events due now and returns once their answers are recorded: one pass of
+    /// the dispatcher, for a host started with ``Configuration/dispatchesWebhooks`` false, whose
+    /// deliveries a test drives (and then knows that what was not sent was not due).
+    ///
+    /// - Returns: how many events it attempted.
+    @discardableResult
+    public func deliverDueWebhooks() throws -> Int { try dispatcher.deliverDue() }
+
     /// Stops the webhook dispatcher and the wallet courier, then the server.
     public func stop() {
         dispatcher.stop()

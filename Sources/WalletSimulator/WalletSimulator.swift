@@ -82,8 +82,7 @@ public final class WalletSimulator: RunningService, Responder {
     let book: OrderBook
     private let notifier: Notifier
     private let hostURLs: Locked<[String: String]>
-    private let ticking = Atomic<Bool>(false)
-    private let tickerStopped = DispatchSemaphore(value: 0)
+    private let scheduler: Scheduler
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
@@ -105,6 +104,10 @@ public final class WalletSimulator: RunningService, Responder {
             book: book,
             policy: .init(firstRetry: configuration.firstRetry, longestRetry: configuration.longestRetry, concurrency: 16, timeout: .seconds(5)),
             hostURL: { region in hostURLs.value[region] })
+        let scheduler = Scheduler(book: book)
+        self.scheduler = scheduler
+        store.listen(OrderRepository.scheduleChannel) { [weak scheduler] in scheduler?.wake() }
+        configuration.clock.observeMoves { [weak scheduler] in scheduler?.wake() }
 
         var router = Router()
         router.get("/healthz", .nonBlocking) { _ in .json(["status": "ok", "service": "wallet"]) }
@@ -127,7 +130,7 @@ public final class WalletSimulator: RunningService, Responder {
         let wallet = try WalletSimulator(configuration: configuration)
         try wallet.server.start()
         wallet.notifier.start()
-        wallet.startTicking()
+        wallet.scheduler.start()
         return wallet
     }
 
@@ -144,25 +147,9 @@ public final class WalletSimulator: RunningService, Responder {
 
     public func stop() {
         server.stop()
-        if ticking.exchange(false, ordering: .sequentiallyConsistent) { tickerStopped.wait() }
+        scheduler.stop()
         notifier.stop()
     }
 
     public func respond(to request: Request) -> Response { router.respond(to: request) }
-
-    /// Ten times a second, what fell due on the wallet's clock (a rule's 2 s, an order's deadline).
-    private func startTicking() {
-        guard !ticking.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        let thread = Thread { [self] in
-            while ticking.load(ordering: .sequentiallyConsistent) {
-                do { try book.tick() } catch {
-                    FileHandle.standardError.write(Data("wallet: carrying out due actions failed: \(error)\n".utf8))
-                }
-                usleep(100_000)
-            }
-            tickerStopped.signal()
-        }
-        thread.name = "wallet-scheduler"
-        thread.start()
-    }
 }

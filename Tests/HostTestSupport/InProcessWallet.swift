@@ -13,8 +13,8 @@ public let walletData: WalletData = {
 }()
 
 /// A wallet simulator started in this process on a port the system picks, its database in a temporary
-/// folder (pass a previous wallet's folder to restart on the same state), its clock at hand,
-/// sending its notifications to `hosts`.
+/// folder (pass a previous wallet's folder to restart on the same state), its clock at hand and
+/// standing still but for what the test moves (as ``InProcessHost``'s), sending its notifications to `hosts`.
 public final class InProcessWallet: @unchecked Sendable {
     public let directory: TemporaryDirectory
     public let wallet: WalletSimulator
@@ -22,10 +22,10 @@ public final class InProcessWallet: @unchecked Sendable {
     public let service: Service
 
     public init(directory: TemporaryDirectory = TemporaryDirectory(), hosts: [String: String] = [:], payWait: Duration = .seconds(2),
-        blikCodes: BlikCodeSource = .random
+        blikCodes: BlikCodeSource = .random, clock: SandboxClock = .standingStill()
     ) throws {
         self.directory = directory
-        clock = SandboxClock()
+        self.clock = clock
         wallet = try WalletSimulator.start(
             configuration: .init(
                 server: ServerConfiguration(drainSeconds: 0.1), webRoot: Paths.web.appendingPathComponent("wallet"),

@@ -60,7 +60,7 @@ func expectPayload(
 struct EventTests {
     @Test("sale, refund, reversal, DCC finish and a decline each send exactly one event of the documented type, MONEI-signed with the merchant's apiKey")
     func oneEventPerOutcome() async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: 200)
         let apiKey = try EU.apiKey(EU.merchant1)
@@ -83,7 +83,7 @@ struct EventTests {
         expectReply(offered, 201, nil, "DCC sale")
         #expect(offered.string("transactionStatus") == "DCC_REQUIRED", "DCC sale: \(offered)")
         let dccSale = try #require(offered.string("transactionId"), "DCC sale: \(offered)")
-        try await Task.sleep(for: .milliseconds(300))
+        host.deliverAllDue()
         #expect(
             !receiver.received.contains { $0.paymentId == dccSale }, "a DCC offer (in flight) sent an event: \(receiver.received.map(\.type))")
         let accepted = expectReply(await device.dcc(dccSale, accepted: true), 200, nil, "accept the DCC offer")
@@ -100,10 +100,9 @@ struct EventTests {
             (first, "payment.succeeded"), (second, "payment.succeeded"), (refund, "refund.succeeded"), (second, "payment.canceled"),
             (dccSale, "payment.succeeded"), (declined, "payment.failed"),
         ]
-        let arrived = await eventually(60) { receiver.application.count >= expected.count }
-        #expect(arrived, "expected \(expected.count) events, got \(receiver.application.map { "\($0.type ?? "?") \($0.paymentId ?? "?")" })")
-        // Nothing more comes (no duplicate event for one outcome).
-        try await Task.sleep(for: .milliseconds(400))
+        // Everything due is sent, and then nothing more is due (no second event for one outcome).
+        host.deliverAllDue()
+        #expect(host.deliverDue() == 0)
         let events = receiver.application
         #expect(
             events.map { "\($0.paymentId ?? "?") \($0.type ?? "?")" }.sorted() == expected.map { "\($0.0) \($0.1)" }.sorted(),
@@ -206,7 +205,7 @@ struct EventTests {
 
     @Test("a sale left in flight that expires (card never came, terminal touched after 120 s) or whose device is unregistered sends payment.failed with TIMEOUT")
     func inFlightEndsAsTimeout() async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: 200)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
@@ -216,12 +215,13 @@ struct EventTests {
         let waiting = expectReply(await device.saleWithoutCard(1000), 201, nil, "sale without card")
         #expect(waiting.string("transactionStatus") == "NEW", "\(waiting)")
         let expiring = try #require(waiting.string("transactionId"))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(host.deliverAllDue() == 0, "an event was due for a sale still waiting for its card")
         #expect(receiver.received.isEmpty, "an event for a sale still waiting for its card")
         await host.advance(121)
         try await device.login()
         let next = try await device.clearedSale(1100, "the next sale, after the first expired")
-        #expect(await eventually(60) { receiver.application.count >= 2 }, "events: \(receiver.application.map(\.type))")
+        host.deliverAllDue()
+        #expect(receiver.application.count == 2, "events: \(receiver.application.map(\.type))")
         let expired = receiver.application.first { $0.paymentId == expiring }
         #expect(expired?.type == "payment.failed" && expired?.data["status"] as? String == "TIMEOUT", "expired sale: \(expired?.json ?? [:])")
         #expect(receiver.application.contains { $0.paymentId == next && $0.type == "payment.succeeded" })
@@ -230,7 +230,8 @@ struct EventTests {
         let left = expectReply(await device.saleWithoutCard(1200), 201, nil, "another sale without card")
         let abandoned = try #require(left.string("transactionId"))
         expectReply(await device.unregister(), 204, nil, "unregister the device")
-        #expect(await eventually(60) { receiver.application.contains { $0.paymentId == abandoned } }, "no event for the abandoned sale")
+        host.deliverAllDue()
+        #expect(receiver.application.contains { $0.paymentId == abandoned }, "no event for the abandoned sale")
         let ended = receiver.application.first { $0.paymentId == abandoned }
         #expect(ended?.type == "payment.failed" && ended?.data["status"] as? String == "TIMEOUT", "abandoned sale: \(ended?.json ?? [:])")
         #expect(receiver.application.filter { $0.paymentId == expiring || $0.paymentId == abandoned }.count == 2, "one event each")

@@ -49,7 +49,11 @@ struct RestartTests {
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
         var ids: [String] = []
         for _ in 0..<5 { ids.append(try await host.trigger("payment.succeeded", merchant: EU.merchant1)) }
-        try await Task.sleep(for: .milliseconds(200))
+        // Its dispatcher never started: the events wait, untried, in the log.
+        for id in ids {
+            let (state, attempts) = await host.state(of: id)
+            #expect(state == "pending" && attempts == 0, "event \(id) of a host with dispatching off: \(state ?? "?"), \(attempts) attempts")
+        }
         #expect(receiver.received.isEmpty, "a host with dispatching off sent webhooks")
         host.stop()
         host = try TestHost(directory: directory)

@@ -12,7 +12,7 @@ struct RetryTests {
     func failingHourThenSuccess() async throws {
         // The sandbox clock stands still but for the test's moves: no real time blurs the schedule.
         let start = Date()
-        let host = try TestHost(clock: .standingStill(at: start))
+        let host = try TestHost(dispatches: false, clock: .standingStill(at: start))
         defer { host.stop() }
         let receiver = try Receiver(answering: 500)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
@@ -43,7 +43,7 @@ struct RetryTests {
                 // 60 s margin). The 5 s wait is too short for a margin.
                 let short = Int(wait) - 60
                 await host.advance(short)
-                try await Task.sleep(for: .milliseconds(250))
+                #expect(host.deliverDue() == 0, "something was due \(short) s into a \(Int(wait)) s wait")
                 for id in independent {
                     let (_, attempts) = await host.state(of: id)
                     #expect(attempts == index, "event \(id) tried \(attempts) times \(short) s into a \(Int(wait)) s wait")
@@ -66,7 +66,7 @@ struct RetryTests {
         // next one at 2 h); the receiver recovers, and the 2 h retry delivers.
         await host.advance(3_600 - Int(elapsed))
         receiver.answer(200)
-        try await Task.sleep(for: .milliseconds(250))
+        #expect(host.deliverDue() == 0, "something was due an hour in, before the 2 h retry")
         for id in independent {
             let (state, attempts) = await host.state(of: id)
             #expect(state == "pending" && attempts == 4, "event \(id) after an hour: \(state ?? "?"), \(attempts) attempts")
@@ -118,7 +118,7 @@ struct RetryTests {
 
     @Test("a receiver that never answers 2xx gets 10 attempts (at once, then the 9 waits up to 24 h), then the event is failed")
     func givesUpAfterTheSchedule() async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: 500)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
@@ -131,7 +131,7 @@ struct RetryTests {
         let detail = await host.waitForState(id, "failed", "failed after the last retry")
         #expect(detail.int("attempts") == 10, "\(detail)")
         await host.advance(200_000)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(host.deliverDue() == 0, "a failed event was due again")
         #expect(receiver.attempts(of: id).count == 10, "a failed event was tried again: \(receiver.attempts(of: id).count) requests")
     }
 }

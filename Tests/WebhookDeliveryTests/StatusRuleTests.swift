@@ -6,7 +6,7 @@ import Testing
 struct StatusRuleTests {
     @Test("410 disables the merchant's endpoint: later events are disabled and never sent; saving the settings again re-enables it")
     func goneDisables() async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: 410)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
@@ -22,7 +22,7 @@ struct StatusRuleTests {
         let detail = await host.event(later)
         #expect(detail.string("state") == "disabled", "an event for a disabled endpoint: \(detail)")
         await host.advance(90_000)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(host.deliverDue() == 0, "a pass found something to send")
         #expect(receiver.attempts(of: later).isEmpty, "an event of a disabled endpoint was sent")
         // Another merchant is not affected.
         let otherReceiver = try Receiver(answering: 200)
@@ -41,7 +41,7 @@ struct StatusRuleTests {
 
     @Test("410 on events pending for the endpoint: they are disabled too, not retried")
     func gonePendingAlsoDisabled() async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: 500)
         await host.setWebhook(EU.merchant1, url: receiver.hookURL)
@@ -50,21 +50,19 @@ struct StatusRuleTests {
         await host.waitForAttempts(first, 1, "first attempt (500)")
         await host.waitForAttempts(second, 1, "first attempt (500)")
         receiver.answer(410)
-        // Past the schedule's 5 s and 5 min waits: on a loaded machine the real seconds may already
-        // have brought the 5 s retry (answered 500) before the receiver switched.
-        await host.advance(310)
+        await host.advance(5)
         // Whichever was tried first answered 410; both end disabled and nothing more is sent.
         await host.waitForState(first, "disabled", "after a 410")
         await host.waitForState(second, "disabled", "after a 410")
         let before = receiver.received.count
         await host.advance(100_000)
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(host.deliverDue() == 0, "a pass found disabled events to send")
         #expect(receiver.received.count == before, "disabled events were sent again")
     }
 
     @Test("429 with Retry-After: 120 waits 120 s of sandbox clock (not the 5 s of the schedule)", arguments: [429, 503])
     func retryAfter(status: Int) async throws {
-        let host = try TestHost()
+        let host = try TestHost(dispatches: false)
         defer { host.stop() }
         let receiver = try Receiver(answering: status)
         receiver.answer(status, retryAfter: "120")
@@ -78,15 +76,13 @@ struct StatusRuleTests {
         } else {
             Issue.record("no nextAttemptAt after a \(status): \(first)")
         }
-        // 6 s (past the schedule's first wait of 5 s) and even 110 s after the first attempt: not yet.
-        // Set from the first attempt's time, as the sandbox clock also moves with real time: on a
-        // loaded machine, steps of 6 and 109 s could pass 120 s together with the real seconds.
+        // 6 s (past the schedule's first wait of 5 s) and even 119 s after the first attempt: not yet.
         await host.moveClock(to: firstAt.addingTimeInterval(6))
-        try await Task.sleep(for: .milliseconds(250))
+        #expect(host.deliverDue() == 0, "\(status) with Retry-After 120 was due again after 6 s")
         #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 6 s")
-        await host.moveClock(to: firstAt.addingTimeInterval(110))
-        try await Task.sleep(for: .milliseconds(250))
-        #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 110 s")
+        await host.moveClock(to: firstAt.addingTimeInterval(119))
+        #expect(host.deliverDue() == 0, "\(status) with Retry-After 120 was due again after 119 s")
+        #expect(receiver.attempts(of: id).count == 1, "\(status) with Retry-After 120 was retried after 119 s")
         receiver.answer(200)
         await host.moveClock(to: firstAt.addingTimeInterval(121))
         let detail = await host.waitForState(id, "delivered", "delivered after Retry-After")

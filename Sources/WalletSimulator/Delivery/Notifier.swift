@@ -61,8 +61,9 @@ final class Notifier: Sendable {
                     let busy = delivering.withLock { $0 }
                     let next = (try? book.store.read { db in try db.outbox.nextDue(excluding: busy) }) ?? nil
                     let now = book.realTime.nowMilliseconds()
-                    let wait = next.map { max(1, min(100, $0 - now)) } ?? 100
-                    book.outboxChanged.wait(after: mark, until: Date().addingTimeInterval(Double(wait) / 1000))
+                    // Until the next retry is due, or a change wakes it (nothing pending: until a change).
+                    let until = next.map { Date().addingTimeInterval(Double(max(1, $0 - now)) / 1000) }
+                    book.outboxChanged.wait(after: mark, until: until)
                 }
             }
             finished.signal()
@@ -116,7 +117,7 @@ final class Notifier: Sendable {
 
     /// Lets another thread deliver for the order; `wake`: and the notifier look at once at what is
     /// left (a notification queued while this thread held the order). A customer's own delivery
-    /// does not wake it: what it left waits for a retry the notifier finds on its own.
+    /// does not wake it: what it left is a retry, which wakes it when written.
     private func release(_ orderId: String, wake: Bool = true) {
         _ = delivering.withLock { $0.remove(orderId) }
         if wake { book.outboxChanged.broadcast() }
@@ -177,6 +178,9 @@ final class Notifier: Sendable {
         let delay = min(longest, first * pow(2, Double(min(entry.attempts, 30))))
         let at = book.realTime.nowMilliseconds() + Int64(delay)
         try? book.store.write { db in try db.outbox.retry(entry.seq, at: at, status: status, error: String(error.prefix(500))) }
+        // The notifier's thread sleeps until the next retry it knows of: this one may be sooner
+        // (a customer's own delivery failed), so it looks again.
+        book.outboxChanged.broadcast()
         return false
     }
 

@@ -25,10 +25,15 @@ final class ChangeSignal: @unchecked Sendable {
         return generation
     }
 
-    /// Waits until there was a change after `mark`, or `deadline`, whichever is first.
-    func wait(after mark: UInt64, until deadline: Date) {
+    /// Waits until there was a change after `mark`, or `deadline` (nil: none), whichever is first.
+    func wait(after mark: UInt64, until deadline: Date?) {
         condition.lock()
-        while generation == mark, condition.wait(until: deadline) {}
+        if let deadline {
+            while generation == mark, condition.wait(until: deadline) {}
+        } else {
+            // Not `wait(until: .distantFuture)`: Foundation on Linux traps converting it to a timespec.
+            while generation == mark { condition.wait() }
+        }
         condition.unlock()
     }
 }

@@ -3,12 +3,17 @@ import SandboxWire
 
 /// All SQL about orders.
 struct OrderRepository {
+    /// Told after a commit that set something to do on the wallet's clock (an order's deadline, a
+    /// rule's action, a refund's answer): the scheduler wakes and looks at ``nextDue()`` again.
+    static let scheduleChannel = "wallet-schedule"
+
     let db: Connection
 
     func insert(_ order: OrderRecord) throws {
         try db.run(
             "INSERT INTO orders(\(OrderRecord.columns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
             order.values)
+        db.notify(Self.scheduleChannel)
     }
 
     func find(_ orderId: String) throws -> OrderRecord? {
@@ -33,6 +38,7 @@ struct OrderRepository {
                 order.plan.map { .text($0.action.rawValue) } ?? .null, order.plan?.reason.databaseValue ?? .null,
                 order.plan.map { .integer($0.dueAt) } ?? .null, .integer(order.charged ? 1 : 0), .text(order.orderId),
             ])
+        if order.plan != nil { db.notify(Self.scheduleChannel) }
     }
 
     /// Orders whose planned action is due at `now`.
@@ -60,6 +66,17 @@ struct OrderRepository {
                 OR EXISTS(SELECT 1 FROM refunds WHERE status = 'pending' AND due_at <= ?1)
             """, [.integer(now)])[0][0]
         return due != 0
+    }
+
+    /// The earliest moment something falls due (wallet clock), nil: nothing is waiting.
+    func nextDue() throws -> Int64? {
+        try db.query(
+            """
+            SELECT MIN(due) FROM (
+                SELECT MIN(plan_due_at) AS due FROM orders WHERE plan_due_at IS NOT NULL
+                UNION ALL SELECT MIN(expires_at) FROM orders WHERE status IN ('pending', 'scanned')
+                UNION ALL SELECT MIN(due_at) FROM refunds WHERE status = 'pending')
+            """)[0][0]
     }
 
     /// A BLIK customer's confirmation requests still waiting for an answer at `now`, oldest first.

@@ -17,6 +17,7 @@ struct RefundRepository {
                 refund.providerId.databaseValue, .text(refund.outcome.rawValue), refund.outcomeReason.databaseValue,
                 .integer(refund.dueAt), .integer(refund.createdAt), .text(refund.request),
             ])
+        if refund.status == .pending { db.notify(OrderRepository.scheduleChannel) }
     }
 
     func find(_ refundId: String) throws -> RefundRecord? {

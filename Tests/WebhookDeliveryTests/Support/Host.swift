@@ -43,6 +43,8 @@ enum EU {
 final class TestHost: @unchecked Sendable {
     let running: InProcessHost
     let backOfficeKey: String
+    /// Whether the test drives the deliveries (``deliverDue()``) instead of the host's own dispatcher.
+    let driven: Bool
 
     var directory: TemporaryDirectory { running.directory }
     var host: EnvironmentHost { running.host }
@@ -65,9 +67,36 @@ final class TestHost: @unchecked Sendable {
             region: EU.region, flavour: flavour, directory: directory, dispatches: dispatches, wallClock: wallClock,
             resolver: resolver, webhookURL: webhookURL, clock: clock, sourceLocation: sourceLocation)
         backOfficeKey = try EU.fixture(sourceLocation: sourceLocation).backOfficeKey
+        driven = !dispatches
     }
 
     func stop() { host.stop() }
+
+    // MARK: Driven deliveries (a host started with `dispatches: false`)
+
+    /// One pass of the dispatcher: the events due now on the host's clock are sent and their
+    /// answers recorded before it returns. 0: nothing was due, so nothing was sent.
+    @discardableResult
+    func deliverDue(sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        do { return try host.deliverDueWebhooks() } catch {
+            Issue.record("a delivery pass failed: \(error)", sourceLocation: sourceLocation)
+            return 0
+        }
+    }
+
+    /// Passes until one finds nothing due (an event waiting for an earlier one of its payment goes
+    /// in the pass after it): everything due now has been sent. How many attempts were made.
+    @discardableResult
+    func deliverAllDue(sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+        var total = 0
+        for _ in 0..<100 {
+            let sent = deliverDue(sourceLocation: sourceLocation)
+            if sent == 0 { return total }
+            total += sent
+        }
+        Issue.record("still delivering after 100 passes (\(total) attempts)", sourceLocation: sourceLocation)
+        return total
+    }
 
     // MARK: Back office: webhook settings, log, replay
 
@@ -162,11 +191,18 @@ final class TestHost: @unchecked Sendable {
         }
     }
 
-    /// Polls event `id` until its detail passes `reached`; an issue `failure` when it does not within `seconds`.
+    /// Polls event `id` until its detail passes `reached`; an issue `failure` when it does not within
+    /// `seconds`. On a driven host, what is due is delivered first: then the detail is final.
     private func waitForEvent(
         _ id: String, seconds: Double, _ failure: String, sourceLocation: SourceLocation, _ reached: (HTTPReply) -> Bool
     ) async -> HTTPReply {
         var last = HTTPReply(request: "", status: 0, text: "", json: nil)
+        if driven {
+            deliverAllDue(sourceLocation: sourceLocation)
+            last = await event(id)
+            if !reached(last) { Issue.record("\(failure) once what was due was delivered: \(last)", sourceLocation: sourceLocation) }
+            return last
+        }
         let passed = await eventually(seconds) {
             last = await event(id)
             return reached(last)

@@ -150,6 +150,25 @@ final class Dispatcher: Sendable {
         return due.count
     }
 
+    /// One pass driven by its caller instead of the thread (a test, on a host that does not
+    /// dispatch by itself): attempts every event due now, at most the concurrency at once, and
+    /// returns once their answers are recorded. What a pass leaves (a retry, an event waiting for
+    /// an earlier one of its payment) is for the next pass.
+    ///
+    /// - Returns: how many it attempted.
+    @discardableResult
+    func deliverDue() throws -> Int {
+        let now = now()
+        let due = try store.read { db in try db.webhooks.due(at: now, limit: concurrency) }
+        let outcomes = Mutex<[(Due, Outcome)]>([])
+        DispatchQueue.concurrentPerform(iterations: due.count) { index in
+            let outcome = attempt(due[index])
+            outcomes.withLock { $0.append((due[index], outcome)) }
+        }
+        try record(outcomes.withLock { $0 }, at: self.now())
+        return due.count
+    }
+
     struct Outcome: Sendable {
         let status: Int?
         let retryAfter: Int64?

@@ -12,7 +12,8 @@ import Foundation
 /// connection's request head must be whole within `headSeconds` of the connection opening (or
 /// within `keepAliveSeconds` of its previous answer), and a body must keep `minimumBodyRate` bytes a
 /// second after `headSeconds` of grace; a connection past either is shut down (libmicrohttpd then
-/// closes it). A sweeper thread checks once a second on `clock`, which tests move instead of waiting.
+/// closes it). A sweeper thread checks once a second on `clock`, which tests move instead of waiting,
+/// while connections are open; with none open it sleeps until one opens.
 final class ConnectionDeadlines: @unchecked Sendable {
     let clock: any TimeSource
     let headSeconds: Int
@@ -42,7 +43,16 @@ final class ConnectionDeadlines: @unchecked Sendable {
     var phases: [(ConnectionWatch.Phase, received: Int)] { lock.withLock { open.values.map { ($0.phase, $0.received) } } }
 
     func opened(_ watch: ConnectionWatch) {
-        lock.withLock { open[ObjectIdentifier(watch)] = watch }
+        let first = lock.withLock {
+            defer { open[ObjectIdentifier(watch)] = watch }
+            return open.isEmpty
+        }
+        if first {
+            // The sweeper may be asleep with nothing to watch.
+            wake.lock()
+            wake.signal()
+            wake.unlock()
+        }
     }
 
     func closed(_ watch: ConnectionWatch) {
@@ -87,7 +97,14 @@ final class ConnectionDeadlines: @unchecked Sendable {
                 wake.unlock()
                 enforce()
                 wake.lock()
-                if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: 1)) }
+                if stopping {
+                    break
+                } else if count == 0 {
+                    // Nothing to watch: an idle server does not wake every second (`opened` signals).
+                    wake.wait()
+                } else {
+                    _ = wake.wait(until: Date(timeIntervalSinceNow: 1))
+                }
             }
             wake.unlock()
         }

@@ -75,6 +75,19 @@ import SandboxTestSupport
         #expect(response.status == 200)
     }
 
+    @Test("the sweeper that slept while no connection was open cuts the first one that overstays, by itself")
+    func sweeperWakesForTheFirstConnection() throws {
+        let clock = ManualClock()
+        let server = try start(ServerConfiguration(requestHeadSeconds: 10), clock: clock)
+        defer { server.stop() }
+        #expect(server.deadlines.count == 0)
+        let silent = try RawConnection(port: server.port, timeoutSeconds: 5)
+        try waitUntil(server) { $0.count == 1 }
+        clock.advance(by: 11)
+        // No `enforce()` here: the sweeper, woken by the connection, checks within its second.
+        #expect(silent.isClosedOrResetByPeer(), "the sweeper did not cut a head that passed its deadline")
+    }
+
     @Test("a connection within its head deadline is left alone; a kept-alive one waits as long as the idle timeout")
     func deadlinesSpareConnectionsInTime() throws {
         let clock = ManualClock()

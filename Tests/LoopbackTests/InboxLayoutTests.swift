@@ -51,11 +51,10 @@ struct InboxLayoutTests {
         _ = try post(host + "/_sandbox/clock", #"{"advanceSeconds": 7948800}"#)
         let eventId = try #require(try post(host + "/_sandbox/webhooks/trigger", #"{"event": "payment.succeeded"}"#)["eventId"] as? String)
         var delivery: [String: Any]?
-        let deadline = Date().addingTimeInterval(60)
-        while delivery == nil && Date() < deadline {
-            let events = try get(inbox + "/api/events").json?["events"] as? [[String: Any]] ?? []
+        _ = eventuallyBlocking {
+            let events = (try? get(inbox + "/api/events"))?.json?["events"] as? [[String: Any]] ?? []
             delivery = events.first { $0["eventId"] as? String == eventId }
-            if delivery == nil { usleep(50_000) }
+            return delivery != nil
         }
         let received = try #require(delivery, "event \(eventId) did not reach the inbox within 60 s")
         #expect(received["region"] as? String == "EU", "\(received)")

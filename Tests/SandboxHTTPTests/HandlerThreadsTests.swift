@@ -23,9 +23,7 @@ import Testing
         for _ in 0..<count { allArrived.signal() }
         for _ in 0..<count { #expect(finished.wait(timeout: .now() + .seconds(60)) == .success) }
         // Idle for longer than 0.2 s, the threads end (polled: the test never sleeps for a fixed time).
-        let deadline = Date().addingTimeInterval(60)
-        while threads.threadCount > 0 && Date() < deadline { usleep(10_000) }
-        #expect(threads.threadCount == 0)
+        #expect(eventuallyBlocking { threads.threadCount == 0 })
         // A job after that starts a thread again.
         let again = DispatchSemaphore(value: 0)
         threads.run { again.signal() }

@@ -30,8 +30,7 @@ import SandboxTestSupport
     /// Waits (boundedly) until the server has read as far as a test needs: the deadlines count from
     /// what the server saw, so the clock must not move before it saw it.
     func waitUntil(_ server: Server, _ condition: ([(ConnectionWatch.Phase, received: Int)]) -> Bool) throws {
-        for _ in 0..<500 where !condition(server.deadlines.phases) { usleep(10_000) }
-        try #require(condition(server.deadlines.phases))
+        try #require(eventuallyBlocking(5) { condition(server.deadlines.phases) })
     }
 
     // MARK: - Slowloris

@@ -36,16 +36,6 @@ final class OneAtATime<Input>: Subscriber, @unchecked Sendable {
     }
 }
 
-/// Waits for `condition` (nil after 20 s).
-func waitFor(_ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(90)
-    while Date() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return false
-}
-
 /// The SDK's publishers (TapOnMobile+Combine.swift; on Linux over the Combine stand-in).
 @Suite("SDK publishers")
 struct CombineTests {
@@ -59,12 +49,12 @@ struct CombineTests {
                 sdk.doPayment(currency: "EUR", requestedAmount: 1250, reference: nil)
             let subscriber = OneAtATime<Result<TransactionProcessEvent, TapOnMobileError>>()
             payment.receive(subscriber: subscriber)
-            #expect(await waitFor { subscriber.received.count == 1 })
+            #expect(await eventually(90) { subscriber.received.count == 1 })
             // The host has answered the sale, so every event has been sent; only the first was asked for.
-            #expect(await waitFor { if case .success = await sdk.getLastTransaction() { true } else { false } })
+            #expect(await eventually(90) { if case .success = await sdk.getLastTransaction() { true } else { false } })
             #expect(subscriber.received == [.success(.displayingCardReader)] && !subscriber.finished)
             subscriber.request(.unlimited)
-            #expect(await waitFor { subscriber.finished })
+            #expect(await eventually(90) { subscriber.finished })
             let detail = try value(await sdk.getLastTransaction(), "last")
             #expect(subscriber.received == [
                 .success(.displayingCardReader), .success(.processing), .success(.finishProcessing), .success(.completed(detail)),

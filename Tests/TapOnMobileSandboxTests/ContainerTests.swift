@@ -90,9 +90,7 @@ struct ContainerTests {
                     }
                 }
             }
-            let deadline = Date().addingTimeInterval(90)
-            while !timeline.all.contains("result screen CLEARED"), Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(timeline.all.contains("result screen CLEARED"), "\(timeline.all)")
+            #expect(await eventually(90) { timeline.all.contains("result screen CLEARED") }, "\(timeline.all)")
             #expect(!timeline.all.contains { $0.hasPrefix("completed") }, "completed while the result screen is up: \(timeline.all)")
             await gate.open()
             await sale.value

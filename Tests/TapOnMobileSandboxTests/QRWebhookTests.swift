@@ -22,11 +22,7 @@ struct QRWebhookTests {
     static func delivery(_ sandbox: LiveSandbox, of transactionId: String, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> [String: Any]
     {
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            if let found = await deliveries(sandbox, of: transactionId).first { return found }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
+        if let found = await eventuallyValue(90, { await deliveries(sandbox, of: transactionId).first }) { return found }
         Issue.record("no webhook for \(transactionId)", sourceLocation: sourceLocation)
         throw BackOfficeFailure(description: "no webhook")
     }

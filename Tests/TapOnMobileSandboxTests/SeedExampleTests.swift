@@ -25,19 +25,17 @@ struct SeedExampleTests {
     func eventually(
         _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) async {
-        let deadline = Date().addingTimeInterval(90)
-        while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        #expect(condition(), "\(what); printed last: \(printed.lines(after: max(0, printed.count - 5)))", sourceLocation: sourceLocation)
+        let held = await SandboxTestSupport.eventually(90) { condition() }
+        #expect(held, "\(what); printed last: \(printed.lines(after: max(0, printed.count - 5)))", sourceLocation: sourceLocation)
     }
 
     /// The id of the one order the wallet has open (the one an example just made), waiting for it to appear.
     func openOrder(_ wallet: Wallet, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
+        let found = await eventuallyValue(90) {
             let reply = await Service(name: "wallet", baseURL: wallet.url).call("GET", "/api/orders?status=open")
-            if let orders = reply.object["orders"] as? [[String: Any]], let id = orders.first?["orderId"] as? String { return id }
-            try? await Task.sleep(nanoseconds: 10_000_000)
+            return (reply.object["orders"] as? [[String: Any]])?.first?["orderId"] as? String
         }
+        if let found { return found }
         Issue.record("the wallet has no open order", sourceLocation: sourceLocation)
         throw BackOfficeFailure(description: "no open order")
     }
@@ -221,11 +219,8 @@ struct SeedExampleTests {
 
     /// The id of the customer's first pending confirmation request, waiting for it to appear.
     func eventuallyRequest(_ bank: Bank, _ customer: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            if let id = try await bank.requests(for: customer).first?["orderId"] as? String { return id }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
+        let found = await eventuallyValue(90) { try? await bank.requests(for: customer).first?["orderId"] as? String }
+        if let found { return found }
         Issue.record("the bank app has no request for \(customer)", sourceLocation: sourceLocation)
         throw BackOfficeFailure(description: "no request")
     }

@@ -65,8 +65,7 @@ struct ExampleTests {
                 directory: folder.url.path, stdout: output.path, stderr: errors.path)
             func text(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
             if listens {
-                let deadline = Date().addingTimeInterval(15)
-                while process.isRunning && !text(output).contains("listening on") && Date() < deadline { usleep(20_000) }
+                _ = eventuallyBlocking(15) { !process.isRunning || text(output).contains("listening on") }
                 #expect(text(output).contains("listening on"), "\(example)\n\(text(output))\n\(text(errors))")
                 kill(process.pid, SIGTERM)
             }

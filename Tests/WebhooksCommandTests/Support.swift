@@ -69,8 +69,7 @@ final class Listener: @unchecked Sendable {
     /// Waits until `count` events were printed (they are printed before the answer is sent, but
     /// the file write and the test's read may still cross).
     func waitForEvents(_ count: Int) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(60)
-        while events.count < count && Date() < deadline { usleep(10_000) }
+        _ = eventuallyBlocking { events.count >= count }
         return events
     }
 

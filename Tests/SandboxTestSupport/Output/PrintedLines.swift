@@ -20,11 +20,6 @@ public final class PrintedLines: @unchecked Sendable {
     /// The first line printed after the first `index` that contains `text`, once there is one (nil after `seconds`:
     /// generous, since on a loaded machine of two cores other suites' blocking children can hold the task pool).
     public func line(after index: Int, containing text: String, seconds: Double = 90) async -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let found = lock.withLock({ lines.dropFirst(index).first { $0.contains(text) } }) { return found }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        await eventuallyValue(seconds) { lock.withLock { lines.dropFirst(index).first { $0.contains(text) } } }
     }
 }

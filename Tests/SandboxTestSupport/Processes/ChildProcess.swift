@@ -42,13 +42,8 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits until standard output contains `text`; false when the child ends or time runs out first.
     public func waitForOutput(_ text: String, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if stdout.contains(text) { return true }
-            if !process.isRunning { return stdout.contains(text) }
-            usleep(20_000)
-        }
-        return false
+        _ = eventuallyBlocking(seconds) { stdout.contains(text) || !process.isRunning }
+        return stdout.contains(text)
     }
 
     public func signal(_ signal: Int32) {
@@ -57,8 +52,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the child to end; after `seconds` it is killed and reported as timed out.
     public func finish(within seconds: Double) -> ProcessOutput {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        _ = eventuallyBlocking(seconds) { !process.isRunning }
         let timedOut = process.isRunning
         stop()
         return ProcessOutput(

@@ -103,13 +103,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Returns false when it had to be stopped.
     @discardableResult
     public func finish(within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning && Date() < deadline { usleep(10_000) }
-        guard isRunning else { return true }
+        if eventuallyBlocking(seconds, { !isRunning }) { return true }
         kill(pid, SIGTERM)
-        let grace = Date().addingTimeInterval(5)
-        while isRunning && Date() < grace { usleep(10_000) }
-        if isRunning { kill(pid, SIGKILL) }
+        if !eventuallyBlocking(5, { !isRunning }) { kill(pid, SIGKILL) }
         waitUntilExit()
         return false
     }

@@ -31,6 +31,9 @@ public final class Sandbox: Sendable {
         /// What the hosts' sandbox clocks run on: real time by default; a test that must not race
         /// real time on a loaded machine gives a fixed instant, and the clocks move only when told.
         public var clockBase: @Sendable () -> Date = { Date() }
+        /// The regions whose hosts run (ids of the catalogue); nil: every region. Each keeps its
+        /// port of the layout, and the portal and the wallet know only the hosts that run.
+        public var regions: [String]? = nil
 
         public init(
             resources: Resources, basePort: Int, server: ServerConfiguration, dataDirectory: URL, flavour: Flavour,
@@ -43,6 +46,18 @@ public final class Sandbox: Sendable {
             self.flavour = flavour
             self.accessLog = accessLog
             self.walletPublicURL = walletPublicURL
+        }
+
+        /// The catalogue's regions that run, in catalogue order.
+        ///
+        /// - Throws: ``UnknownRegion`` for an id the catalogue does not have.
+        public func selectedRegions() throws -> [Region] {
+            let all = resources.catalogue.regions
+            guard let regions else { return all }
+            if let unknown = regions.first(where: { id in !all.contains { $0.id == id } }) {
+                throw UnknownRegion(id: unknown, known: all.map(\.id))
+            }
+            return all.filter { regions.contains($0.id) }
         }
 
         /// How many ports the layout takes from `basePort` on.
@@ -74,8 +89,9 @@ public final class Sandbox: Sendable {
             let resources = configuration.resources
             let ports = configuration.ports
             // The inbox starts first: the hosts send every merchant's webhooks to it.
+            let regions = try configuration.selectedRegions()
             var clocks: [String: SandboxClock] = [:]
-            for region in resources.catalogue.regions { clocks[region.id] = SandboxClock(base: configuration.clockBase) }
+            for region in regions { clocks[region.id] = SandboxClock(base: configuration.clockBase) }
             let inbox = try WebhookInbox.start(
                 configuration: .init(
                     server: configuration.server(at: ports.inbox), webRoot: resources.web.appendingPathComponent("inbox"),
@@ -83,7 +99,7 @@ public final class Sandbox: Sendable {
                     signingKeys: resources.inboxSigningKeys, accessLog: configuration.accessLog))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
-            for region in resources.catalogue.regions {
+            for region in regions {
                 let clock = clocks[region.id]!
                 var hostConfiguration = EnvironmentHost.Configuration(
                     region: region, flavour: configuration.flavour, fixtures: resources.fixtures(region), payments: resources.paymentData(region),
@@ -179,6 +195,13 @@ public final class Sandbox: Sendable {
             "  " + name.padding(toLength: first, withPad: " ", startingAt: 0)
                 + url.padding(toLength: second, withPad: " ", startingAt: 0) + what
         }.joined(separator: "\n")
+    }
+
+    /// A region id that is not in `environments.json`.
+    public struct UnknownRegion: Error, CustomStringConvertible {
+        public let id: String
+        public let known: [String]
+        public var description: String { "no region '\(id)' in environments.json (it has \(known.joined(separator: ", ")))" }
     }
 
     /// Stops every service (requests in flight are finished first).

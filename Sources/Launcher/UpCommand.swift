@@ -20,9 +20,12 @@ public enum SandboxCommand {
             .value(
                 "wallet-public-url", "URL",
                 "Base of the wallet's pay-page URLs in the QR codes (default: the wallet's URL; with --host 0.0.0.0, at this machine's network address)."),
+            .value(
+                "regions", "LIST",
+                "Run only these regions' hosts (comma-separated: EU,MBANK), each on its usual port; the portal, the wallet and the webhook inbox always run. Default: every region."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
         files: Resources.filesHelp,
-        examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0"])
+        examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0", "sandbox up --regions EU,MBANK"])
 
     public static let usage = """
         USAGE: sandbox <command> [options]
@@ -58,6 +61,18 @@ public enum SandboxCommand {
         var configuration = Sandbox.Configuration(
             resources: resources, basePort: basePort, server: server, dataDirectory: dataDirectory, flavour: flavour,
             accessLog: nil, walletPublicURL: options.string("wallet-public-url"))
+        if let list = options.string("regions") {
+            configuration.regions = list.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces).uppercased()
+            }
+            guard configuration.regions?.contains("") == false else { throw UsageError("--regions wants region ids separated by commas, such as EU,MBANK, not '\(list)'") }
+        }
+        let regions: [Region]
+        do {
+            regions = try configuration.selectedRegions()
+        } catch let error as Sandbox.UnknownRegion {
+            throw UsageError("--regions: \(error)")
+        }
         if let url = configuration.walletPublicURL {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host?.isEmpty == false,
                 parsed.query == nil, parsed.path.isEmpty || parsed.path == "/"
@@ -69,7 +84,7 @@ public enum SandboxCommand {
         if options.flag("dry-run") {
             printJSON([
                 "service": "sandbox up", "host": server.host, "basePort": basePort, "flavour": flavour.rawValue,
-                "dataDirectory": dataDirectory.path, "regions": resources.catalogue.regions.map(\.id),
+                "dataDirectory": dataDirectory.path, "regions": regions.map(\.id),
             ])
             return
         }
@@ -83,7 +98,7 @@ public enum SandboxCommand {
         // One sandbox per data directory: a second one, or a host of one of its regions, refuses.
         let locks = try DataDirectoryLocks.acquire(
             dataDirectory,
-            databases: resources.catalogue.regions.map { EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory) }
+            databases: regions.map { EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory) }
                 + [dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
             sandbox: true, command: "sandbox up",
             ports: basePort == 0 ? [] : Array(basePort..<(basePort + configuration.portCount)))

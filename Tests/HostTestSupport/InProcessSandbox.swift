@@ -24,16 +24,18 @@ public final class InProcessSandbox: @unchecked Sendable {
     /// control behind that key, as a sandbox that listens beyond loopback has it. The hosts' sandbox
     /// clocks stand still at the start and move only by `POST /_sandbox/clock` (a test on a loaded
     /// machine can take minutes of real time between two calls, which must not eat a rule's window);
-    /// `clocksStandStill: false` lets them run with real time, for a test of that.
+    /// `clocksStandStill: false` lets them run with real time, for a test of that. `regions`: only
+    /// these regions' hosts run (`sandbox up --regions`), nil: every region.
     public init(
         directory: TemporaryDirectory = TemporaryDirectory(), drainSeconds: Double = 0.2, controlKey: String? = nil,
-        clocksStandStill: Bool = true
+        clocksStandStill: Bool = true, regions: [String]? = nil
     ) throws {
         self.directory = directory
         fixtures = try MerchantsFile.load()
         var configuration = Sandbox.Configuration(
             resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds, controlKey: controlKey),
             dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil)
+        configuration.regions = regions
         if clocksStandStill {
             let start = Date()
             configuration.clockBase = { start }
@@ -64,20 +66,21 @@ public final class InProcessSandbox: @unchecked Sendable {
     }
 }
 
-/// Starts the whole sandbox (on the state in `directory`, a new one by default), runs `body`, stops the sandbox.
+/// Starts the sandbox (on the state in `directory`, a new one by default; with only `regions`'
+/// hosts, or every region's), runs `body`, stops the sandbox.
 public func withSandbox<T>(
-    directory: TemporaryDirectory = TemporaryDirectory(), _ body: (InProcessSandbox) throws -> T
+    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = nil, _ body: (InProcessSandbox) throws -> T
 ) throws -> T {
-    let running = try InProcessSandbox(directory: directory)
+    let running = try InProcessSandbox(directory: directory, regions: regions)
     defer { running.stop() }
     return try body(running)
 }
 
 /// `withSandbox` for an asynchronous test.
 public func withSandbox<T>(
-    directory: TemporaryDirectory = TemporaryDirectory(), _ body: (InProcessSandbox) async throws -> T
+    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = nil, _ body: (InProcessSandbox) async throws -> T
 ) async throws -> T {
-    let running = try InProcessSandbox(directory: directory)
+    let running = try InProcessSandbox(directory: directory, regions: regions)
     defer { running.stop() }
     return try await body(running)
 }

@@ -148,6 +148,34 @@ struct SandboxTests {
     }
 }
 
+@Suite("Sandbox: only the regions named")
+struct SandboxRegionsTests {
+    @Test("regions EU and MBANK: only their hosts run and have databases; endpoints.json, the portal and the wallet know only them")
+    func onlyTheRegionsNamed() throws {
+        let directory = TemporaryDirectory()
+        var configuration = try sandboxConfiguration(basePort: 0, dataDirectory: directory.file("state"))
+        configuration.regions = ["MBANK", "EU"]
+        let sandbox = try Sandbox.start(configuration: configuration)
+        defer { sandbox.stop() }
+        #expect(sandbox.hosts.map(\.name) == ["EU", "MBANK"])
+        #expect(sandbox.endpoints.environments.keys.sorted() == ["EU", "MBANK"])
+        #expect(sandbox.wallet.configuration.hostURLs.keys.sorted() == ["EU", "MBANK"])
+        let listed = json(try get(sandbox.portal.server.port, "/api/environments"))?["environments"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["region"] as? String } == ["EU", "MBANK"])
+        let databases = try FileManager.default.contentsOfDirectory(atPath: directory.file("state").path).filter { $0.hasSuffix(".sqlite") }
+        #expect(databases.sorted() == ["eu.sqlite", "mbank.sqlite", "wallet.sqlite"])
+    }
+
+    @Test("a region the catalogue does not have is refused before anything starts")
+    func unknownRegion() throws {
+        let directory = TemporaryDirectory()
+        var configuration = try sandboxConfiguration(basePort: 0, dataDirectory: directory.file("state"))
+        configuration.regions = ["EU", "XX"]
+        #expect(throws: Sandbox.UnknownRegion.self) { _ = try Sandbox.start(configuration: configuration) }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state/eu.sqlite").path))
+    }
+}
+
 @Suite("EnvironmentHost database ownership")
 struct HostDatabaseTests {
     func configuration(_ region: Region, _ directory: URL) throws -> EnvironmentHost.Configuration {

@@ -11,7 +11,7 @@ struct TokenResumeTests {
 
     @Test("verify names the terminal and whether end needs a PIN; a refused token says why in words")
     func verifyTells() throws {
-        try withSandbox { sandbox in
+        try withSandbox(regions: nil) { sandbox in
             for region in regionIDs {
                 let host = try sandbox.host(region)
                 let terminals = host.fixture.terminals.filter { $0.allows("registrationCode") }

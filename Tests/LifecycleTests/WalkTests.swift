@@ -58,7 +58,7 @@ struct WalkTests {
         "portal and token activation, login, info, session expiry, PIN lock and unlock, secret code, logout, unregister",
         arguments: walkedRegions)
     func walk(region: String) throws {
-        try withSandbox { sandbox in try Self.walk(try sandbox.host(region)) }
+        try withSandbox(regions: [region]) { sandbox in try Self.walk(try sandbox.host(region)) }
     }
 
     static func walk(_ host: Host) throws {

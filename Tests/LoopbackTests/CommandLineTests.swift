@@ -103,6 +103,12 @@ struct CommandLineTests {
                 call: Call("sandbox", ["up", "--base-port", "http"], name: "sandbox up"),
                 message: "--base-port must be a whole number from 0 to 65535, not 'http'"),
             MistakenCall(
+                call: Call("sandbox", ["up", "--regions", "EU,XX"], name: "sandbox up"),
+                message: "--regions: no region 'XX' in environments.json (it has \(regions))"),
+            MistakenCall(
+                call: Call("sandbox", ["up", "--regions", "EU,,MBANK"], name: "sandbox up"),
+                message: "--regions wants region ids separated by commas, such as EU,MBANK, not 'EU,,MBANK'"),
+            MistakenCall(
                 call: Call("portal-sim", ["--environments", "XX=http://localhost:8100"]),
                 message: "unknown region 'XX'; known: \(regions)"),
             MistakenCall(
@@ -163,6 +169,15 @@ struct CommandLineTests {
         #expect(
             finished.stderr.contains("sandbox-host: cannot listen on 127.0.0.1:\(blocked.port)"), "\(finished)")
         #expect(!finished.stdout.contains("listening"), "\(finished)")
+    }
+
+    @Test("sandbox up --regions runs only the regions named (any case, any order), in catalogue order")
+    func dryRunRegions() throws {
+        let finished = try run(builtExecutable("sandbox"), ["up", "--regions", "mbank, EU", "--dry-run"])
+        #expect(finished.exited && finished.status == 0, "\(finished)")
+        let configuration = try #require(
+            try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: Any], "\(finished)")
+        #expect(configuration["regions"] as? [String] == ["EU", "MBANK"], "\(configuration)")
     }
 
     @Test("--dry-run resolves the documented defaults without listening", arguments: serviceCalls)

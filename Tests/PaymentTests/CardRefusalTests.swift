@@ -81,7 +81,7 @@ struct CardRefusalTests {
         let environments = try JSONDecoder().decode(
             Environments.self, from: Data(contentsOf: Paths.sandboxData.appendingPathComponent("environments.json")))
         let catalogue = try #require(cardCatalogue)
-        try await withSandbox { sandbox in
+        try await withSandbox(regions: nil) { sandbox in
             for region in environments.regions {
                 let host = try sandbox.host(region.id)
                 let till = try await Till.open(

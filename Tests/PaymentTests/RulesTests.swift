@@ -8,7 +8,7 @@ import Testing
 struct RulesTests {
     @Test("tips: within the terminal's caps clears; tip_over_limit over the amount or percentage cap; tips_not_allowed where tips are off")
     func tips() async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(regions: ["EU", "CAWL"]) { sandbox in
             let host = try sandbox.host("EU")
             let till = try await Till.open(host, try host.counter())
             let l = till.label

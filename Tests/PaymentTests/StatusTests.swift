@@ -312,7 +312,7 @@ struct StatusTests {
 
     @Test("DCC is not offered on a region without DCC")
     func noDccRegion() async throws {
-        try await withSandbox { sandbox in
+        try await withSandbox(regions: ["PAYONE_DE"]) { sandbox in
             let region = "PAYONE_DE"
             let host = try sandbox.host(region)
             #expect(!host.facts.dcc, "\(region) must not be a DCC region in environments.json")

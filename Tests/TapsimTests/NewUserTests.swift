@@ -16,7 +16,7 @@ struct NewUserTests {
 
     @Test("register token without --pin on a PIN terminal stops before begin; the token then still registers")
     func tokenAsksForThePinFirst() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         let token = try Self.token(sandbox, "EU", "EU-T0203")
         let missing = try sandbox.tapsim("register", "token", "--token", token)
         #expect(missing.status == 12, "\(missing)")
@@ -38,7 +38,7 @@ struct NewUserTests {
 
     @Test("register quick without sandbox-data says where it looked, before the host spends a challenge code")
     func quickFindsItsDataFirst() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         // A tapsim outside any checkout (copied, not linked), without --sandbox-data or TAPSANDBOX_HOME.
         let lone = TemporaryDirectory()
         let bin = lone.file("opt/bin")
@@ -69,7 +69,7 @@ struct NewUserTests {
 
     @Test("pin_required while registering exits with the registration code, 12")
     func pinRequiredIsRegistration() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         let begun = try sandbox.tapsim("--field", "challengeCode", "register", "begin")
         try #require(begun.status == 0, "\(begun)")
         let confirmed = try sandbox.tapsim("--field", "backofficeCode", "register", "confirm", "--terminal", "EU-T0203")
@@ -86,7 +86,7 @@ struct NewUserTests {
 
     @Test("register quick takes the first free terminal that allows portal registration, as its help says")
     func quickTakesTheFirstPortalTerminal() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         // The README tour's curl registration takes EU-T0101 first.
         let first = try sandbox.tapsim("--device", "tour", "--json", "register", "quick", "--pin", "2468")
         #expect(first.json?["terminalId"] as? String == "EU-T0101", "\(first)")
@@ -98,7 +98,7 @@ struct NewUserTests {
 
     @Test("terminal-info shows the reference pattern, the terminal code and auto-login")
     func terminalInfoLines() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468", "--terminal", "EU-T0201").status == 0)
         #expect(try sandbox.tapsim("login", "--pin", "2468").status == 0)
         let info = try sandbox.tapsim("terminal-info")
@@ -110,7 +110,7 @@ struct NewUserTests {
 
     @Test("a date alone in --to is the end of that day, for history, count and stats")
     func wholeDays() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try OutcomeTests.readyDevice(sandbox)
         let sale = try sandbox.tapsim("--json", "pay", "--amount", "1250")
         try #require(sale.status == 0, "\(sale)")
@@ -130,7 +130,7 @@ struct NewUserTests {
 
     @Test("logout once the session expired succeeds and says the session had ended")
     func logoutAfterExpiry() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468").status == 0)
         #expect(try sandbox.tapsim("login", "--pin", "2468").status == 0)
         let moved = try request("POST", try sandbox.host("EU") + "/_sandbox/clock", body: #"{"advanceSeconds":601}"#)
@@ -144,7 +144,7 @@ struct NewUserTests {
 
     @Test("errors name the tapsim command to run, not the SDK call")
     func messagesSpeakTapsim() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468").status == 0)
         let early = try sandbox.tapsim("pay", "--amount", "1250")
         #expect(early.status == 13, "\(early)")
@@ -157,7 +157,7 @@ struct NewUserTests {
 
     @Test("a refusal before the card (tips_not_allowed, refund_over_amount) prints no card reader line")
     func noCardLineBeforeARefusal() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try OutcomeTests.readyDevice(sandbox, terminal: "EU-T0203")   // no tips
         let tipped = try sandbox.tapsim("pay", "--amount", "1250", "--tip", "100")
         #expect(tipped.status == 14 && tipped.stderr.contains("tips_not_allowed"), "\(tipped)")
@@ -174,7 +174,7 @@ struct NewUserTests {
 
     @Test("--flavour that differs from the host's is a warning on standard error")
     func flavourWarning() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         let prod = try sandbox.tapsim("--flavour", "prod", "status")
         #expect(prod.status == 0, "\(prod)")
         #expect(prod.stderr.contains("warning: --flavour prod asks for prodEU, but the EU host at"), "\(prod)")
@@ -208,7 +208,7 @@ struct NewUserTests {
 
     @Test("the device folder's files are owner-only")
     func ownerOnlyFiles() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468").status == 0)
         #expect(try sandbox.tapsim("login", "--pin", "2468").status == 0)
         let folder = sandbox.work.appendingPathComponent(".sandbox/devices/EU")

@@ -14,7 +14,7 @@ struct OutcomeTests {
 
     @Test("a magic amount's decline is an answer (exit 0, DECLINED); an SDK error exits with its category's code")
     func declineVersusError() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468", "--terminal", "EU-T0201").status == 0)
 
         // Before login: the SDK refuses, category session, exit 13, the error as one JSON object.
@@ -62,7 +62,7 @@ struct OutcomeTests {
 
     @Test("a foreign card gets a DCC offer that dcc finishes; receipts, statistics and the reader test answer")
     func dccAndReads() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try Self.readyDevice(sandbox)
         let offer = try sandbox.tapsim("--json", "pay", "--amount", "1000", "--card", "visa-us-dcc")
         #expect(offer.status == 0, "\(offer)")
@@ -93,7 +93,7 @@ struct ProgressTests {
     func barOnTerminal() throws {
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path), "script(1) (bsdutils) is needed for a pseudo-terminal")
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try OutcomeTests.readyDevice(sandbox)
         let command = ([sandbox.tapsim.path, "--endpoints", sandbox.endpoints.path, "prepare"]).map { "'\($0)'" }.joined(separator: " ")
         let result = try run(script, ["-q", "-e", "-c", command, "/dev/null"], in: sandbox.work)
@@ -106,7 +106,7 @@ struct ProgressTests {
 
     @Test("--json prints the object alone, without progress")
     func silentWithJSON() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try OutcomeTests.readyDevice(sandbox)
         let result = try sandbox.tapsim("--json", "prepare")
         #expect(result.status == 0, "\(result)")

@@ -16,7 +16,7 @@ struct QRTests {
 
     @Test("qr pay: the QR drawn in the terminal and its URL, then approve, decline with a reason, expire; each an answer (exit 0)")
     func pay() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try Self.loggedIn(sandbox)
         let wallet = try #require(sandbox.sandbox.endpoints.wallet)
 
@@ -50,7 +50,7 @@ struct QRTests {
 
     @Test("qr cancel: a pending order ends USER_CANCELLED; a paid one is refused (apm_already_paid, exit 14)")
     func cancel() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try Self.loggedIn(sandbox)
         let pending = try sandbox.tapsim("--field", "transaction.transactionId", "qr", "pay", "--amount", "1250", "--no-wait")
         #expect(pending.status == 0, "\(pending)")
@@ -67,7 +67,7 @@ struct QRTests {
 
     @Test("qr refund: partial refunds up to the payment; one beyond it is refused (exit 14)")
     func refund() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU"])
         try Self.loggedIn(sandbox)
         let paid = try sandbox.tapsim("--field", "transaction.transactionId", "qr", "pay", "--amount", "1000", "--approve")
         let id = paid.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

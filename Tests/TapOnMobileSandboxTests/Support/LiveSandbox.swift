@@ -11,9 +11,10 @@ import Testing
 /// The whole sandbox, started for one test and stopped by ``withSandbox(_:)``.
 typealias LiveSandbox = InProcessSandbox
 
-/// Starts the sandbox, runs `body`, stops the sandbox.
+/// Starts the sandbox with the hosts these tests use (EU for cards and QR, MBANK for BLIK), runs
+/// `body`, stops the sandbox.
 func withSandbox<T>(_ body: (LiveSandbox) async throws -> T) async throws -> T {
-    try await HostTestSupport.withSandbox(body)
+    try await HostTestSupport.withSandbox(regions: ["EU", "MBANK"], body)
 }
 
 extension InProcessSandbox {

@@ -29,16 +29,16 @@ func run(
     return output
 }
 
-/// `sandbox up` in this process (every region, the portal, the wallet), its `endpoints.json` in its
-/// temporary data folder, and a working folder for the `tapsim` runs.
+/// `sandbox up` in this process (every region, or only `regions`, the portal, the wallet), its
+/// `endpoints.json` in its temporary data folder, and a working folder for the `tapsim` runs.
 final class SandboxUnderTest {
     let running: InProcessSandbox
     let endpoints: URL
     let tapsim: URL
 
-    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(regions: [String]? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         tapsim = try tapsimExecutable(sourceLocation: sourceLocation)
-        running = try InProcessSandbox()
+        running = try InProcessSandbox(regions: regions)
         do {
             endpoints = try running.sandbox.writeEndpoints()
         } catch {

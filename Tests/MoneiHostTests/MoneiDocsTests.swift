@@ -19,7 +19,7 @@ struct MoneiDocsTests {
 
     @Test("the journey runs as written: token, prepare, tap and pay, the callback verified by MONEI's library, reconciled, refunded")
     func journeyRunsAsWritten() throws {
-        let sandbox = try InProcessSandbox()
+        let sandbox = try InProcessSandbox(regions: ["MONEI"])
         defer { sandbox.stop() }
         let monei = try sandbox.url(of: "MONEI")
         let inbox = sandbox.sandbox.inbox.url

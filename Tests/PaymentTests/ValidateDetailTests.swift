@@ -9,7 +9,7 @@ struct ValidateDetailTests {
     @Test("validate PAYMENT/REFUND/REVERSAL with the terminal's rules; session_expiring under 60 s of session")
     func validate() async throws {
         // The hosts' clocks stand still but for the test's moves: "61 s left" stays 61 s on a loaded machine.
-        let sandbox = try InProcessSandbox()
+        let sandbox = try InProcessSandbox(regions: ["EU"])
         defer { sandbox.stop() }
         do {
             let host = try sandbox.host("EU")

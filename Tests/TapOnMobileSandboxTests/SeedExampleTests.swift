@@ -44,7 +44,7 @@ struct SeedExampleTests {
     func seedExamplesRunAsWritten() async throws {
         // The seed's example judges the session with the phone's `Date()`: the host's clock runs
         // with real time here, as a real host's does.
-        let sandbox = try LiveSandbox(clocksStandStill: false)
+        let sandbox = try LiveSandbox(clocksStandStill: false, regions: ["EU"])
         defer { sandbox.stop() }
         let directory = TemporaryDirectory()
         let screens = ScreenRecorder()
@@ -180,7 +180,7 @@ struct SeedExampleTests {
 
     @Test("the seed's BLIK examples (code blocks 50–55) run as written on an mBank terminal: a bank app code approved, refunded")
     func blikExamplesRunAsWritten() async throws {
-        let sandbox = try LiveSandbox()
+        let sandbox = try LiveSandbox(regions: ["MBANK"])
         defer { sandbox.stop() }
         let directory = TemporaryDirectory()
         let clock = SteppedClock()

@@ -16,7 +16,7 @@ struct BlikTests {
 
     @Test("blik code prints a fresh 6-digit code (or 9 digits and a verification code) valid 120 s; an unknown customer is refused")
     func code() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MBANK"])
         let six = try sandbox.tapsim("--json", "blik", "code", "--customer", "anna")
         #expect(six.status == 0, "\(six)")
         let code = try #require(six.json?["code"] as? String, "\(six)")
@@ -35,7 +35,7 @@ struct BlikTests {
 
     @Test("blik pay: approve in the bank app (CLEARED), decline with a reason, a CI code, a used code refused (exit 14), --no-answer waits")
     func pay() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MBANK"])
         try Self.loggedIn(sandbox)
         func freshCode(_ customer: String = "jan") throws -> String {
             try sandbox.tapsim("--field", "code", "blik", "code", "--customer", customer).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -75,7 +75,7 @@ struct BlikTests {
 
     @Test("blik refund: partial refunds up to the payment; one beyond it is refused (exit 14)")
     func refund() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MBANK"])
         try Self.loggedIn(sandbox)
         let paid = try sandbox.tapsim("--env", "MBANK", "--field", "transaction.transactionId", "blik", "pay", "--amount", "1000", "--code", "777123")
         let id = paid.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -27,7 +27,7 @@ struct GeopagosTapsimTests {
 
     @Test("a payment on another terminal, refunded after the cancel window; errors exit in their categories, one JSON object under --json")
     func answersAndErrors() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "GEOPAGOS"])
         let sale = try sandbox.tapsim(
             "--json", "geopagos", "pay", "--amount", "2500.50", "--card", "mc-ar", "--installments", "3", "--terminal", "GEOPAGOS-T0102")
         #expect(sale.status == 0, "\(sale)")

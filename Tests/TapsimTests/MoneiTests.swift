@@ -32,7 +32,7 @@ struct MoneiTapsimTests {
 
     @Test("the README's MONEI journey runs as written: token, prepare, pay, the callback verified by MONEI's library, reconciled")
     func readmeJourney() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MONEI"])
         let layout = try HelpExamplesTests.Layout(sandbox)
         let script = try Self.onThisSandbox(try Self.blocks("README.md", under: "## MONEI Tap to Pay"), sandbox)
         let result = try layout.bash("set -e\n" + script, timeout: 120)
@@ -42,7 +42,7 @@ struct MoneiTapsimTests {
 
     @Test("docs/monei.md's tapsim block runs as written")
     func docsBlock() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MONEI"])
         let layout = try HelpExamplesTests.Layout(sandbox)
         let script = try Self.onThisSandbox(try Self.blocks("docs/monei.md", under: "### tapsim"), sandbox)
         let result = try layout.bash("set -e\n" + script, timeout: 120)
@@ -52,7 +52,7 @@ struct MoneiTapsimTests {
 
     @Test("a MONEI error exits in its category with monei.<case> and, under --json, the error object")
     func errors() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "MONEI"])
         let monei = Service(name: "MONEI", baseURL: try sandbox.host("MONEI"))
 
         // Nothing prepared on this device yet.

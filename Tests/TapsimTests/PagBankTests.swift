@@ -27,7 +27,7 @@ struct PagBankTapsimTests {
 
     @Test("a sale before activation exits 13, an unknown appKey 12; under --json the result and the error are one object")
     func answersAndErrors() throws {
-        let sandbox = try SandboxUnderTest()
+        let sandbox = try SandboxUnderTest(regions: ["EU", "PAGBANK"])
         let early = try sandbox.tapsim("--json", "pagbank", "pay", "--amount", "10.00")
         #expect(early.status == 13 && early.json?[path: "error", "code"] as? String == "not_activated", "\(early)")
         let stranger = try sandbox.tapsim("pagbank", "activate", "--app-key", "tapon_test_not_a_partner")

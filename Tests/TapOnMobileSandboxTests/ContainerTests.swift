@@ -95,7 +95,10 @@ struct ContainerTests {
             await gate.open()
             await sale.value
             let entries = timeline.all
-            #expect(entries.first == "displayingCardReader" && entries.last == "completed CLEARED", "\(entries)")
+            // The stream's own order; its consumer (this task) and the screens' run apart, so the
+            // progress screen may be noted before the task reads displayingCardReader on a busy machine.
+            let streamed = entries.filter { !$0.contains("screen") && $0 != "result closed" }
+            #expect(streamed.first == "displayingCardReader" && entries.last == "completed CLEARED", "\(entries)")
             #expect(entries.filter { $0 != "processing" && $0 != "finishProcessing" && $0 != "displayingCardReader" }
                 == ["progress screen", "result screen CLEARED", "result closed", "completed CLEARED"], "\(entries)")
             withExtendedLifetime(device) {}

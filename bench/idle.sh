@@ -42,14 +42,14 @@ nginx_pid=$!
 pids+=("$nginx_pid")
 wait_for "http://127.0.0.1:$nginx_port/"
 
-# CPU ticks (user + system) and context switches (voluntary + involuntary) of a process and its
-# children's threads: every task of every pid given.
+# CPU ticks (user + system) of each pid given, threads that ended included (the process's own
+# stat), and the context switches (voluntary + involuntary) and number of its threads now.
 sample() {
   local ticks=0 switches=0 threads=0 pid task
   for pid in "$@"; do
+    ticks=$((ticks + $(sed 's/.*) //' /proc/"$pid"/stat | awk '{print $12 + $13}')))
     for task in /proc/"$pid"/task/*; do
-      [ -r "$task/stat" ] || continue
-      ticks=$((ticks + $(awk '{print $14 + $15}' "$task/stat")))
+      [ -r "$task/status" ] || continue
       switches=$((switches + $(awk '/ctxt_switches/ {s += $2} END {print s}' "$task/status")))
       threads=$((threads + 1))
     done
@@ -95,7 +95,7 @@ print(f"nginx_idle_wakeups_per_s: {n_wake:.1f}")
 PY
 
 # The wake-up paths, after the idle minute.
-python3 - "$work/data/endpoints.json" "$SCRATCH/release/tapsim" "$work/device" <<'PY'
+python3 - "$work/data/endpoints.json" "$SCRATCH/release/tapsim" "$work/device" "$sandbox_pid" "$(getconf CLK_TCK)" <<'PY'
 import json, subprocess, sys, time, urllib.request
 from datetime import datetime
 endpoints = json.load(open(sys.argv[1]))
@@ -151,10 +151,22 @@ moved = time.time()
 call(eu + "/_sandbox/clock", {"advanceSeconds": seconds})
 expiry_ms = (arrival(paid(waiting["transactionId"], "payment.failed")) - moved) * 1000
 
+# And it sleeps again once that work is done (a worker that kept finding "due now" would spin).
+def ticks(pid):
+    """User and system ticks of the process, threads that ended included."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+time.sleep(2)
+before = ticks(sys.argv[4])
+time.sleep(10)
+after_cpu_s = (ticks(sys.argv[4]) - before) / float(sys.argv[5])
+
 print(f"a webhook triggered after the idle minute reached the inbox in {webhook_ms:.1f} ms")
 print(f"a wallet rule's approval due 2 s after the order reached the inbox {rule_late_ms:.1f} ms after its due time")
 print(f"a QR payment's deadline passed by a clock move: payment.failed reached the inbox {expiry_ms:.1f} ms after the move")
+print(f"then idle again: {after_cpu_s:.2f} s of CPU in the next 10 s")
 print(f"wake_webhook_ms: {webhook_ms:.1f}")
 print(f"wake_wallet_rule_late_ms: {rule_late_ms:.1f}")
 print(f"wake_qr_expiry_ms: {expiry_ms:.1f}")
+print(f"idle_after_work_cpu_s: {after_cpu_s:.2f}")
 PY

@@ -66,10 +66,11 @@ public final class InProcessSandbox: @unchecked Sendable {
     }
 }
 
-/// Starts the sandbox (on the state in `directory`, a new one by default; with only `regions`'
-/// hosts, or every region's), runs `body`, stops the sandbox.
+/// Starts the sandbox (on the state in `directory`, a new one by default) with only `regions`' hosts
+/// (EU by default: most tests use one region, and starting, migrating and stopping a dozen hosts
+/// for each of them added up; nil: every region), runs `body`, stops the sandbox.
 public func withSandbox<T>(
-    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = nil, _ body: (InProcessSandbox) throws -> T
+    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = ["EU"], _ body: (InProcessSandbox) throws -> T
 ) throws -> T {
     let running = try InProcessSandbox(directory: directory, regions: regions)
     defer { running.stop() }
@@ -78,7 +79,7 @@ public func withSandbox<T>(
 
 /// `withSandbox` for an asynchronous test.
 public func withSandbox<T>(
-    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = nil, _ body: (InProcessSandbox) async throws -> T
+    directory: TemporaryDirectory = TemporaryDirectory(), regions: [String]? = ["EU"], _ body: (InProcessSandbox) async throws -> T
 ) async throws -> T {
     let running = try InProcessSandbox(directory: directory, regions: regions)
     defer { running.stop() }

@@ -20,9 +20,7 @@ final class WalletCourier: Sendable {
     let qr: QRPayments
     /// Real time: the backoff of a wallet that is down does not follow the sandbox clock.
     let wallClock: any TimeSource
-    private let running = Atomic<Bool>(false)
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = DueWorker(name: "wallet-courier")
 
     init(store: Store, wallet: WalletClient, qr: QRPayments, wallClock: any TimeSource) {
         self.store = store
@@ -35,39 +33,21 @@ final class WalletCourier: Sendable {
     /// then sleeps until the next of either (a call's time on the real clock, a deadline on the
     /// sandbox clock) or until ``wake()``: a commit that owes a call or sets a deadline, a move of
     /// the sandbox clock, a route that just wrote one. It never polls.
-    func start() {
-        guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        let thread = Thread { [self] in
-            while running.load(ordering: .sequentiallyConsistent) {
-                if let until = idleUntil() { _ = wakeUp.wait(timeout: until) }
-            }
-            finished.signal()
-        }
-        thread.name = "wallet-courier"
-        thread.start()
-    }
+    func start() { worker.start { [self] in idleUntil() } }
 
     /// Stops the thread after the call under way (at most the wallet client's 2 s timeout).
-    func stop() {
-        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        wakeUp.signal()
-        finished.wait()
-    }
+    func stop() { worker.stop() }
 
     /// Looks at the queue and the deadlines now.
-    func wake() { wakeUp.signal() }
+    func wake() { worker.wake() }
 
     /// One pass: what is due is done; then how long the thread may sleep (nil: look again now).
     private func idleUntil() -> DispatchTime? {
         do {
             if try qr.sweep() + deliverDue() > 0 { return nil }
             let (call, deadline) = try store.read { db in (try db.apm.nextCallDue(), try db.apm.nextDeadline()) }
-            var waits: [Int64] = []
-            if let call { waits.append(call - wallClock.nowMilliseconds()) }
-            if let deadline { waits.append(deadline - qr.payments.now()) }
-            guard let wait = waits.min() else { return .distantFuture }
-            if wait <= 0 { return nil }
-            return .now() + .milliseconds(Int(min(wait, 86_400_000)))
+            let waits = [call.map { $0 - wallClock.nowMilliseconds() }, deadline.map { $0 - qr.payments.now() }]
+            return DueWorker.sleep(milliseconds: waits.compactMap { $0 }.min())
         } catch {
             // A database that cannot be read or written now (a reset under way) is tried again in a second.
             return .now() + .seconds(1)

@@ -39,9 +39,7 @@ final class Dispatcher: Sendable {
     /// The operator's own receiver of a merchant (`sandbox up`'s inbox, `--webhook-inbox`), which
     /// no client chose: sent to unchecked, loopback on every flavour.
     let operatorURL: (@Sendable (_ merchant: String) -> String?)?
-    private let running = Atomic<Bool>(false)
-    private let wakes = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let worker = DueWorker(name: "webhook-dispatcher")
 
     init(
         store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?,
@@ -67,27 +65,15 @@ final class Dispatcher: Sendable {
 
     /// Wakes the delivery thread to look for due events: a commit that wrote one (the store's
     /// `webhooks` channel), a move of the sandbox clock, a delivery that ended.
-    func wake() { wakes.signal() }
+    func wake() { worker.wake() }
 
     /// Starts the delivery thread: it starts due deliveries while slots are free, then sleeps
     /// until the next event is due or it is woken (``wake()``); it never polls.
-    func start() {
-        guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        let thread = Thread { [self] in
-            while running.load(ordering: .sequentiallyConsistent) {
-                if let until = idleUntil() { _ = wakes.wait(timeout: until) }
-            }
-            finished.signal()
-        }
-        thread.name = "webhook-dispatcher"
-        thread.start()
-    }
+    func start() { worker.start { [self] in idleUntil() } }
 
     /// Stops starting deliveries, then waits (at most the delivery timeout) for those under way.
     func stop() {
-        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        wakes.signal()
-        finished.wait()
+        worker.stop()
         let deadline = Date().addingTimeInterval(16)
         while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(10_000) }
     }
@@ -116,9 +102,7 @@ final class Dispatcher: Sendable {
             let now = now()
             let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1) }.first { !busy.contains($0.id) }
             guard let next else { return .distantFuture }
-            let delay = next.at - now
-            if delay <= 0 { return nil }
-            return .now() + .milliseconds(Int(min(delay, 86_400_000)))
+            return DueWorker.sleep(milliseconds: next.at - now)
         } catch {
             // A database that cannot be read now (a reset under way) is tried again in a second.
             return .now() + .seconds(1)
@@ -144,7 +128,7 @@ final class Dispatcher: Sendable {
                 let outcome = attempt(event)
                 try? record([(event, outcome)], at: self.now())
                 inFlight.withLock { _ = $0.remove(event.id) }
-                wakes.signal()
+                worker.wake()
             }.start()
         }
         return due.count

@@ -49,7 +49,8 @@ public final class InProcessHost: @unchecked Sendable {
         if let resolver { configuration.resolver = resolver }
         configuration.moneiStores = try resources.moneiStores(region)
         host = try EnvironmentHost.start(configuration: configuration)
-        service = Service(name: id, baseURL: host.url)
+        // Answered in process: the route tests need the host's answers, not a socket's trip.
+        service = Service(name: id, baseURL: host.url, responder: host)
     }
 
     public func stop() { host.stop() }

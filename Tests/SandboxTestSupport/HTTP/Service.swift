@@ -1,4 +1,5 @@
 import Foundation
+import SandboxHTTP
 import SandboxHTTPClient
 
 /// A service of a running sandbox (an environment host, the inbox) seen over HTTP: JSON in,
@@ -11,11 +12,18 @@ public struct Service: Sendable {
     public var name: String
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String
+    /// The service's own responder, when it runs in this process and a test needs no socket:
+    /// requests are answered in process (``InProcessTransport``); nil: over HTTP to `baseURL`.
+    public var responder: (any Responder)?
 
-    public init(name: String = "", baseURL: String) {
+    public init(name: String = "", baseURL: String, responder: (any Responder)? = nil) {
         self.name = name
         self.baseURL = baseURL
+        self.responder = responder
     }
+
+    /// The same service over HTTP, for what only a socket shows (body limits, framing, deadlines).
+    public var overHTTP: Service { Service(name: name, baseURL: baseURL) }
 
     /// Sends a request; `body` is a JSON object (sorted keys, so the same object is the same bytes),
     /// or `raw` text as it is.
@@ -24,6 +32,9 @@ public struct Service: Sendable {
         raw: String? = nil, headers extra: [(String, String)] = []
     ) -> HTTPReply {
         let (request, label) = prepare(method, path, bearer: bearer, authorization: authorization, body: body, raw: raw, extra)
+        if let responder {
+            return Self.reply(label, InProcessTransport.send(request, to: responder))
+        }
         do {
             return Self.reply(label, try Self.http.send(request))
         } catch {
@@ -37,6 +48,9 @@ public struct Service: Sendable {
         raw: String? = nil, headers extra: [(String, String)] = []
     ) async -> HTTPReply {
         let (request, label) = prepare(method, path, bearer: bearer, authorization: authorization, body: body, raw: raw, extra)
+        if let responder {
+            return Self.reply(label, await InProcessTransport.send(request, to: responder))
+        }
         do {
             return Self.reply(label, try await Self.http.send(request))
         } catch {
@@ -75,6 +89,13 @@ public struct Service: Sendable {
         if !bytes.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
         let request = HTTPClientRequest(method: .init(rawValue: method), url: baseURL + path, headers: headers, body: bytes)
         return (request, "\(prefix)\(method) \(path)")
+    }
+
+    private static func reply(_ label: String, _ result: InProcessTransport.HTTPClientResult) -> HTTPReply {
+        switch result {
+        case .success(let response): reply(label, response)
+        case .failure(let failure): HTTPReply(request: label, status: 0, text: "transport error: \(failure)", json: nil)
+        }
     }
 
     private static func reply(_ label: String, _ response: HTTPClientResponse) -> HTTPReply {

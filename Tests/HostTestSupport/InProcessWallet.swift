@@ -32,7 +32,8 @@ public final class InProcessWallet: @unchecked Sendable {
                 openAPIFile: Paths.openAPI.appendingPathComponent("wallet.yaml"), dataDirectory: directory.file("state"),
                 data: walletData, hostURLs: hosts, clock: clock, blikCodes: blikCodes, firstRetry: .milliseconds(50), longestRetry: .milliseconds(200),
                 payWait: payWait))
-        service = Service(name: "wallet", baseURL: wallet.url)
+        // Answered in process, as InProcessHost's: the hosts it notifies are still called over HTTP.
+        service = Service(name: "wallet", baseURL: wallet.url, responder: wallet)
     }
 
     public func stop() { wallet.stop() }

@@ -62,10 +62,9 @@ public enum SandboxCommand {
             resources: resources, basePort: basePort, server: server, dataDirectory: dataDirectory, flavour: flavour,
             accessLog: nil, walletPublicURL: options.string("wallet-public-url"))
         if let list = options.string("regions") {
-            configuration.regions = list.split(separator: ",", omittingEmptySubsequences: false).map {
-                $0.trimmingCharacters(in: .whitespaces).uppercased()
-            }
-            guard configuration.regions?.contains("") == false else { throw UsageError("--regions wants region ids separated by commas, such as EU,MBANK, not '\(list)'") }
+            let ids = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+            guard !ids.contains("") else { throw UsageError("--regions wants region ids separated by commas, such as EU,MBANK, not '\(list)'") }
+            configuration.regions = ids
         }
         let regions: [Region]
         do {

@@ -59,7 +59,7 @@ extension OrderBook {
     func tick() throws -> Int {
         let now = now
         // A read first: an idle wallet does not commit (and sync) ten times a second.
-        guard try store.read({ db in try db.orders.anythingDue(at: now) }) else { return 0 }
+        guard let due = try store.read({ db in try db.orders.nextDue() }), due <= now else { return 0 }
         let changes = try store.write { db -> Int in
             var changes = 0
             for var order in try db.orders.planned(dueBy: now) {

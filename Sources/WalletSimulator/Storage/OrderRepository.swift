@@ -57,18 +57,8 @@ struct OrderRepository {
         ).map { try OrderRecord(row: $0) }
     }
 
-    /// Whether anything falls due at `now`: a planned action, a deadline, a refund's answer.
-    func anythingDue(at now: Int64) throws -> Bool {
-        let due: Int64 = try db.query(
-            """
-            SELECT EXISTS(SELECT 1 FROM orders WHERE plan_due_at IS NOT NULL AND plan_due_at <= ?1)
-                OR EXISTS(SELECT 1 FROM orders WHERE status IN ('pending', 'scanned') AND expires_at <= ?1)
-                OR EXISTS(SELECT 1 FROM refunds WHERE status = 'pending' AND due_at <= ?1)
-            """, [.integer(now)])[0][0]
-        return due != 0
-    }
-
-    /// The earliest moment something falls due (wallet clock), nil: nothing is waiting.
+    /// The earliest moment something falls due on the wallet's clock (a planned action, a payable
+    /// order's deadline, a refund's answer), nil: nothing is waiting. Each part reads its partial index.
     func nextDue() throws -> Int64? {
         try db.query(
             """

@@ -14,24 +14,23 @@ enum InProcessTransport {
 
     /// The request the server would hand the responder for `request`.
     static func request(for request: HTTPClientRequest) -> Request {
-        let url = request.url
-        let afterAuthority = url.range(of: "://").map { url[$0.upperBound...] }.flatMap { rest in rest.firstIndex(of: "/").map { rest[$0...] } } ?? "/"
-        let (path, query) = afterAuthority.firstIndex(of: "?").map { (afterAuthority[..<$0], afterAuthority[afterAuthority.index(after: $0)...]) }
-            ?? (afterAuthority, "")
+        let url = URLComponents(string: request.url)
+        let path = url?.percentEncodedPath ?? ""
         var headers: [String: String] = [:]
         for field in request.headers {
             let key = field.name.lowercased()
             headers[key] = headers[key].map { $0 + ", " + field.value } ?? field.value
         }
-        if let host = URL(string: url)?.host {
-            headers["host"] = headers["host"] ?? host + (URL(string: url)?.port.map { ":\($0)" } ?? "")
+        if let host = url?.host {
+            headers["host"] = headers["host"] ?? host + (url?.port.map { ":\($0)" } ?? "")
         }
         if !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method.rawValue) {
             headers["content-length"] = String(request.body.count)
         }
         let id = "inproc_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
         return Request(
-            method: request.method.rawValue, path: decode(path, plusIsSpace: false), query: Self.query(query), headers: headers,
+            method: request.method.rawValue, path: decode(path.isEmpty ? "/" : path[...], plusIsSpace: false),
+            query: Self.query((url?.percentEncodedQuery ?? "")[...]), headers: headers,
             body: request.body, id: headers["x-request-id"] ?? id, clientAddress: "127.0.0.1")
     }
 

@@ -32,10 +32,10 @@ public final class RawConnection {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else {
-                close(descriptor)
-                throw Closed()
-            }
+            // No close here: the connection is fully initialized, so a throw runs `deinit`, which
+            // closes it; a second close would close whatever socket reused the number meanwhile
+            // (a server's listening socket, which libmicrohttpd then aborts on).
+            guard bound == 0 else { throw Closed() }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -46,10 +46,7 @@ public final class RawConnection {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            close(descriptor)
-            throw Closed()
-        }
+        guard result == 0 else { throw Closed() }  // `deinit` closes it, once
     }
 
     deinit { close(descriptor) }

@@ -24,13 +24,21 @@ run: setup
 # test that waits in real time (a BLIK code's 120 s, an SDK's polling) spends it in that queue.
 # The browser suite needs a Chromium (scripts/chromium): Debian's on Linux, where its absence
 # fails the run; on a Mac without Google Chrome or Chromium it is skipped with a line saying so.
+# Each suite's event stream goes to .build/test-events/, and scripts/slowest-tests prints the run's
+# length and its ten slowest tests by their own running time after it.
 TEST_WIDTH ?= 8
+EVENTS = .build/test-events
 test: setup
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --skip '^BrowserTests\.'
+	@mkdir -p $(EVENTS)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --skip '^BrowserTests\.' \
+		--experimental-event-stream-output $(EVENTS)/main.jsonl --experimental-event-stream-version 0
+	@scripts/slowest-tests $(EVENTS)/main.jsonl 10 $(TEST_WIDTH)
 	@if chromium=$$(scripts/chromium); then \
 		echo "CHROMIUM=$$chromium SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^BrowserTests\.'"; \
-		CHROMIUM="$$chromium" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^BrowserTests\.'; \
+		CHROMIUM="$$chromium" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^BrowserTests\.' \
+			--experimental-event-stream-output $(EVENTS)/browser.jsonl --experimental-event-stream-version 0 \
+			&& scripts/slowest-tests $(EVENTS)/browser.jsonl 10 $(TEST_WIDTH); \
 	elif [ "$$(uname -s)" = Darwin ]; then \
 		echo "make test: the browser suite (Tests/BrowserTests) was SKIPPED: no Chromium or Google Chrome on this Mac (see above)"; \
 	else \

@@ -20,11 +20,22 @@ import SandboxTestSupport
         return server
     }
 
-    func status(_ server: Server, _ request: String) throws -> (RawConnection.Response, closed: Bool) {
+    /// Sends `request` on a fresh connection and reads the answer.
+    func answer(_ server: Server, _ request: String) throws -> RawConnection.Response {
+        try exchange(server, request).response
+    }
+
+    /// The answer, and whether the server then closed the connection (which waits up to the
+    /// connection's 5 s read timeout when it stays open: only for the tests that ask).
+    func answerAndClosed(_ server: Server, _ request: String) throws -> (RawConnection.Response, closed: Bool) {
+        let (response, connection) = try exchange(server, request)
+        return (response, connection.isClosedOrResetByPeer())
+    }
+
+    private func exchange(_ server: Server, _ request: String) throws -> (response: RawConnection.Response, connection: RawConnection) {
         let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
         try connection.send(request)
-        let response = try connection.readResponse()
-        return (response, connection.isClosedOrResetByPeer())
+        return (try connection.readResponse(), connection)
     }
 
     /// Waits (boundedly) until the server has read as far as a test needs: the deadlines count from
@@ -70,7 +81,7 @@ import SandboxTestSupport
         server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
         #expect(slow.isClosedOrResetByPeer())
         // A client that sends its head in time is served.
-        let (response, _) = try status(server, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try answer(server, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(response.status == 200)
     }
 
@@ -154,14 +165,14 @@ import SandboxTestSupport
     func conflictingLengthsAreRefused() throws {
         let server = try start()
         defer { server.stop() }
-        let (response, closed) = try status(
+        let (response, closed) = try answerAndClosed(
             server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!")
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_request""#))
         #expect(response.text.contains(#""field":"header.Content-Length""#))
         #expect(closed)
         // The same length twice is one length.
-        let (same, _) = try status(server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+        let same = try answer(server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
         #expect(same.status == 200)
         #expect(same.text == "hello")
     }
@@ -179,7 +190,7 @@ import SandboxTestSupport
         #expect(response.text.contains(#""field":"header.Transfer-Encoding""#))
         #expect(connection.isClosedOrResetByPeer())
         // A coding other than chunked is refused too (the server would read such a body to the end of the stream).
-        let (gzip, closed) = try status(server, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+        let (gzip, closed) = try answerAndClosed(server, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
         #expect(gzip.status == 400)
         #expect(closed)
     }
@@ -201,7 +212,7 @@ import SandboxTestSupport
     func controlBytesAreRefused(request: String, field: String) throws {
         let server = try start()
         defer { server.stop() }
-        let (response, _) = try status(server, request)
+        let response = try answer(server, request)
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_request""#))
         #expect(response.text.contains(#""field":"\#(field)""#))
@@ -211,7 +222,7 @@ import SandboxTestSupport
     func foldedHeaderIsRefused() throws {
         let server = try start()
         defer { server.stop() }
-        let (response, _) = try status(server, "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
+        let response = try answer(server, "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_request""#))
     }
@@ -236,11 +247,11 @@ import SandboxTestSupport
             "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A:   a\tb\r\nX-Last: \r\n\r\n",
             "GET /header?name=x-a HTTP/1.1\nHost: x\nX-A: a\tb\n\n",
         ] {
-            let (response, _) = try status(server, request)
+            let response = try answer(server, request)
             #expect(response.status == 200)
             #expect(response.text == "a\tb")
         }
-        let (query, _) = try status(server, "GET /query?page=%C3%BC%20x+y HTTP/1.1\r\nHost: x\r\n\r\n")
+        let query = try answer(server, "GET /query?page=%C3%BC%20x+y HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(query.text == #"{"page":"ü x y"}"#)
     }
 }

@@ -101,9 +101,11 @@ let package = Package(
         .executableTarget(name: "WalletSimCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "WebhookInboxCommand", dependencies: ["Launcher"]),
         .executableTarget(name: "SandboxCommand", dependencies: ["Launcher"]),
-        .executableTarget(
-            name: "TapsimCommand",
+        // tapsim's parsing and commands, as a library the tests run in-process; the executable is one call into it.
+        .target(
+            name: "TapsimCLI",
             dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "Payments", "TapToPayHardware", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "SandboxQRCode"]),
+        .executableTarget(name: "TapsimCommand", dependencies: ["TapsimCLI"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
 
@@ -137,7 +139,7 @@ let package = Package(
             name: "TapOnMobileSandboxTests",
             dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "SandboxWire", "SandboxTestSupport", "HostTestSupport", "SandboxHTTPClient"],
             swiftSettings: [.define("COMBINE_STAND_IN")]),
-        .testTarget(name: "TapsimTests", dependencies: ["SandboxTestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
+        .testTarget(name: "TapsimTests", dependencies: ["TapsimCLI", "SandboxTestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxTestSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "SandboxTestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "SandboxTestSupport"]),

@@ -17,12 +17,15 @@ public struct SandboxEndpoints: Sendable {
     /// `sandbox up` removes its file when it stops; one left by a `sandbox up` that was killed is
     /// known by its `sandbox.lock` beside it, which no running process holds any more.
     ///
-    /// - Parameter otherwise: What else the command accepts instead of the file, appended to the
-    ///   missing-file message (`" (or --url URL)"`).
+    /// - Parameters:
+    ///   - otherwise: What else the command accepts instead of the file, appended to the
+    ///     missing-file message (`" (or --url URL)"`).
+    ///   - directory: What a relative `explicit` and the default are read against (the working
+    ///     directory when nil).
     /// - Throws: `UsageError` when the file is missing, is not an endpoints file, or was left by a
     ///   sandbox that is no longer running: the user has to start `sandbox up` or say where its file is.
-    public static func load(explicit: String?, otherwise: String = "") throws(UsageError) -> SandboxEndpoints {
-        let file = URL(fileURLWithPath: explicit ?? EndpointsFile.defaultPath)
+    public static func load(explicit: String?, otherwise: String = "", relativeTo directory: URL? = nil) throws(UsageError) -> SandboxEndpoints {
+        let file = URL(fileURLWithPath: explicit ?? EndpointsFile.defaultPath, relativeTo: directory).absoluteURL
         let endpoints: SandboxEndpoints
         do {
             endpoints = SandboxEndpoints(file: file, contents: try EndpointsFile.load(from: file))

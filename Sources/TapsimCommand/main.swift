@@ -1,2 +1,5 @@
-// tapsim: argument parsing and one call; everything else is in the other files of this target.
-await Tapsim.main(Array(CommandLine.arguments.dropFirst()))
+// tapsim: one call into TapsimCLI, which parses the arguments and runs the command.
+import Foundation
+import TapsimCLI
+
+exit(await Tapsim.run(Array(CommandLine.arguments.dropFirst())))

@@ -14,6 +14,14 @@ public struct ProcessOutput: CustomStringConvertible, Sendable {
 
     public var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
 
+    public init(status: Int32, exited: Bool = true, timedOut: Bool = false, standardOutput: [UInt8], stderr: String) {
+        self.status = status
+        self.exited = exited
+        self.timedOut = timedOut
+        self.standardOutput = standardOutput
+        self.stderr = stderr
+    }
+
     /// Standard output as the one JSON object a `--json` run promises (nil when it is anything else).
     public var json: [String: Any]? {
         let lines = stdout.split(separator: "\n", omittingEmptySubsequences: true)

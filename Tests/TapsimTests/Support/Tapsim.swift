@@ -2,10 +2,13 @@ import Foundation
 import HostTestSupport
 import Launcher
 import SandboxTestSupport
+import Synchronization
+import TapsimCLI
 import Testing
 
-// Runs the real, built `tapsim` the way a user does, against the whole sandbox started in this
-// process on ports the system picks.
+// Runs tapsim's commands against the whole sandbox started in this process on ports the system
+// picks: in this process too (TapsimCLI, the library the executable is one call into), or as the
+// real, built executable for the tests that exist to check it (its help, exit codes, shell examples).
 
 /// The built `tapsim`, or a failed requirement saying how to build it.
 func tapsimExecutable(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
@@ -29,8 +32,35 @@ func run(
     return output
 }
 
+/// `tapsim ARGUMENTS` run in this process in `directory`, as the executable would run it there:
+/// its standard output and error collected, its exit code answered. A run still going after
+/// `timeout` seconds is cancelled and recorded as an issue.
+///
+/// The caller's thread waits for the run (the suites that call this block their threads:
+/// `.blocksThreads`).
+func runInProcess(_ arguments: [String], in directory: URL, timeout: TimeInterval = 30) -> ProcessOutput {
+    let output = Mutex<(out: String, error: String)>(("", ""))
+    let streams = TapsimStreams(
+        output: { text in output.withLock { $0.out += text } }, error: { text in output.withLock { $0.error += text } })
+    let status = Mutex<Int32?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    let run = Task {
+        let code = await Tapsim.run(arguments, in: directory, streams: streams)
+        status.withLock { $0 = code }
+        finished.signal()
+    }
+    let timedOut = finished.wait(timeout: .now() + timeout) == .timedOut
+    if timedOut {
+        run.cancel()
+        Issue.record("tapsim \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
+    }
+    let (out, error) = output.withLock { $0 }
+    return ProcessOutput(status: status.withLock { $0 } ?? -1, timedOut: timedOut, standardOutput: Array(out.utf8), stderr: error)
+}
+
 /// `sandbox up` in this process (every region, or only `regions`, the portal, the wallet), its
-/// `endpoints.json` in its temporary data folder, and a working folder for the `tapsim` runs.
+/// `endpoints.json` in its temporary data folder, and a working folder for the `tapsim` runs:
+/// in this process (``tapsim(_:)-swift.method``), or the built executable's (``tapsimProcess(_:environment:)``).
 final class SandboxUnderTest {
     let running: InProcessSandbox
     let endpoints: URL
@@ -61,12 +91,17 @@ final class SandboxUnderTest {
         try #require(sandbox.endpoints.environments[region], "the sandbox runs no host \(region)")
     }
 
-    /// `tapsim --endpoints <ours> --sandbox-data <checkout's> ARGUMENTS…` in the working folder.
-    func tapsim(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessOutput {
-        try tapsim(arguments, environment: environment)
+    /// `tapsim --endpoints <ours> --sandbox-data <checkout's> ARGUMENTS…` in the working folder, in this process.
+    func tapsim(_ arguments: String...) throws -> ProcessOutput {
+        try tapsim(arguments)
     }
 
-    func tapsim(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutput {
+    func tapsim(_ arguments: [String]) throws -> ProcessOutput {
+        runInProcess(["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path] + arguments, in: work)
+    }
+
+    /// The same, run by the built executable in a process of its own, with `environment` added to this one's.
+    func tapsimProcess(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessOutput {
         try run(
             tapsim, ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path] + arguments, in: work,
             environment: environment)

@@ -8,7 +8,7 @@ import Foundation
 /// or with exactly one JSON object on standard output under `--json`. Exit codes: 0 for an answer
 /// (a declined payment is an answer), 2 for a usage error, and the SDK error category's code
 /// otherwise (docs/sdk.md).
-enum Tapsim {
+public enum Tapsim {
     static let globalOptions: [Option] = [
         .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK; MONEI for 'tapsim monei'; default: EU, or MONEI for 'tapsim monei')."),
         .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
@@ -60,42 +60,66 @@ enum Tapsim {
         return lines.joined(separator: "\n")
     }
 
-    /// Parses, runs one command, prints its answer and exits with its code.
-    static func main(_ arguments: [String]) async -> Never {
+    /// Parses, runs one command, prints its answer and answers the exit code.
+    ///
+    /// `main.swift` is this call; the tests make it too, in their own process:
+    ///
+    /// ```swift
+    /// let code = await Tapsim.run(["--json", "status"], in: folder, streams: collected)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: What relative paths and the default `.sandbox/` are read against (the
+    ///     process's working directory by default).
+    ///   - streams: Where the answer, progress and errors go.
+    public static func run(_ arguments: [String], in directory: URL? = nil, streams: TapsimStreams = .standard) async -> Int32 {
+        await Output.$streams.withValue(streams) {
+            do throws(TapsimExit) {
+                try await run(arguments, in: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+                return 0
+            } catch {
+                return error.code
+            }
+        }
+    }
+
+    private static func run(_ arguments: [String], in directory: URL) async throws(TapsimExit) {
         let wantsJSON = arguments.contains("--json")
         let invocation: Invocation
         do {
-            guard let parsed = try Invocation.parse(arguments) else { exit(0) }
+            guard let parsed = try Invocation.parse(arguments, in: directory) else { return }
             invocation = parsed
         } catch {
-            Output.usageFailure(error.description, name: error.commandName ?? "tapsim", json: wantsJSON)
+            throw Output.usageFailure(error.description, name: error.commandName ?? "tapsim", json: wantsJSON)
         }
         let output = Output(command: invocation.command.name, json: invocation.globals.json, field: invocation.globals.field)
+        let report: Report
         do {
-            let report: Report
             switch invocation.command.action {
             case .tapOnMobile(let run):
                 let context = try Context(globals: invocation.globals)
                 if invocation.globals.dryRun {
                     Output.write(context.resolved(invocation.command, invocation.options).text)
-                    exit(0)
+                    return
                 }
                 report = try await run(context, invocation.options)
             case .vendor(let region, let run):
                 let context = try VendorContext(globals: invocation.globals, region: region)
                 if invocation.globals.dryRun {
                     Output.write(context.resolved(invocation.command, invocation.options, files: ["monei.json", "device.json", "tapon.json"]).text)
-                    exit(0)
+                    return
                 }
-                report = try await run(context, invocation.options)
+                // The vendors' SDKs keep one state per app, as on a phone: one vendor command at a time in a process.
+                report = try await VendorContext.oneAtATime.run { try await run(context, invocation.options) }
             }
-            output.success(report)
-            exit(0)
         } catch let error as UsageError {
-            Output.usageFailure(error.description, name: "tapsim " + invocation.command.name, json: invocation.globals.json)
+            throw Output.usageFailure(error.description, name: "tapsim " + invocation.command.name, json: invocation.globals.json)
+        } catch let exit as TapsimExit {
+            throw exit
         } catch {
-            output.failure(Failure(any: error))
+            throw output.failure(Failure(any: error))
         }
+        try output.success(report)
     }
 }
 
@@ -112,6 +136,8 @@ struct InvocationError: Error, CustomStringConvertible {
 
 /// The options every command shares, read from before and after the command word.
 struct GlobalOptions: Sendable {
+    /// What relative paths and the default `.sandbox/` are read against.
+    var directory: URL
     /// `--env`; nil when not given (each kind of command has its default region).
     var region: String?
     var flavour: String
@@ -123,6 +149,11 @@ struct GlobalOptions: Sendable {
     var field: String?
     var realTime: Bool
     var dryRun: Bool
+
+    /// `path` (an option's value, or a default such as `.sandbox/endpoints.json`) read against ``directory``.
+    func url(_ path: String) -> URL {
+        URL(fileURLWithPath: path, relativeTo: directory).absoluteURL.standardizedFileURL
+    }
 }
 
 /// One call of `tapsim`: its global options, the command and the command's own options.
@@ -135,7 +166,7 @@ struct Invocation {
     ///
     /// - Returns: nil when help was printed.
     /// - Throws: `InvocationError` for a wrong call.
-    static func parse(_ arguments: [String]) throws(InvocationError) -> Invocation? {
+    static func parse(_ arguments: [String], in directory: URL) throws(InvocationError) -> Invocation? {
         var globals: [String] = []
         var index = 0
         // Global options before the command word.
@@ -159,7 +190,7 @@ struct Invocation {
             }
         }
         guard index < arguments.count else {
-            FileHandle.standardError.write(Data((Tapsim.usage + "\n").utf8))
+            Output.writeError(Tapsim.usage)
             throw InvocationError("a command is required", commandName: nil)
         }
         let word = arguments[index]
@@ -240,7 +271,7 @@ struct Invocation {
         }
         return Invocation(
             globals: GlobalOptions(
-                region: global.string("env"), flavour: flavour, device: global.string("device"),
+                directory: directory, region: global.string("env"), flavour: flavour, device: global.string("device"),
                 endpoints: global.string("endpoints"), sandboxData: global.string("sandbox-data"), json: global.flag("json"),
                 field: field, realTime: global.flag("real-time"), dryRun: global.flag("dry-run")),
             command: command, options: options)
@@ -252,6 +283,6 @@ struct Invocation {
     }
 
     private static func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Output.write(text)
     }
 }

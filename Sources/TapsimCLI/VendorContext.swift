@@ -15,13 +15,13 @@ final class VendorContext: @unchecked Sendable {
     /// The context of `region`'s commands; `--env` may only repeat it.
     init(globals: GlobalOptions, region expected: String) throws(UsageError) {
         self.globals = globals
-        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
+        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints, relativeTo: globals.directory)
         region = try endpoints.region(globals.region ?? expected)
         guard region == expected else {
             throw UsageError("'tapsim \(expected.lowercased())' talks to the \(expected) host (--env \(expected)), not \(region)")
         }
         host = try endpoints.hostURL(for: region)
-        deviceDirectory = URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
+        deviceDirectory = globals.url(globals.device ?? ".sandbox/devices/\(region)")
     }
 
     /// The reader's clock: waits skipped unless `--real-time`.
@@ -29,12 +29,12 @@ final class VendorContext: @unchecked Sendable {
 
     /// The test card named `name`, or the first plain card issued in `country`.
     func card(named name: String?, country: String) throws(UsageError) -> TestCard {
-        try SandboxData.locate(explicit: globals.sandboxData).card(named: name, country: country)
+        try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path }).card(named: name, country: country)
     }
 
     /// `sandbox-data/merchants.json`'s part for this region.
     func sandboxData() throws(UsageError) -> SandboxData.Region {
-        try SandboxData.locate(explicit: globals.sandboxData).region(region)
+        try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path }).region(region)
     }
 
     /// `--dry-run`: the command, its options, the host and the device folder, and which of `files` exist there.
@@ -58,5 +58,41 @@ final class VendorContext: @unchecked Sendable {
         let file = deviceDirectory.appendingPathComponent(name)
         try data.write(to: file, options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    }
+}
+
+extension VendorContext {
+    /// MONEI's, PagBank's and Geopagos' SDKs keep one state per app, as on a phone (the configured
+    /// endpoint, the reader): in one process, their commands take turns.
+    static let oneAtATime = Turns()
+}
+
+/// Runs one job at a time, in the order they asked.
+actor Turns {
+    private var taken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    nonisolated func run<T>(_ job: () async throws -> T) async rethrows -> T {
+        await take()
+        do {
+            let value = try await job()
+            await give()
+            return value
+        } catch {
+            await give()
+            throw error
+        }
+    }
+
+    private func take() async {
+        guard taken else {
+            taken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func give() {
+        if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
     }
 }

@@ -20,13 +20,15 @@ final class ProgressBar: @unchecked Sendable {
         /// A bar on a terminal, lines otherwise; silent for `--json`.
         static func detect(json: Bool) -> Style {
             if json { return .silent }
-            return isatty(STDOUT_FILENO) != 0 ? .bar : .lines
+            return Output.streams.isTerminal ? .bar : .lines
         }
     }
 
     let style: Style
     let label: String
     let width: Int
+    /// The run's output, taken when the bar is made: updates may come from the SDK's threads.
+    private let streams = Output.streams
     private let lock = NSLock()
     private var last = -1
 
@@ -66,6 +68,6 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        streams.output(text)
     }
 }

@@ -36,7 +36,7 @@ final class Context: @unchecked Sendable {
 
     init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
         self.globals = globals
-        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints)
+        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints, relativeTo: globals.directory)
         region = try endpoints.region(globals.region ?? "EU")
         guard let environment = Environments(region: region, flavour: globals.flavour) else {
             throw UsageError("the SDK has no environment for region \(region) and flavour \(globals.flavour)")
@@ -44,7 +44,7 @@ final class Context: @unchecked Sendable {
         self.environment = environment
         host = try endpoints.hostURL(for: region)
         deviceDirectory =
-            explicitDevice ?? URL(fileURLWithPath: globals.device ?? ".sandbox/devices/\(region)").standardizedFileURL
+            explicitDevice ?? globals.url(globals.device ?? ".sandbox/devices/\(region)")
         state = TapsimState.load(from: deviceDirectory)
         let card = self.card
         let customerClock = self.customerClock
@@ -59,14 +59,17 @@ final class Context: @unchecked Sendable {
     /// `sandbox-data/`, found on first use (only `register quick` and `--card` need it).
     func sandboxData() throws(UsageError) -> SandboxData {
         if let loadedSandboxData { return loadedSandboxData }
-        let data = try SandboxData.locate(explicit: globals.sandboxData)
+        let data = try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path })
         loadedSandboxData = data
         return data
     }
 
+    /// The run's output, taken when the context is made: the SDK may call back on its own threads.
+    private let streams = Output.streams
+
     /// A line for people (nothing under `--json`: the JSON object says it all).
     func say(_ line: String) {
-        if !json { Output.write(line) }
+        if !json { streams.output(line + "\n") }
     }
 
     // MARK: - SDK set-up
@@ -78,10 +81,10 @@ final class Context: @unchecked Sendable {
         _ = try await sdk.initialization(environment: environment, appVersion: "tapsim").value()
         if let hostFlavour = sdk.hostFlavour, hostFlavour != environment.flavour, !warnedAboutFlavour {
             warnedAboutFlavour = true
-            Output.writeError(
+            streams.error(
                 "tapsim: warning: --flavour \(environment.flavour) asks for \(environment.rawValue), but the \(region) host at "
                     + "\(host.absoluteString) runs the \(hostFlavour) flavour: it answers as \(hostFlavour) (session length, "
-                    + "hostnames); start 'sandbox up --flavour \(environment.flavour)' for \(environment.flavour).")
+                    + "hostnames); start 'sandbox up --flavour \(environment.flavour)' for \(environment.flavour).\n")
         }
     }
 

@@ -59,7 +59,7 @@ final class Context: @unchecked Sendable {
     /// `sandbox-data/`, found on first use (only `register quick` and `--card` need it).
     func sandboxData() throws(UsageError) -> SandboxData {
         if let loadedSandboxData { return loadedSandboxData }
-        let data = try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path })
+        let data = try SandboxData.locate(explicit: globals.sandboxDataPath)
         loadedSandboxData = data
         return data
     }

@@ -150,6 +150,9 @@ struct GlobalOptions: Sendable {
     var realTime: Bool
     var dryRun: Bool
 
+    /// `--sandbox-data`, read against ``directory``; nil when not given (then it is found as every executable finds it).
+    var sandboxDataPath: String? { sandboxData.map { url($0).path } }
+
     /// `path` (an option's value, or a default such as `.sandbox/endpoints.json`) read against ``directory``.
     func url(_ path: String) -> URL {
         URL(fileURLWithPath: path, relativeTo: directory).absoluteURL.standardizedFileURL

@@ -29,12 +29,12 @@ final class VendorContext: @unchecked Sendable {
 
     /// The test card named `name`, or the first plain card issued in `country`.
     func card(named name: String?, country: String) throws(UsageError) -> TestCard {
-        try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path }).card(named: name, country: country)
+        try SandboxData.locate(explicit: globals.sandboxDataPath).card(named: name, country: country)
     }
 
     /// `sandbox-data/merchants.json`'s part for this region.
     func sandboxData() throws(UsageError) -> SandboxData.Region {
-        try SandboxData.locate(explicit: globals.sandboxData.map { globals.url($0).path }).region(region)
+        try SandboxData.locate(explicit: globals.sandboxDataPath).region(region)
     }
 
     /// `--dry-run`: the command, its options, the host and the device folder, and which of `files` exist there.

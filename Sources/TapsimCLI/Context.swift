@@ -1,4 +1,5 @@
 import CommandLineSupport
+import DeviceTransport
 import Foundation
 import TapOnMobileSandbox
 
@@ -164,10 +165,7 @@ final class Context: @unchecked Sendable {
     /// The host's clock (`GET /_sandbox/clock`), which `POST /_sandbox/clock` may have moved ahead
     /// of this machine's; nil when the host does not say.
     func hostTime() async -> Double? {
-        var request = URLRequest(url: host.appendingPathComponent("/_sandbox/clock"), timeoutInterval: 5)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        guard let (data, response) = try? await URLSession.shared.data(for: request),
-            (response as? HTTPURLResponse)?.statusCode == 200,
+        guard case .answer(200, let data) = await DeviceTransport(timeout: 5, userAgent: "tapsim").send("GET", host.appendingPathComponent("/_sandbox/clock")),
             let clock = try? JSONDecoder().decode(SandboxClockState.self, from: data)
         else { return nil }
         return clock.nowUnix ?? Format.parseTime(clock.now)

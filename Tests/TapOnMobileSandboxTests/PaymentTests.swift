@@ -119,8 +119,8 @@ struct PaymentTests {
             #expect(qr.status == .GENERATED)
             let link = try #require(qr.url.flatMap(URL.init(string:)))
             #expect(link.path.hasPrefix("/receipts/"))
-            let (page_, response) = try await URLSession.shared.data(from: link)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: page_, as: UTF8.self).contains("<html"))
+            let receiptPage = await Service(baseURL: "").fetch(link.absoluteString)
+            #expect(receiptPage.status == 200 && receiptPage.text.contains("<html"), "\(receiptPage)")
             let mail = try value(
                 await sdk.getDigitalReceipt(from: approved.transactionId, receiptType: .email, email: "customer@example.com"), "e-mail receipt")
             #expect(mail == ReceiptConfirmation(status: .SENT, url: nil))

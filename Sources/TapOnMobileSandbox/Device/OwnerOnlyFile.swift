@@ -9,12 +9,14 @@ import Foundation
 /// ```
 enum OwnerOnlyFile {
     /// Writes `data` to a new owner-only file beside `file`, then renames it over `file`, so a
-    /// crash never leaves half a file and the secret is never readable by others.
+    /// crash never leaves half a file and the secret is never readable by others. The new file's
+    /// name is the process's and a random number's, so two writers in one process (two SDK
+    /// instances, tapsim's commands run in a test process) never share it.
     ///
     /// - Throws: `POSIXError` when the file cannot be made, written or renamed.
     static func write(_ data: Data, to file: URL) throws {
         let temporary = file.deletingLastPathComponent()
-            .appendingPathComponent(".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
+            .appendingPathComponent(".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt64.random(in: 0...UInt64.max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw posixError() }
         var written = 0

@@ -1,3 +1,4 @@
+import DeviceTransport
 import Foundation
 import SandboxWire
 
@@ -76,22 +77,18 @@ struct BackOffice: Sendable {
 
     /// One call with the back-office key; the answer's body when it is a success.
     private func call(_ method: String, _ path: String, body: (any Encodable)?) async throws(Failure) -> Data {
-        var request = URLRequest(url: host.appendingPathComponent(path), timeoutInterval: 15)
-        request.httpMethod = method
-        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try? JSONEncoder().encode(body)
-        }
+        // The SDK's transport (libcurl on Linux, URLSession on Apple platforms), as every device call.
+        let encoded = body.flatMap { try? JSONEncoder().encode($0) }
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw Failure(status: nil, code: "unreachable", message: "\(host.absoluteString): \(error.localizedDescription)")
+        let status: Int
+        switch await DeviceTransport(timeout: 15, userAgent: "tapsim")
+            .send(method, host.appendingPathComponent(path), headers: ["Authorization": "Bearer \(key)"], body: encoded)
+        {
+        case .answer(let answered, let body):
+            (status, data) = (answered, body)
+        case .failed(let failure):
+            throw Failure(status: nil, code: "unreachable", message: "\(host.absoluteString): \(failure.message)")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let object = data.isEmpty ? [:] : (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
             let envelope = object["error"] as? [String: Any]

@@ -1,3 +1,4 @@
+import DeviceTransport
 import Foundation
 import SandboxWire
 import TapOnMobileSandbox
@@ -72,23 +73,18 @@ struct WalletCustomer: Sendable {
     private func call<Answer: Decodable>(
         _ method: String, _ path: String, body: Data?, as: Answer.Type
     ) async throws(TapOnMobileError) -> Answer {
-        var request = URLRequest(url: URL(string: base.absoluteString.trimmingSuffix("/") + path)!, timeoutInterval: 15)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-        }
+        // The SDK's transport (libcurl on Linux, URLSession on Apple platforms), as every device call.
+        let url = URL(string: base.absoluteString.trimmingSuffix("/") + path)!
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
+        let status: Int
+        switch await DeviceTransport(timeout: 15, userAgent: "tapsim").send(method, url, body: body) {
+        case .answer(let answered, let body):
+            (status, data) = (answered, body)
+        case .failed(let failure):
             throw .network(
                 NetworkError(.unreachable, code: "wallet_unreachable",
-                             message: "The wallet at \(base.absoluteString) cannot be reached: \(error.localizedDescription)"))
+                             message: "The wallet at \(base.absoluteString) cannot be reached: \(failure.message)"))
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
             let code = envelope?.error.code.rawValue ?? "http_\(status)"

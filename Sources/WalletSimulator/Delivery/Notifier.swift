@@ -90,8 +90,11 @@ final class Notifier: Sendable {
             book.outboxChanged.broadcast()
             return
         }
-        drain(orderId, dueBy: nil)
-        release(orderId, wake: false)
+        // A notification it leaves waits for its retry. The retry's write woke the notifier's
+        // thread while this order was still claimed here, so that thread skipped it and may now
+        // sleep with no timeout: wake it again once the order is free.
+        let leftRetry = drain(orderId, dueBy: nil)
+        release(orderId, wake: leftRetry)
     }
 
     /// Starts the deliveries that are due, each order's on a thread of its own (it blocks on the network).
@@ -116,8 +119,9 @@ final class Notifier: Sendable {
     private func claim(_ orderId: String) -> Bool { delivering.withLock { $0.insert(orderId).inserted } }
 
     /// Lets another thread deliver for the order; `wake`: and the notifier look at once at what is
-    /// left (a notification queued while this thread held the order). A customer's own delivery
-    /// does not wake it: what it left is a retry, which wakes it when written.
+    /// left (a notification queued while this thread held the order, or a retry written while
+    /// the order was claimed, which the notifier's thread skipped). A customer's own delivery that
+    /// the host took does not wake it.
     private func release(_ orderId: String, wake: Bool = true) {
         _ = delivering.withLock { $0.remove(orderId) }
         if wake { book.outboxChanged.broadcast() }
@@ -126,10 +130,16 @@ final class Notifier: Sendable {
     /// Delivers the order's pending notifications oldest first (those due by `dueBy`, or all),
     /// until the outbox has none left or one is not taken (it waits for its retry). Read afresh
     /// each time: another thread may have delivered it before this one claimed the order.
-    private func drain(_ orderId: String, dueBy: Int64?) {
+    ///
+    /// - Returns: whether a notification was left waiting for its retry.
+    @discardableResult
+    private func drain(_ orderId: String, dueBy: Int64?) -> Bool {
         while let (entry, due) = (try? book.store.read({ db in try db.outbox.oldestPending(orderId: orderId) })) ?? nil,
-            due <= dueBy ?? .max, deliver(entry)
-        {}
+            due <= dueBy ?? .max
+        {
+            guard deliver(entry) else { return true }
+        }
+        return false
     }
 
     /// Sends one notification and records the host's answer.

@@ -89,7 +89,10 @@ public struct DeviceTransport: Sendable {
         }
     }
 
-    /// Sends one request; `Accept: application/json` goes with every one.
+    /// Sends one request; `Accept: application/json` goes with every one, and
+    /// `Content-Type: application/json` with every one but a `GET` or `HEAD` that names no other
+    /// type, body or not: the sandbox refuses a write that does not declare JSON, as that is what a
+    /// web page on another site could send it.
     ///
     /// A call whose task is cancelled ends at once: `unreachable` when it was cancelled before it
     /// started, `connectionLost` when the request may have gone out.
@@ -102,6 +105,10 @@ public struct DeviceTransport: Sendable {
     /// - Returns: The status and body, or why there is none.
     public func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil) async -> Outcome {
         guard !Task.isCancelled else { return .failed(.cancelledBeforeSending(url.absoluteString)) }
+        var headers = headers
+        if method != "GET" && method != "HEAD" && !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            headers["Content-Type"] = "application/json"
+        }
         return await engine.send(method, url, headers: headers, body: body)
     }
 

@@ -48,7 +48,8 @@ struct HostLink: Sendable {
                 message: "The portal has no back-office key for the \(environment.region) host (no fixtures for it).")
         }
         var headers: HTTPClientHeaders = ["Authorization": "Bearer \(key)"]
-        if !body.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
+        // Body or not: a host refuses a write that does not declare JSON (SiteGate).
+        if method != .get { headers.add(name: "Content-Type", value: "application/json") }
         if let controlKey { headers.add(name: ControlGate.header, value: controlKey) }
         let request = HTTPClientRequest(method: method, url: environment.url + path, headers: headers, body: body)
         guard let response = try? client.send(request) else { throw Self.unavailable(environment.region) }

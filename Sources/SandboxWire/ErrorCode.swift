@@ -36,6 +36,12 @@ public enum ErrorCode: Sendable {
     /// 401: Sandbox control (`/_sandbox/*` and the portal's relays of it) on a service that listens
     /// beyond loopback, without the control key in `X-Sandbox-Control-Key` or with a wrong one.
     case controlKeyRequired
+    /// 403: A request that changes state, sent by a page of another origin (its `Origin` or
+    /// `Sec-Fetch-Site` says so): a web page the developer visits must not drive the sandbox.
+    case crossSiteRequest
+    /// 421: `Host` names neither loopback, an IP address nor a name the service was given
+    /// (`SANDBOX_ALLOWED_HOSTS`): what a DNS-rebinding page sends.
+    case hostNotAllowed
 
     // MARK: Every surface of an environment host
 
@@ -278,6 +284,7 @@ public enum ErrorCode: Sendable {
     /// Every code this build knows, in declaration order (all but ``unrecognized(_:)``).
     public static let known: [ErrorCode] = [
         .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .invalidJson, .internalError, .controlKeyRequired,
+        .crossSiteRequest, .hostNotAllowed,
         .invalidRequest, .unauthorized, .sessionExpired, .terminalUnregistered, .certificatesExpired,
         .challengeNotFound, .challengeExpired, .challengeUsed, .backofficeCodeInvalid, .backofficeCodeExpired,
         .backofficeCodeUsed, .backofficeCodeWrongEnvironment, .backofficeCodeWrongDevice, .registrationTokenInvalid,
@@ -317,6 +324,8 @@ extension ErrorCode: RawRepresentable {
         case .invalidJson: "invalid_json"
         case .internalError: "internal_error"
         case .controlKeyRequired: "control_key_required"
+        case .crossSiteRequest: "cross_site_request"
+        case .hostNotAllowed: "host_not_allowed"
         case .invalidRequest: "invalid_request"
         case .unauthorized: "unauthorized"
         case .sessionExpired: "session_expired"

@@ -120,7 +120,10 @@ public final class WalletSimulator: RunningService, Responder {
         Self.addPageRoutes(to: &router, book: book, webRoot: configuration.webRoot)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router
-        let server = Server(name: "wallet", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
+        // A phone opens the pay pages at the public URL: its host is a name the wallet answers to.
+        var serving = configuration.server
+        if let name = configuration.publicURL.flatMap({ URL(string: $0)?.host }) { serving.allowedHosts.append(name) }
+        let server = Server(name: "wallet", configuration: serving, responder: router, accessLog: configuration.accessLog)
         listening.set { $0 = server }
         self.server = server
     }

@@ -45,7 +45,8 @@ final class HostUnderTest {
     ) throws -> Answer {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        if body != nil { head += "Content-Type: application/json\r\n" }
+        // Body or not, a write declares JSON, as every service requires (SiteGate).
+        if body != nil || (method != "GET" && method != "HEAD") { head += "Content-Type: application/json\r\n" }
         head += "Content-Length: \(payload.count)\r\n"
         if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
         // MONEI's API key goes bare, with no scheme word.

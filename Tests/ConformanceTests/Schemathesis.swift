@@ -141,6 +141,9 @@ enum Schemathesis {
         try text.write(to: config, atomically: true, encoding: .utf8)
         var arguments = ["--config-file", config.path, "run", base + "/openapi.yaml", "--url", base]
         arguments += filters
+        // Every write declares JSON, body or not, as the services require of every client (SiteGate);
+        // the gate's own refusals are checked in SandboxHTTPTests and the browser suite.
+        arguments += ["-H", "Content-Type: application/json"]
         if let authorization { arguments += ["-H", "Authorization: Bearer \(authorization)"] }
         if let header { arguments += ["-H", "Authorization: \(header)"] }
         arguments += ["--exclude-checks", excludedChecks.map(\.check).joined(separator: ",")]

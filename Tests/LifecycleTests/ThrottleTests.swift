@@ -228,7 +228,7 @@ struct ThrottleTests {
         for n in 0..<25 {
             let body = "{\"code\":\"\(Self.wrongCode(n, not: code))\"}"
             try attacker.send(
-                "POST /terminal/v1/registrations/verify-code HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "POST /terminal/v1/registrations/verify-code HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
             let response = try attacker.readResponse()
             statuses.append(response.status)

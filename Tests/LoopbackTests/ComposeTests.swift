@@ -255,6 +255,14 @@ struct ComposeCheck {
                 "\(name): \(Self.controlKeyVariable) must come from ${\(Self.controlKeyVariable):?…} in its environment, not \(key ?? "unset")")
         }
 
+        // The others reach it by its service name (http://wallet:8110): that name must be one it
+        // accepts in Host, or it answers them 421 host_not_allowed (SiteGate).
+        let allowed = ((service["environment"] as? [String: Any])?["SANDBOX_ALLOWED_HOSTS"] as? String ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if !allowed.contains(name.lowercased()) {
+            problems.append("\(name): SANDBOX_ALLOWED_HOSTS in its environment must list its own name, which the others call it by")
+        }
+
         // Ports: one mapping, the same number outside and inside, equal to what it listens on.
         let ports = (service["ports"] as? [Any]) ?? []
         for entry in ports {
@@ -399,6 +407,15 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
             document in
             let wallet = try #require(services(running: "wallet-sim", in: document).first)
             editService(&document, wallet) { $0["environment"] = ["SANDBOX_CONTROL_KEY": "fixed-key-for-everyone"] }
+        },
+        ComposeMutation(testDescription: "a service that refuses the name the others call it by", expectedProblem: "SANDBOX_ALLOWED_HOSTS in its environment must list its own name") {
+            document in
+            let wallet = try #require(services(running: "wallet-sim", in: document).first)
+            editService(&document, wallet) { service in
+                var environment = service["environment"] as? [String: Any] ?? [:]
+                environment["SANDBOX_ALLOWED_HOSTS"] = "eu,anz"
+                service["environment"] = environment
+            }
         },
         ComposeMutation(testDescription: "two services on one port", expectedProblem: "published port 8100 is used by") {
             document in

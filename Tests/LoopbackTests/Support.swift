@@ -41,14 +41,19 @@ func get(_ url: String) throws -> Fetched {
     try fetch("GET", url)
 }
 
-/// Any method with curl, with extra headers and a JSON body when `body` is given.
+/// Any method with curl, with extra headers and a JSON body when `body` is given (a write declares
+/// JSON either way).
 func fetch(_ method: String, _ url: String, headers: [String: String] = [:], body: String? = nil) throws -> Fetched {
     let curl = try #require(
         ["/usr/bin/curl", "/bin/curl", "/usr/local/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) },
         "curl is needed; run scripts/setup")
     var arguments = ["-sS", "-m", "5", "-w", "\n%{http_code} %{content_type}", "-X", method]
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
-    if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+    // Body or not, a write declares JSON, as every service requires (SiteGate).
+    if body != nil || (method != "GET" && method != "HEAD"), headers.keys.allSatisfy({ $0.lowercased() != "content-type" }) {
+        arguments += ["-H", "Content-Type: application/json"]
+    }
+    if let body { arguments += ["--data-binary", body] }
     let result = try run(URL(fileURLWithPath: curl), arguments + [url], seconds: 10)
     guard result.exited, result.status == 0 else {
         throw HarnessError("curl \(url): \(result)")

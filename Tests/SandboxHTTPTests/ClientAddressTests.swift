@@ -14,7 +14,7 @@ import SandboxTestSupport
         defer { server.stop() }
         for source in ["127.0.0.1", "127.0.0.2"] {
             let connection = try RawConnection(port: server.port, source: source)
-            try connection.send("GET /whoami HTTP/1.1\r\nHost: x\r\n\r\n")
+            try connection.send("GET /whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try connection.readResponse().text == source)
         }
         // A request that came through no socket has no address.

@@ -40,7 +40,7 @@ import Testing
             try server.start()
             defer { server.stop() }
             let connection = try RawConnection(port: server.port)
-            try connection.send("POST /_sandbox/reset HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            try connection.send("POST /_sandbox/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
             #expect(try connection.readResponse().status == (key == nil ? 204 : 401))
         }
     }

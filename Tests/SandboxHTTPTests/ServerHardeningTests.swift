@@ -54,11 +54,11 @@ import SandboxTestSupport
         for index in 0..<1000 {
             guard let connection = try? RawConnection(port: server.port, timeoutSeconds: 1, source: "127.0.0.2") else { continue }
             // Half send the start of a head, half nothing at all.
-            if index % 2 == 0 { try? connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Trickle: ") }
+            if index % 2 == 0 { try? connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ") }
             attackers.append(connection)
         }
         let client = try RawConnection(port: server.port, timeoutSeconds: 5)
-        try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try client.readResponse().status == 200)
         // Every connection the server holds beyond the client's is one of the attacker's.
         let held = server.deadlines.count - 1
@@ -73,7 +73,7 @@ import SandboxTestSupport
         defer { server.stop() }
         let slow = try RawConnection(port: server.port, timeoutSeconds: 5)
         try waitUntil(server) { $0.count == 1 }
-        for line in ["GET /healthz HTTP/1.1\r\n", "Host: x\r\n", "X-A: 1\r\n", "X-B: 2\r\n"] {
+        for line in ["GET /healthz HTTP/1.1\r\n", "Host: 127.0.0.1\r\n", "X-A: 1\r\n", "X-B: 2\r\n"] {
             try slow.send(line)
             clock.advance(by: 3)  // 12 s in all, a byte well within any idle timeout each time
             usleep(20_000)  // lets the server read the line; the deadline does not depend on it
@@ -81,7 +81,7 @@ import SandboxTestSupport
         server.deadlines.enforce()  // or the sweeper, reading the same clock, got there first
         #expect(slow.isClosedOrResetByPeer())
         // A client that sends its head in time is served.
-        let response = try answer(server, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try answer(server, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(response.status == 200)
     }
 
@@ -107,12 +107,12 @@ import SandboxTestSupport
         try connection.send("GET /healthz HTTP/1.1\r\n")
         clock.advance(by: 9)
         #expect(server.deadlines.enforce() == 0)
-        try connection.send("Host: x\r\n\r\n")
+        try connection.send("Host: 127.0.0.1\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
         try waitUntil(server) { $0.first?.0 == .head }  // the answer is out: the idle allowance starts
         clock.advance(by: 25)  // idle between requests, within the 30 s idle allowance
         #expect(server.deadlines.enforce() == 0)
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try connection.readResponse().status == 200)
         try waitUntil(server) { $0.first?.0 == .head }
         clock.advance(by: 31)
@@ -127,7 +127,7 @@ import SandboxTestSupport
         let server = try start(configuration, clock: clock)
         defer { server.stop() }
         let crawler = try RawConnection(port: server.port, timeoutSeconds: 5)
-        try crawler.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+        try crawler.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
         try crawler.send([UInt8](repeating: 0x61, count: 5000))  // earns 5 s beyond the 10 s of grace
         try waitUntil(server) { $0.contains { $0.0 == .body && $0.received == 5000 } }
         clock.advance(by: 14)
@@ -151,7 +151,7 @@ import SandboxTestSupport
         let server = try start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
-        try? connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
+        try? connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + body)
         let response = try connection.readResponse()
         #expect(response.status == 411)
         #expect(response.text.contains(#""code":"invalid_request""#))
@@ -166,13 +166,13 @@ import SandboxTestSupport
         let server = try start()
         defer { server.stop() }
         let (response, closed) = try answerAndClosed(
-            server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!")
+            server, "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!")
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_request""#))
         #expect(response.text.contains(#""field":"header.Content-Length""#))
         #expect(closed)
         // The same length twice is one length.
-        let same = try answer(server, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+        let same = try answer(server, "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
         #expect(same.status == 200)
         #expect(same.text == "hello")
     }
@@ -181,16 +181,16 @@ import SandboxTestSupport
     func lengthAndChunkedAreRefused() throws {
         let server = try start()
         defer { server.stop() }
-        let hidden = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        let hidden = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
         try connection.send(
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(5 + hidden.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden)
+            "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(5 + hidden.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden)
         let response = try connection.readResponse()
         #expect(response.status == 400)
         #expect(response.text.contains(#""field":"header.Transfer-Encoding""#))
         #expect(connection.isClosedOrResetByPeer())
         // A coding other than chunked is refused too (the server would read such a body to the end of the stream).
-        let (gzip, closed) = try answerAndClosed(server, "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
+        let (gzip, closed) = try answerAndClosed(server, "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n")
         #expect(gzip.status == 400)
         #expect(closed)
     }
@@ -200,14 +200,14 @@ import SandboxTestSupport
     @Test(
         "a control byte in the path, the query or a header value is a 400 in the envelope",
         arguments: [
-            ("GET /healthz%00junk HTTP/1.1\r\nHost: x\r\n\r\n", "path"),
-            ("GET /healthz%0d%0aX:%20y HTTP/1.1\r\nHost: x\r\n\r\n", "path"),
-            ("GET /query?page=2%00junk HTTP/1.1\r\nHost: x\r\n\r\n", "query"),
-            ("GET /query?page=%7f HTTP/1.1\r\nHost: x\r\n\r\n", "query"),
-            ("GET /header?name=authorization HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok\0junk\r\n\r\n", "header.Authorization"),
-            ("GET /header?name=idempotency-key HTTP/1.1\r\nHost: x\r\nIdempotency-Key: K\0a\r\nX-After: 1\r\n\r\n", "header.Idempotency-Key"),
-            ("GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: one\u{01}two\r\n\r\n", "header.X-A"),
-            ("GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: K\0\0b\r\n\r\n", "header.X-A"),
+            ("GET /healthz%00junk HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "path"),
+            ("GET /healthz%0d%0aX:%20y HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "path"),
+            ("GET /query?page=2%00junk HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "query"),
+            ("GET /query?page=%7f HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "query"),
+            ("GET /header?name=authorization HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer tok\0junk\r\n\r\n", "header.Authorization"),
+            ("GET /header?name=idempotency-key HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: K\0a\r\nX-After: 1\r\n\r\n", "header.Idempotency-Key"),
+            ("GET /header?name=x-a HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: one\u{01}two\r\n\r\n", "header.X-A"),
+            ("GET /header?name=x-a HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: K\0\0b\r\n\r\n", "header.X-A"),
         ])
     func controlBytesAreRefused(request: String, field: String) throws {
         let server = try start()
@@ -222,7 +222,7 @@ import SandboxTestSupport
     func foldedHeaderIsRefused() throws {
         let server = try start()
         defer { server.stop() }
-        let response = try answer(server, "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
+        let response = try answer(server, "GET /header?name=x-a HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: a\r\n folded\r\nX-B: 1\r\n\r\n")
         #expect(response.status == 400)
         #expect(response.text.contains(#""code":"invalid_request""#))
     }
@@ -232,7 +232,7 @@ import SandboxTestSupport
         let server = try start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port, timeoutSeconds: 5)
-        try connection.send("GET /healthz\0junk HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /healthz\0junk HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let status = (try? connection.readResponse())?.status
         #expect(status == 400)
     }
@@ -243,15 +243,15 @@ import SandboxTestSupport
         defer { server.stop() }
         let many = (0..<40).map { "X-H\($0): value \($0)\r\n" }.joined()
         for request in [
-            "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-Empty:\r\n\(many)X-A: a\tb\r\n\r\n",
-            "GET /header?name=x-a HTTP/1.1\r\nHost: x\r\nX-A:   a\tb\r\nX-Last: \r\n\r\n",
-            "GET /header?name=x-a HTTP/1.1\nHost: x\nX-A: a\tb\n\n",
+            "GET /header?name=x-a HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Empty:\r\n\(many)X-A: a\tb\r\n\r\n",
+            "GET /header?name=x-a HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A:   a\tb\r\nX-Last: \r\n\r\n",
+            "GET /header?name=x-a HTTP/1.1\nHost: 127.0.0.1\nX-A: a\tb\n\n",
         ] {
             let response = try answer(server, request)
             #expect(response.status == 200)
             #expect(response.text == "a\tb")
         }
-        let query = try answer(server, "GET /query?page=%C3%BC%20x+y HTTP/1.1\r\nHost: x\r\n\r\n")
+        let query = try answer(server, "GET /query?page=%C3%BC%20x+y HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(query.text == #"{"page":"ü x y"}"#)
     }
 }

@@ -41,10 +41,10 @@ import SandboxTestSupport
         try server.start()
         defer { server.stop() }
         let waiting = try (0..<3).map { _ in try RawConnection(port: server.port) }
-        for connection in waiting { try connection.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for connection in waiting { try connection.send("GET /wait HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
         // While they wait, another connection is served by the one polling thread.
         let other = try RawConnection(port: server.port, timeoutSeconds: 5)
-        try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try other.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try other.readResponse().status == 200)
         for _ in waiting { release.signal() }
         for connection in waiting {
@@ -82,10 +82,10 @@ import SandboxTestSupport
         try server.start()
         defer { server.stop() }
         let holding = try RawConnection(port: server.port)
-        try holding.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+        try holding.send("GET /held HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(entered.wait(timeout: .now() + .seconds(60)) == .success)
         let other = try RawConnection(port: server.port)
-        try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
+        try other.send("GET /release HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let held = try holding.readResponse()
         #expect(held.status == 200)
         #expect(held.text == "held the poller")
@@ -120,12 +120,12 @@ import SandboxTestSupport
         try server.start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /maybe?inline=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /maybe?inline=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try connection.readResponse().text == "inline")
-        try connection.send("GET /maybe HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /maybe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         // The fallback waits on its own thread: the one poller reads the request that releases it.
         let other = try RawConnection(port: server.port)
-        try other.send("GET /release HTTP/1.1\r\nHost: x\r\n\r\n")
+        try other.send("GET /release HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try other.readResponse().text == "released")
         #expect(try connection.readResponse().text == "on a handler thread")
     }
@@ -170,11 +170,11 @@ import SandboxTestSupport
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
         for round in 1...3 {
-            try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            try connection.send("POST /later HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
             let reply = try #require(pending.next())
             // While the answer is pending, the one polling thread serves other connections.
             let other = try RawConnection(port: server.port, timeoutSeconds: 5)
-            try other.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            try other.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(try other.readResponse().status == 200)
             Thread.detachNewThread { reply { .success(.text("answer \(round)")) } }
             let answer = try connection.readResponse()
@@ -184,17 +184,17 @@ import SandboxTestSupport
         }
         // An error given later is its envelope; one thrown before the work started, or an answer
         // given at once, is sent without suspending.
-        try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try connection.send("POST /later HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
         let refusal = try #require(pending.next())
         refusal { .failure(HTTPError(status: 409, code: .unrecognized("busy"), message: "Busy.")) }
         let busy = try connection.readResponse()
         #expect(busy.status == 409)
         #expect(busy.text.contains("\"busy\""))
-        try connection.send("POST /later?refuse=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try connection.send("POST /later?refuse=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
         let refused = try connection.readResponse()
         #expect(refused.status == 400)
         #expect(refused.text.contains("Refused before the work started."))
-        try connection.send("POST /later?now=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try connection.send("POST /later?now=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
         #expect(try connection.readResponse().text == "at once")
     }
 
@@ -205,7 +205,7 @@ import SandboxTestSupport
             name: "test", configuration: ServerConfiguration(drainSeconds: 0.2), responder: deferredRouter(pending))
         try server.start()
         let connection = try RawConnection(port: server.port)
-        try connection.send("POST /later HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try connection.send("POST /later HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
         let reply = try #require(pending.next())
         server.stop()  // libmicrohttpd aborts the process when stopped with a suspended connection
         #expect(throws: RawConnection.Closed.self) { _ = try connection.readResponse() }
@@ -217,7 +217,7 @@ import SandboxTestSupport
         defer { server.stop() }
         #expect(server.port != 0)
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /query?page=2&status=CLEARED HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /query?page=2&status=CLEARED HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.text == #"{"page":"2","status":"CLEARED"}"#)
@@ -228,7 +228,7 @@ import SandboxTestSupport
         defer { server.stop() }
         let body = [UInt8]((0..<1024).map { UInt8($0 % 251) })
         let connection = try RawConnection(port: server.port)
-        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+        try connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
         try connection.send(body)
         let response = try connection.readResponse()
         #expect(response.status == 200)
@@ -239,7 +239,7 @@ import SandboxTestSupport
         let server = try start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+        try connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n")
         let response = try connection.readResponse()
         #expect(response.status == 413)
         #expect(response.text.contains(#""code":"payload_too_large""#))
@@ -248,7 +248,7 @@ import SandboxTestSupport
     @Test(arguments: [
         "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}garbage-tls-hello\r\n\r\n",
         "GARBAGE\r\n\r\n",
-        "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n",
+        "GET /healthz HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
         "GET /healthz HTTP/1.1\r\nBad Header Without Colon\r\n\r\n",
     ])
     func malformedRequestsGet400AndTheServerLives(bytes: String) throws {
@@ -264,7 +264,7 @@ import SandboxTestSupport
             #expect(bad.isClosedOrResetByPeer(), "no answer and no close within 5 s")
         }
         let good = try RawConnection(port: server.port)
-        try good.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try good.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(try good.readResponse().status == 200)
     }
 
@@ -272,7 +272,7 @@ import SandboxTestSupport
         let server = try start(ServerConfiguration(maxHeaderBytes: 8 * 1024))
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(String(repeating: "b", count: 20_000))\r\n\r\n")
         let status = (try? connection.readResponse())?.status
         #expect(status == 431 || status == 400 || status == nil)
         #expect(status != 200)
@@ -285,7 +285,7 @@ import SandboxTestSupport
         // Every connection is open before any is answered, then each serves three requests in turn.
         for round in 0..<3 {
             for connection in connections {
-                try connection.send("GET /query?round=\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try connection.send("GET /query?round=\(round) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             }
             for connection in connections {
                 let response = try connection.readResponse()
@@ -299,15 +299,15 @@ import SandboxTestSupport
         let server = try start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let first = try #require(try connection.readResponse().headers["x-request-id"])
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let second = try #require(try connection.readResponse().headers["x-request-id"])
         #expect(first != second)
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: client-abc.1\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: client-abc.1\r\n\r\n")
         #expect(try connection.readResponse().headers["x-request-id"] == "client-abc.1")
         // An id that would break the log is replaced.
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\"b{}\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: a\"b{}\r\n\r\n")
         #expect(try connection.readResponse().headers["x-request-id"] != "a\"b{}")
     }
 
@@ -316,9 +316,9 @@ import SandboxTestSupport
         let log = try AccessLog(path: folder.file("logs/access.log").path, clock: ManualClock(Date(timeIntervalSince1970: 1_790_000_000)))
         let server = try start(log: log)
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: r1\r\n\r\n")
+        try connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: r1\r\n\r\n")
         _ = try connection.readResponse()
-        try connection.send("GET /nope\"quoted HTTP/1.1\r\nHost: x\r\nX-Request-Id: r2\r\n\r\n")
+        try connection.send("GET /nope\"quoted HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: r2\r\n\r\n")
         _ = try connection.readResponse()
         server.stop()
         let lines = try String(contentsOf: folder.file("logs/access.log"), encoding: .utf8).split(separator: "\n")
@@ -337,7 +337,7 @@ import SandboxTestSupport
     @Test func stopFinishesRequestsInFlight() throws {
         let server = try start()
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        try connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         usleep(50_000)
         let stopped = Atomic<Bool>(false)
         let stopper = Thread {

@@ -160,7 +160,7 @@ import SandboxTestSupport
         let started = Date()
         #expect(throws: (any Error).self) {
             try HTTPClient(configuration: .init(totalTimeout: .seconds(10))).send(
-                HTTPClientRequest(method: .post, url: "http://127.0.0.1:\(service.server.port)/a/later", body: Array("{}".utf8)))
+                HTTPClientRequest(method: .post, url: "http://127.0.0.1:\(service.server.port)/a/later", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         }
         // Closed at once, not left for the client's timeout (an upper bound far from any machine's speed).
         #expect(Date().timeIntervalSince(started) < 5)
@@ -173,10 +173,10 @@ import SandboxTestSupport
         let service = try Traffic()
         let client = HTTPClient(configuration: .init(totalTimeout: .seconds(10)))
         let url = "http://127.0.0.1:\(service.server.port)/a/work"
-        #expect(try client.send(HTTPClientRequest(method: .post, url: url, body: Array("{}".utf8))).status == 201)
+        #expect(try client.send(HTTPClientRequest(method: .post, url: url, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))).status == 201)
         _ = service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
         #expect(throws: (any Error).self) {
-            try client.send(HTTPClientRequest(method: .post, url: url, body: Array("{}".utf8)))
+            try client.send(HTTPClientRequest(method: .post, url: url, headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         }
         #expect(service.worked == 2, "the dropped request ran once, and was not sent again")
     }

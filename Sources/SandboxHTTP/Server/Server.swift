@@ -54,7 +54,8 @@ public final class Server: Sendable {
     ) {
         self.name = name
         self.configuration = configuration
-        self.responder = configuration.controlKey.map { ControlGate(key: $0, inner: responder) } ?? responder
+        let controlled = configuration.controlKey.map { ControlGate(key: $0, inner: responder) } ?? responder
+        self.responder = SiteGate(allowedHosts: configuration.admittedHostNames, inner: controlled)
         self.accessLog = accessLog
         self.deadlines = ConnectionDeadlines(
             clock: clock, headSeconds: configuration.requestHeadSeconds,
@@ -344,6 +345,7 @@ public final class Server: Sendable {
         for (name, value) in response.headers where name.lowercased() != "content-length" {
             _ = MHD_add_response_header(created, name, value)
         }
+        addGuardHeaders(created)
         return MHD_queue_response(connection, UInt32(response.status), created)
     }
 
@@ -358,7 +360,17 @@ public final class Server: Sendable {
             // libmicrohttpd refuses names or values with line breaks: such a header is dropped, not sent.
             _ = MHD_add_response_header(created, name, value)
         }
+        addGuardHeaders(created)
         return MHD_queue_response(connection, UInt32(response.status), created)
+    }
+
+    /// On every answer: no browser guesses another type than the declared one (a JSON answer is
+    /// never run as a script or a page), and no page of another origin shows ours in a frame, where
+    /// it could get a tester to click through it.
+    private static func addGuardHeaders(_ response: OpaquePointer) {
+        _ = MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+        _ = MHD_add_response_header(response, "X-Frame-Options", "SAMEORIGIN")
+        _ = MHD_add_response_header(response, "Content-Security-Policy", "frame-ancestors 'self'")
     }
 
     /// The peer's address as libmicrohttpd saw it at accept (no proxy header is trusted).

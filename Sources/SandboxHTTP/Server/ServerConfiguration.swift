@@ -33,13 +33,17 @@ public struct ServerConfiguration: Sendable {
     /// service that listens on loopback only. The commands give every service a key when `host`
     /// is not loopback.
     public var controlKey: String?
+    /// Names besides loopback and IP addresses that clients reach this service by, accepted in
+    /// `Host` (``SiteGate``): a compose service's name, the host of a public URL. The bind address
+    /// when it is a name, and the names in `SANDBOX_ALLOWED_HOSTS` (comma-separated), count too.
+    public var allowedHosts: [String]
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
         drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         requestHeadSeconds: Int = 10, minimumBodyBytesPerSecond: Int = 1024, perAddressConnectionLimit: Int = 250,
-        controlKey: String? = nil
+        controlKey: String? = nil, allowedHosts: [String] = []
     ) {
         self.host = host
         self.port = port
@@ -53,5 +57,13 @@ public struct ServerConfiguration: Sendable {
         self.drainSeconds = drainSeconds
         self.pollingThreads = pollingThreads
         self.controlKey = controlKey
+        self.allowedHosts = allowedHosts
+    }
+
+    /// Every name ``SiteGate`` accepts in `Host` besides loopback and IP addresses: `allowedHosts`,
+    /// `host` and `SANDBOX_ALLOWED_HOSTS`.
+    public var admittedHostNames: [String] {
+        let environment = ProcessInfo.processInfo.environment["SANDBOX_ALLOWED_HOSTS"] ?? ""
+        return allowedHosts + [host] + environment.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 }

@@ -47,7 +47,6 @@ public struct StaticFiles: Responder {
             return Response(status: 304, headers: headers)
         }
         headers.insert(("Content-Type", Self.contentType(of: file)), at: 0)
-        headers.append(("X-Content-Type-Options", "nosniff"))
         return Response(status: 200, headers: headers, body: entry.body)
     }
 

@@ -61,10 +61,13 @@ public enum BrowserPerson {
     /// What the `read` steps saw (a `readAll` gives a `[String]`), in order; throws with the step
     /// that failed and why.
     @discardableResult
-    public static func run(_ steps: [Step], timeoutMilliseconds: Int = 10_000) throws -> [Any] {
+    ///
+    /// - Parameter resolving: names the browser's resolver answers with the given address (a
+    ///   DNS-rebinding name that points at 127.0.0.1), as Chromium's `--host-resolver-rules` does.
+    public static func run(_ steps: [Step], timeoutMilliseconds: Int = 10_000, resolving: [String: String] = [:]) throws -> [Any] {
         guard let chromium = HeadlessChromium.executable else { throw HeadlessChromium.Missing() }
         let request: [String: Any] = [
-            "steps": steps.map(\.json), "timeoutMilliseconds": timeoutMilliseconds, "chromium": chromium.path,
+            "steps": steps.map(\.json), "timeoutMilliseconds": timeoutMilliseconds, "chromium": chromium.path, "resolve": resolving,
         ]
         let script = Paths.repository.appendingPathComponent("Tests/SandboxTestSupport/Browsers/person.py")
         let output = try SpawnedProcess.run(

@@ -18,7 +18,8 @@ its name. Each step is an object with one verb:
   {"dismiss": true}                   dismiss the next confirm() dialog
   {"screenshot": CSS, "path": FILE}   a PNG of what the element shows (a QR code to scan)
 Before each step but goto, a person waits until the page no longer says it is busy (`aria-busy="true"`).
-Every wait gives up after "timeoutMilliseconds" (10,000 unless the input sets it).
+Every wait gives up after "timeoutMilliseconds" (10,000 unless the input sets it). "resolve":
+{NAME: ADDRESS} makes the browser's resolver answer NAME with ADDRESS (a DNS-rebinding name).
 """
 import json
 import sys
@@ -32,9 +33,12 @@ def main():
     timeout = request.get("timeoutMilliseconds", 10000)
     reads, error, failed = [], None, None
     with sync_playwright() as playwright:
+        # "resolve": {name: address} points names at addresses, as a rebinding DNS server would.
+        rules = ",".join(f"MAP {name} {address}" for name, address in request.get("resolve", {}).items())
         browser = playwright.chromium.launch(
             executable_path=request.get("chromium", "/usr/bin/chromium"),
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+            + ([f"--host-resolver-rules={rules}"] if rules else []))
         page = browser.new_page()
         page.set_default_timeout(timeout)
         for index, step in enumerate(steps):

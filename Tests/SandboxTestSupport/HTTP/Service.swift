@@ -86,7 +86,12 @@ public struct Service: Sendable {
         } else if let raw {
             bytes = Array(raw.utf8)
         }
-        if !bytes.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
+        // Body or not, a write declares JSON, as the services require (SiteGate); a test that
+        // sends another type names it in `headers`.
+        let declared = extra.contains { $0.0.lowercased() == "content-type" }
+        if !declared && (!bytes.isEmpty || (method != "GET" && method != "HEAD")) {
+            headers.add(name: "Content-Type", value: "application/json")
+        }
         let request = HTTPClientRequest(method: .init(rawValue: method), url: baseURL + path, headers: headers, body: bytes)
         return (request, "\(prefix)\(method) \(path)")
     }

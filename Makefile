@@ -31,7 +31,7 @@ EVENTS = .build/test-events
 # A test process that crashes prints the crashed thread's frames last (not every thread's, their
 # registers and the loaded images), so the end of a CI log, which is what one gets to read, names
 # the code that crashed.
-test: export SWIFT_BACKTRACE = enable=yes,threads=no,registers=none,images=none,color=no,interactive=no
+test: export SWIFT_BACKTRACE = enable=yes,threads=crashed,registers=none,images=none,color=no,interactive=no
 test: setup
 	$(SWIFT) build --build-tests
 	@mkdir -p $(EVENTS)

@@ -67,7 +67,8 @@ public final class PortalSimulator: RunningService, Responder {
 
     public let name = "portal"
     public let server: Server
-    private let router: Router
+    /// The routes, behind the key when the portal has one.
+    private let responder: any Responder
 
     /// Builds the routes without listening (in-process tests answer through `respond(to:)`).
     public init(configuration: Configuration, client: HTTPClient = PortalSimulator.hostClient) throws {
@@ -90,8 +91,19 @@ public final class PortalSimulator: RunningService, Responder {
         for relay in Self.relays { relay.register(on: &router, hosts: hosts, controlKey: configuration.server.controlKey) }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
-        self.router = router
-        self.server = Server(name: "portal", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
+        // With a key (a portal that listens beyond loopback), the back office is not open to
+        // whoever reaches the machine: every API route but the list of regions needs the key, which
+        // the pages send once it is typed on the Sandbox page.
+        let responder: any Responder = configuration.server.controlKey.map { ControlGate(key: $0, inner: router, isControl: Self.needsKey) } ?? router
+        self.responder = responder
+        self.server = Server(name: "portal", configuration: configuration.server, responder: responder, accessLog: configuration.accessLog)
+    }
+
+    /// What needs the control key on a portal that has one: every `/api/` route (merchants' data,
+    /// webhook secrets, registrations, the journal and sandbox control) but reading the regions
+    /// the portal drives, which the pages' region picker does first.
+    @Sendable static func needsKey(_ request: Request) -> Bool {
+        request.path.hasPrefix("/api/") && !(request.method == "GET" && request.path.hasPrefix("/api/environments"))
     }
 
     /// Builds the service and starts listening.
@@ -101,7 +113,7 @@ public final class PortalSimulator: RunningService, Responder {
         return portal
     }
 
-    public func respond(to request: Request) -> Response { router.respond(to: request) }
+    public func respond(to request: Request) -> Response { responder.respond(to: request) }
 
     /// Hosts are local: a host that does not answer within a second is reported down.
     public static let hostClient = HTTPClient(

@@ -52,7 +52,8 @@ public struct ControlGate: Responder {
             status: 401, code: .controlKeyRequired,
             message: given
                 ? "The sandbox control key is wrong."
-                : "Sandbox control here needs the header \(header) with the key the service printed at start (also controlKey in endpoints.json).",
+                : "Sandbox control here (and the portal's back office, on a sandbox that listens beyond loopback) needs the header "
+                    + "\(header) with the key the service printed at start (also controlKey in endpoints.json).",
             field: "header.\(header)")
     }
 

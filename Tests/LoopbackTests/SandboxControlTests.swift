@@ -5,7 +5,8 @@ import Testing
 
 /// Sandbox control on a shared machine: `sandbox up --host 0.0.0.0` makes a control key, says so
 /// loudly with the address others reach, writes both to `endpoints.json`, and every service (the
-/// portal's relays too) refuses control without the key; reading the clock stays open.
+/// portal's relays too) refuses control without the key; reading the clock stays open. The
+/// portal's back office needs the key too.
 @Suite("sandbox control beyond loopback", .serialized, .blocksThreads)
 struct SandboxControlTests {
     @Test("listening on 0.0.0.0: the key is printed and in endpoints.json, the URLs name this machine's address, control needs the key")
@@ -50,7 +51,20 @@ struct SandboxControlTests {
         let relayed = try fetch("POST", portal + "/api/regions/EU/reset")
         #expect(relayed.status == 401 && relayed.json?[path: "error", "code"] as? String == "control_key_required", "\(relayed)")
         #expect(try fetch("POST", portal + "/api/regions/EU/reset", headers: [ControlGate.header: key]).status == 204)
-        #expect(try get(portal + "/api/regions/EU/clock").status == 200)
+
+        // Beyond loopback the portal's back office is not open either: a merchant's webhook secret,
+        // the request journal, registration tokens and the clock need the key; the region list does not.
+        for (method, path) in [
+            ("GET", "/api/regions/EU/merchants/EU-M01/webhook"), ("GET", "/api/regions/EU/requests"), ("GET", "/api/regions/EU/clock"),
+            ("GET", "/api/regions/EU/transactions"),
+        ] {
+            let open = try fetch(method, portal + path)
+            #expect(open.status == 401 && open.json?[path: "error", "code"] as? String == "control_key_required", "\(path): \(open)")
+            #expect(try fetch(method, portal + path, headers: [ControlGate.header: key]).status == 200, "\(path)")
+        }
+        let token = try fetch("POST", portal + "/api/regions/EU/registration-tokens", body: #"{"terminalId":"EU-T0105"}"#)
+        #expect(token.status == 401, "\(token)")
+        #expect(try get(portal + "/api/environments").status == 200, "the pages' region picker reads the regions without it")
 
         // The QR a device shows names the wallet at this machine's address, which a phone reaches.
         let work = data.file("work")

@@ -41,16 +41,15 @@ import SandboxTestSupport
         let bench = try PortalBench(controlKey: key)
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("10 min"), .waitText("#message", contains: "control key"),
-            .read("#message"), .read("#clock-skew"),
+            .read("#message"),
             .fill("Control key", "ctl_wrong"), .click("Use key"), .click("10 min"), .waitText("#message", contains: "wrong"),
             .fill("Control key", key), .click("Use key"), .click("10 min"), .waitText("#message", contains: "ahead"), .read("#clock-skew"),
             .goto(bench.portal + "/sandbox.html"), .readValue("Control key"),
         ])
         #expect((seen[0] as? String)?.contains("type it under Control key on the Sandbox page") == true, "\(seen)")
-        #expect(seen[1] as? String == "0 s (real time)", "refused, the clock stayed: \(seen)")
-        #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
-        #expect(seen[3] as? String == key, "the tab keeps the key: \(seen)")
-        #expect(bench.running.sandbox.clocks["EU"]?.skew == 600)
+        #expect((seen[1] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[2] as? String == key, "the tab keeps the key: \(seen)")
+        #expect(bench.running.sandbox.clocks["EU"]?.skew == 600, "the two refused moves moved nothing")
     }
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

@@ -44,7 +44,11 @@ document.getElementById("control-key-form").addEventListener("submit", (event) =
   event.preventDefault();
   const key = keyField.value.trim();
   if (key) sessionStorage.setItem("portal.controlKey", key); else sessionStorage.removeItem("portal.controlKey");
-  Portal.say(message, key ? "The control key goes with every sandbox control call of this tab." : "No control key: sandbox control is sent without one.", "ok");
+  Portal.say(message, key ? "The control key goes with every call of this tab's pages." : "No control key: calls are sent without one.", "ok");
+  // What the page could not read without the key, it reads now.
+  load();
+  loadFaults().catch((f) => Portal.say(message, f.message, "error"));
+  loadJournal().catch((f) => Portal.say(message, f.message, "error"));
 });
 
 for (const button of document.querySelectorAll("button[data-seconds]")) {

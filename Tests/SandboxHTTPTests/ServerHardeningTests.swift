@@ -66,6 +66,26 @@ import SandboxTestSupport
         #expect(held < ServerConfiguration().connectionLimit)
     }
 
+    @Test("four addresses holding their whole share fill no service: a fifth address is still answered, and hoarders take turns")
+    func hoardersFromSeveralAddressesLeaveRoom() throws {
+        // 40 slots, 10 per address: four addresses could take them all.
+        let configuration = ServerConfiguration(connectionLimit: 40, perAddressConnectionLimit: 10)
+        let server = try start(configuration)
+        defer { server.stop() }
+        var hoarded: [RawConnection] = []
+        for address in ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"] {
+            for _ in 0..<10 {
+                if let connection = try? RawConnection(port: server.port, timeoutSeconds: 1, source: address) { hoarded.append(connection) }
+            }
+        }
+        try #require(hoarded.count == 40, "the hoarders connected \(hoarded.count) times")
+        let client = try RawConnection(port: server.port, timeoutSeconds: 5, source: "127.0.0.6")
+        try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try client.readResponse().status == 200, "a fifth address was not served beside four hoarding ones")
+        // The last tenth of the slots stays free: what the hoarders hold is below it.
+        #expect(eventuallyBlocking(5) { server.deadlines.count <= 36 + 1 }, "\(server.deadlines.count) connections held")
+    }
+
     @Test("a head trickled a byte at a time is cut when its total deadline passes, not kept alive by each byte")
     func trickledHeadIsCutAtItsDeadline() throws {
         let clock = ManualClock()

@@ -215,6 +215,34 @@ import SandboxTestSupport
         #expect(fault.problem?.field == field)
     }
 
+    @Test("with bodies kept, a body over 16 KiB is noted by its size, never kept: 200 bodies of 512 KiB pin no memory")
+    func bigBodiesAreNotKept() throws {
+        let service = try Traffic()
+        service.journal.capturesBodies = true
+        let big = "{\"note\":\"" + String(repeating: "x", count: 1 << 19) + "\"}"
+        for _ in 0..<200 { #expect(try service.send(.post, "/a/work", body: big).status == 201) }
+        let entries = service.journal.entries(.init(limit: 1000))
+        #expect(entries.count == 200)
+        let kept = try #require(service.journal.entry(id: entries[0].requestId)?.requestBody)
+        #expect(kept.hasPrefix("(a body of \(big.utf8.count) bytes, not kept"), "\(kept.prefix(120))")
+        // Every kept body of the surface together: a size note each, not 100 MB.
+        let total = entries.compactMap { service.journal.entry(id: $0.requestId)?.requestBody?.utf8.count }.reduce(0, +)
+        #expect(total < 200 * 200, "\(total) bytes of bodies kept")
+        // At the limit, the body is kept (masked).
+        let fits = "{\"note\":\"" + String(repeating: "y", count: BodyMask.keptBytes - 12) + "\"}"
+        #expect(try service.send(.post, "/a/work", body: fits).status == 201)
+        let fitted = try #require(service.journal.entry(id: service.journal.entries()[0].requestId)?.requestBody)
+        #expect(fitted.contains("yyyy"), "\(fitted.prefix(80))")
+    }
+
+    @Test("a back-office code and a registration token's QR (text and picture) never show in the journal")
+    func registrationSecretsAreMasked() throws {
+        let body = #"{"backofficeCode":"EU-483920","qrPayload":"taponmobile://register?environment=EU&token=rt_eu_secret","qrSvg":"<svg>…</svg>","terminalId":"EU-T0101"}"#
+        let masked = try #require(BodyMask.masked(Array(body.utf8)))
+        #expect(!masked.contains("483920") && !masked.contains("rt_eu_secret") && !masked.contains("<svg>"), "\(masked)")
+        #expect(masked.contains("EU-T0101"))
+    }
+
     @Test func maskingHidesPANsInTextToo() {
         #expect(BodyMask.masked(Array("card 4761730000000011 ok".utf8)) == "card 476173******0011 ok")
         #expect(BodyMask.masked(Array("order 123456".utf8)) == "order 123456")

@@ -94,6 +94,31 @@ struct StatusRuleTests {
         }
     }
 
+    @Test("Retry-After 0, -1 or 1 never shortens the schedule's wait, and after the schedule's ten attempts the event fails",
+          arguments: ["0", "-1", "1"])
+    func retryAfterNeverShortens(asked: String) async throws {
+        let host = try TestHost(dispatches: false)
+        defer { host.stop() }
+        let receiver = try Receiver(answering: 429)
+        receiver.answer(429, retryAfter: asked)
+        await host.setWebhook(EU.merchant1, url: receiver.hookURL)
+        let id = try await host.trigger("payment.succeeded", merchant: EU.merchant1)
+        let first = await host.waitForAttempts(id, 1, "first attempt (429, Retry-After: \(asked))")
+        let firstAt = try #require(attemptLog(first).first?.at, "\(first)")
+        // Within the schedule's first 5 s: a pass sends nothing, whatever Retry-After said.
+        await host.moveClock(to: firstAt.addingTimeInterval(4))
+        #expect(host.deliverDue() == 0, "Retry-After: \(asked) made the retry due before the schedule's 5 s")
+        #expect(receiver.attempts(of: id).count == 1)
+        // Through the whole schedule (a day at a time): ten attempts, then failed, then no more.
+        for _ in 0..<12 {
+            await host.advance(86_400)
+            _ = host.deliverDue()
+        }
+        #expect(receiver.attempts(of: id).count == 10, "Retry-After: \(asked): \(receiver.attempts(of: id).count) attempts")
+        let detail = await host.waitForState(id, "failed", "failed after the schedule")
+        #expect(attemptLog(detail).count == 10)
+    }
+
     @Test("429 and 503 without Retry-After fall back to the schedule (5 s)")
     func retryAfterMissing() async throws {
         let host = try TestHost()

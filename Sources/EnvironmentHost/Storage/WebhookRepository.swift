@@ -109,34 +109,43 @@ struct WebhookRepository {
 
     /// The first `limit` pending events by when they fall due, of those no earlier pending event
     /// of their payment holds back: what the dispatcher sleeps until.
-    func nextDue(limit: Int) throws -> [(id: String, at: Int64)] {
+    ///
+    /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
+    func nextDue(limit: Int, excluding: [String] = []) throws -> [(id: String, at: Int64)] {
         try db.query(
             """
             SELECT e.id, e.next_attempt_at FROM webhook_events e
-            WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL
+            WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL\(Self.notIn(excluding))
               AND NOT EXISTS (
                   SELECT 1 FROM webhook_events p
                   WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
             ORDER BY e.next_attempt_at, e.seq LIMIT ?
-            """, [.integer(Int64(limit))]
+            """, excluding.map(DatabaseValue.text) + [.integer(Int64(limit))]
         ).map { (id: try $0["id"], at: try $0["next_attempt_at"]) }
+    }
+
+    /// ` AND e.url NOT IN (?, …)` for `urls`, or nothing.
+    private static func notIn(_ urls: [String]) -> String {
+        urls.isEmpty ? "" : " AND e.url NOT IN (" + Array(repeating: "?", count: urls.count).joined(separator: ", ") + ")"
     }
 
     /// The events due by `now`, the earliest first, with their merchant's Standard Webhooks secret
     /// (empty without settings). An event waits while an earlier event of the same payment is still
     /// pending: per payment, receivers get events in the order they happened.
-    func due(at now: Int64, limit: Int) throws -> [Dispatcher.Due] {
+    ///
+    /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
+    func due(at now: Int64, limit: Int, excluding: [String] = []) throws -> [Dispatcher.Due] {
         try db.query(
             """
             SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, w.secret,
                 CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret
             FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
-            WHERE e.state = 'pending' AND e.next_attempt_at <= ?
+            WHERE e.state = 'pending' AND e.next_attempt_at <= ?\(Self.notIn(excluding))
               AND NOT EXISTS (
                   SELECT 1 FROM webhook_events p
                   WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
             ORDER BY e.next_attempt_at, e.seq LIMIT ?
-            """, [.integer(now), .integer(now), .integer(Int64(limit))]
+            """, [.integer(now), .integer(now)] + excluding.map(DatabaseValue.text) + [.integer(Int64(limit))]
         ).map { row in
             Dispatcher.Due(
                 id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],

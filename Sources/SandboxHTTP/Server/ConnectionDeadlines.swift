@@ -27,7 +27,14 @@ final class ConnectionDeadlines: @unchecked Sendable {
     private var stopping = false
     private var sweeper: Thread?
 
-    init(clock: any TimeSource, headSeconds: Int, keepAliveSeconds: Int, minimumBodyRate: Int) {
+    /// Past this many open connections, each new one makes room: the idle connection (waiting for
+    /// a request head) open longest of the address that holds the most is shut down. So clients
+    /// that hoard connections from several addresses take turns among themselves, and the
+    /// service's last slots stay free for everyone else. Nil: no such rule (tests of the deadlines).
+    let crowdedAbove: Int?
+
+    init(clock: any TimeSource, headSeconds: Int, keepAliveSeconds: Int, minimumBodyRate: Int, crowdedAbove: Int? = nil) {
+        self.crowdedAbove = crowdedAbove
         self.clock = clock
         self.headSeconds = headSeconds
         self.keepAliveSeconds = max(headSeconds, keepAliveSeconds)
@@ -44,7 +51,10 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     func opened(_ watch: ConnectionWatch) {
         let first = lock.withLock {
-            defer { open[ObjectIdentifier(watch)] = watch }
+            defer {
+                open[ObjectIdentifier(watch)] = watch
+                if let crowdedAbove, open.count > crowdedAbove { makeRoom() }
+            }
             return open.isEmpty
         }
         if first {
@@ -57,6 +67,17 @@ final class ConnectionDeadlines: @unchecked Sendable {
 
     func closed(_ watch: ConnectionWatch) {
         _ = lock.withLock { open.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    /// Shuts down the longest-idle connection of the address that holds the most, if it holds more
+    /// than one and has one waiting for a request head (one mid-request is never cut). Under `lock`.
+    private func makeRoom() {
+        var held: [String: Int] = [:]
+        for watch in open.values where !watch.cutOff.load(ordering: .relaxed) { held[watch.address, default: 0] += 1 }
+        guard let (address, count) = held.max(by: { $0.value < $1.value }), count > 1 else { return }
+        let idle = open.values.filter { $0.address == address && $0.phase == .head && !$0.cutOff.load(ordering: .relaxed) }
+        guard let oldest = idle.min(by: { $0.since < $1.since }), !oldest.cutOff.exchange(true, ordering: .relaxed) else { return }
+        shutdown(oldest.socket, Int32(SHUT_RDWR))
     }
 
     /// Shuts down every connection past its deadline; returns how many.

@@ -16,6 +16,8 @@ final class ConnectionWatch: Sendable {
 
     /// The connection's socket, to shut down when a deadline passes (libmicrohttpd then closes it).
     let socket: Int32
+    /// The peer's address (`127.0.0.2`), whose share of the connections ``ConnectionDeadlines`` weighs.
+    let address: String
     private let phaseValue = Atomic<UInt8>(Phase.head.rawValue)
     /// When the phase began, in milliseconds of the deadline clock.
     private let sinceValue = Atomic<Int64>(0)
@@ -26,8 +28,9 @@ final class ConnectionWatch: Sendable {
     /// Set when a deadline cut the connection, so it is shut down once.
     let cutOff = Atomic<Bool>(false)
 
-    init(socket: Int32, now: Int64) {
+    init(socket: Int32, address: String = "", now: Int64) {
         self.socket = socket
+        self.address = address
         sinceValue.store(now, ordering: .relaxed)
     }
 

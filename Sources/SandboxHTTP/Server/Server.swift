@@ -60,7 +60,9 @@ public final class Server: Sendable {
         self.deadlines = ConnectionDeadlines(
             clock: clock, headSeconds: configuration.requestHeadSeconds,
             keepAliveSeconds: configuration.connectionTimeoutSeconds,
-            minimumBodyRate: configuration.minimumBodyBytesPerSecond)
+            minimumBodyRate: configuration.minimumBodyBytesPerSecond,
+            // A tenth of the slots stays for clients that are not among the ones that hold most.
+            crowdedAbove: configuration.connectionLimit - max(1, configuration.connectionLimit / 10))
         // Request ids must not repeat across restarts of one log; the start instant and the
         // process id make a prefix that does not, with no randomness needed.
         let start = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -248,7 +250,9 @@ public final class Server: Sendable {
     }
 
     func connectionStarted(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        let watch = ConnectionWatch(socket: cmhd_connection_socket(connection), now: deadlines.now)
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let address = cmhd_client_address(connection, &buffer, socklen_t(buffer.count)) == 1 ? String(cString: buffer) : ""
+        let watch = ConnectionWatch(socket: cmhd_connection_socket(connection), address: address, now: deadlines.now)
         socketContext.pointee = Unmanaged.passRetained(watch).toOpaque()
         deadlines.opened(watch)
     }

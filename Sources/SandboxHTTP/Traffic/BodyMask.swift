@@ -15,7 +15,21 @@ public enum BodyMask {
     public static let secretFields: Set<String> = [
         "cardpayload", "pinpayload", "pin", "newpin", "oldpin", "devicesecret", "sessiontoken", "registrationtoken", "secret",
         "signingsecret", "apikey", "backofficekey", "authorization", "password", "verificationcode",
+        // A back-office code registers a device; a registration token's QR (its text and its
+        // picture) carries the token.
+        "backofficecode", "qrpayload", "qrsvg",
     ]
+
+    /// The largest body the journal keeps (masked): a larger one is noted by its size only, so
+    /// that no client pins memory with big bodies and masking stays short.
+    public static let keptBytes = 16 * 1024
+
+    /// `body` masked, or a note of its size when it is larger than ``keptBytes`` (never a cut
+    /// body: a secret field cut in half would no longer be recognised and masked).
+    public static func kept(_ body: [UInt8]) -> String? {
+        guard body.count <= keptBytes else { return "(a body of \(body.count) bytes, not kept: the journal keeps bodies up to \(keptBytes) bytes)" }
+        return masked(body)
+    }
 
     public static func masked(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Each surface keeps its last `capacity` entries (1,000 by default), so memory stays bounded
 /// whatever the traffic. Bodies are kept only while ``capturesBodies`` is on, with card data and
-/// secrets masked (``BodyMask``).
+/// secrets masked (``BodyMask``), and only up to 16 KiB each (a larger one is noted by its size):
+/// a surface's bodies take at most 2 × 16 KiB × 1,000 = 32 MiB, however large the requests.
 ///
 /// ```swift
 /// let journal = RequestJournal(clock: WallClock())
@@ -92,8 +93,8 @@ public final class RequestJournal: Sendable {
             requestId: request.id, timeMilliseconds: clock.nowMilliseconds(), surface: surface,
             method: request.method, path: request.path, status: response.status, milliseconds: (milliseconds * 1000).rounded() / 1000,
             subject: response.journalSubject, errorCode: response.status >= 400 ? Self.errorCode(response.body) : nil, fault: fault,
-            dropped: dropped, requestBody: capture ? BodyMask.masked(request.body) : nil,
-            responseBody: capture ? BodyMask.masked(response.body) : nil)
+            dropped: dropped, requestBody: capture ? BodyMask.kept(request.body) : nil,
+            responseBody: capture ? BodyMask.kept(response.body) : nil)
         let order = sequence.add(1, ordering: .relaxed).newValue
         rings.withLock { $0[surface, default: Ring()].append((order, entry), capacity: capacity) }
     }

@@ -18,7 +18,9 @@ import WebhookSignature
 /// An event is marked delivered only after its receiver answered 2xx and that answer committed,
 /// so a host killed mid-delivery sends the event again after its restart (with the same id): a
 /// receiver sees every event at least once and removes repeats by id. 410 disables the merchant's
-/// endpoint; 429 and 503 wait as long as `Retry-After` asks.
+/// endpoint; one endpoint has at most a quarter of the slots in flight (``perEndpoint``), so a
+/// receiver that hangs delays only its own events; 429 and 503 wait as long as `Retry-After` asks when that is longer than the schedule's
+/// wait, and count as attempts like any answer.
 final class Dispatcher: Sendable {
     /// Waits after the first, second, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
     static let retrySchedule: [Int64] = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400].map { $0 * 1000 }
@@ -60,8 +62,11 @@ final class Dispatcher: Sendable {
 
     func now() -> Int64 { clock.nowMilliseconds() }
 
-    /// Events being delivered right now: a slow receiver holds its own slots, not the others'.
-    private let inFlight = Mutex<Set<String>>([])
+    /// Events being delivered right now (id → URL): a slow receiver holds its own slots, not the others'.
+    private let inFlight = Mutex<[String: String]>([:])
+    /// The most deliveries one endpoint (URL) has in flight: a receiver that hangs or trickles
+    /// holds this many of the `concurrency` slots, and the other merchants' events take the rest.
+    var perEndpoint: Int { max(1, concurrency / 4) }
 
     /// Wakes the delivery thread to look for due events: a commit that wrote one (the store's
     /// `webhooks` channel), a move of the sandbox clock, a delivery that ended.
@@ -100,7 +105,10 @@ final class Dispatcher: Sendable {
             let busy = inFlight.withLock { $0 }
             if busy.count >= concurrency { return .distantFuture }
             let now = now()
-            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1) }.first { !busy.contains($0.id) }
+            // An endpoint that has its share in flight is woken for when one of them ends.
+            let capped = Self.capped(busy, limit: perEndpoint)
+            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1, excluding: capped) }
+                .first { busy[$0.id] == nil }
             guard let next else { return .distantFuture }
             return DueWorker.sleep(milliseconds: next.at - now)
         } catch {
@@ -114,24 +122,38 @@ final class Dispatcher: Sendable {
     /// - Returns: how many it started.
     @discardableResult
     func startDue() throws -> Int {
-        let free = concurrency - inFlight.withLock { $0.count }
+        let busy = inFlight.withLock { $0 }
+        let free = concurrency - busy.count
         guard free > 0 else { return 0 }
         let now = now()
-        let busy = inFlight.withLock { $0 }
-        let candidates = try store.read { db in try db.webhooks.due(at: now, limit: free + busy.count) }
-        let due = candidates.filter { !busy.contains($0.id) }.prefix(free)
+        // Each endpoint gets at most its share of the slots; an endpoint that has it is left out of
+        // the query, so the events of the others behind its backlog are found.
+        var load = Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
+        let candidates = try store.read { db in
+            try db.webhooks.due(at: now, limit: free * perEndpoint + busy.count, excluding: Self.capped(busy, limit: perEndpoint))
+        }
+        var due: [Due] = []
+        for event in candidates where busy[event.id] == nil && due.count < free && load[event.url, default: 0] < perEndpoint {
+            load[event.url, default: 0] += 1
+            due.append(event)
+        }
         for event in due {
-            inFlight.withLock { _ = $0.insert(event.id) }
+            inFlight.withLock { $0[event.id] = event.url }
             // A thread of its own: a delivery blocks on the network for up to 15 s, and the global
             // queue would not run more of them at once than there are cores.
             Thread { [self] in
                 let outcome = attempt(event)
                 try? record([(event, outcome)], at: self.now())
-                inFlight.withLock { _ = $0.remove(event.id) }
+                inFlight.withLock { _ = $0.removeValue(forKey: event.id) }
                 worker.wake()
             }.start()
         }
         return due.count
+    }
+
+    /// The URLs with `limit` deliveries in flight.
+    static func capped(_ busy: [String: String], limit: Int) -> [String] {
+        Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +).filter { $0.value >= limit }.map(\.key).sorted()
     }
 
     /// One pass driven by its caller instead of the thread (a test, on a host that does not
@@ -215,14 +237,16 @@ final class Dispatcher: Sendable {
                     guard try !db.webhooks.wasSentToCallback(event.id) else { continue }
                     try db.webhooks.disableEndpoint(merchant: event.merchant, url: event.url, at: now)
                 default:
-                    let asked = [429, 503].contains(outcome.status ?? 0) ? outcome.retryAfter : nil
-                    if attempt > Self.retrySchedule.count && asked == nil {
+                    // Every answer is an attempt: past the schedule's last wait the event fails,
+                    // whatever the receiver asks. Its Retry-After may lengthen a wait (up to a day),
+                    // never shorten it: `Retry-After: 0` must not make a retry loop.
+                    guard attempt <= Self.retrySchedule.count else {
                         try db.webhooks.markFailed(event.id, attempts: attempt)
-                    } else {
-                        let wait = asked.map { min(max($0, 1), 86_400) * 1000 }
-                            ?? Self.retrySchedule[min(attempt, Self.retrySchedule.count) - 1]
-                        try db.webhooks.reschedule(event.id, attempts: attempt, at: now + wait)
+                        continue
                     }
+                    let asked = [429, 503].contains(outcome.status ?? 0) ? outcome.retryAfter.map { min($0, 86_400) * 1000 } : nil
+                    let wait = max(Self.retrySchedule[attempt - 1], asked ?? 0)
+                    try db.webhooks.reschedule(event.id, attempts: attempt, at: now + wait)
                 }
             }
         }

@@ -141,6 +141,8 @@ public final class EnvironmentHost: RunningService, Responder {
         configuration.clock.observeMoves { [weak courier] in courier?.wake() }
         let key = configuration.fixtures.backOfficeKey
         var router = Router()
+        // A write that found the disk full is a 503 the client may retry, not a bare 500.
+        router.translateError = { ($0 as? DatabaseError)?.isStorageFull == true ? HTTPError.storageFull : nil }
         try Self.addServiceRoutes(to: &router, configuration, store)
         Self.addRegistrationRoutes(to: &router, lifecycle)
         Self.addSessionRoutes(to: &router, lifecycle)

@@ -53,6 +53,12 @@ extension HTTPError {
         status: 415, code: .unsupportedMediaType, message: "The request body must be JSON (Content-Type: application/json).",
         field: "header.Content-Type")
 
+    /// A write that found the disk full: nothing of it was kept; the client may try again later.
+    public static let storageFull = HTTPError(
+        status: 503, code: .storageFull,
+        message: "The sandbox's disk is full: nothing of this request was kept. Free some space and try again.",
+        headers: [("Retry-After", "30")])
+
     /// What any error that is not an ``HTTPResponseError`` becomes: no detail leaks to the client.
     public static let internalError = HTTPError(
         status: 500, code: .internalError, message: "The sandbox failed to answer this request; see its log.")

@@ -30,6 +30,13 @@ public final class Connection {
         case readOnly
     }
 
+    /// SQLite's last error on this connection (its extended code and message), or nil when the
+    /// last call succeeded.
+    var lastError: DatabaseError? {
+        let code = sqlite3_extended_errcode(handle)
+        return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE ? nil : DatabaseError.sqlite(code: code, db: handle, sql: nil)
+    }
+
     private let handle: OpaquePointer
 
     /// The path this connection opened (`":memory:"` for a private in-memory database).

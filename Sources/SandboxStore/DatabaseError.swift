@@ -54,6 +54,9 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
     /// True for any `UNIQUE`, `PRIMARY KEY`, `NOT NULL`, `CHECK` or `FOREIGN KEY` failure.
     public var isConstraintViolation: Bool { code == .constraintViolation }
 
+    /// Whether SQLite found no room to write (`SQLITE_FULL`: the disk, or the database's page limit, is full).
+    public var isStorageFull: Bool { resultCode == Int(SQLITE_FULL) }
+
     /// SQLite reported a failure that has no more specific kind; ``extendedResultCode`` says which.
     public static let sqlite = DatabaseError(.sqlite, message: "SQLite failure")
 

@@ -41,6 +41,11 @@ public final class Store: Sendable {
 
     private let configuration: Configuration
     private let writes: WriteQueue
+    private let full = Atomic<Bool>(false)
+
+    /// Whether the last write failed for want of room (``DatabaseError/isStorageFull``: the disk is
+    /// full); the next write that succeeds clears it. A service's health reports it.
+    public var isStorageFull: Bool { full.load(ordering: .relaxed) }
     /// Who ``listen(_:_:)`` asked to be woken by which channel.
     private let listeners: Listeners
 
@@ -248,12 +253,19 @@ public final class Store: Sendable {
             box.result = Result { try db.inSavepoint(body) }
             if case .success = box.result { return true }
             return false
-        }, waitsForSync: waitsForSync, done: { failure in
-            switch (box.result, failure) {
-            case (.failure?, _), (.success?, nil): completion(box.result!)
-            case (_, let failure?): completion(.failure(failure))
-            case (nil, nil): completion(.failure(DatabaseError.sqlite.with(message: "the write was not run")))
+        }, waitsForSync: waitsForSync, done: { [self] failure in
+            let outcome: Result<T, any Error> =
+                switch (box.result, failure) {
+                case (.failure?, _), (.success?, nil): box.result!
+                case (_, let failure?): .failure(failure)
+                case (nil, nil): .failure(DatabaseError.sqlite.with(message: "the write was not run"))
+                }
+            switch outcome {
+            case .success: if full.load(ordering: .relaxed) { full.store(false, ordering: .relaxed) }
+            case .failure(let error as DatabaseError) where error.isStorageFull: full.store(true, ordering: .relaxed)
+            case .failure: break
             }
+            completion(outcome)
         }))
     }
 

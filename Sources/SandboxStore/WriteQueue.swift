@@ -164,7 +164,8 @@ final class WriteQueue: @unchecked Sendable {
                 if !connection.isInTransaction {
                     // SQLite ended the whole transaction (I/O error, disk full): the writes of the batch
                     // are lost with this one; the ones not run yet go back to the front of the queue.
-                    failure = DatabaseError.sqlite.with(message: "the transaction was rolled back by SQLite")
+                    failure = connection.lastError.map { $0.with(message: "the transaction was rolled back by SQLite: \($0.message)") }
+                        ?? DatabaseError.sqlite.with(message: "the transaction was rolled back by SQLite")
                     isOpen = false
                     requeue(taken[(index + 1)...])
                     break fill

@@ -42,6 +42,8 @@ public enum ErrorCode: Sendable {
     /// 421: `Host` names neither loopback, an IP address nor a name the service was given
     /// (`SANDBOX_ALLOWED_HOSTS`): what a DNS-rebinding page sends.
     case hostNotAllowed
+    /// 503: The service's disk is full: the write was not kept (`Retry-After` says when to try again).
+    case storageFull
 
     // MARK: Every surface of an environment host
 
@@ -284,7 +286,7 @@ public enum ErrorCode: Sendable {
     /// Every code this build knows, in declaration order (all but ``unrecognized(_:)``).
     public static let known: [ErrorCode] = [
         .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .invalidJson, .internalError, .controlKeyRequired,
-        .crossSiteRequest, .hostNotAllowed,
+        .crossSiteRequest, .hostNotAllowed, .storageFull,
         .invalidRequest, .unauthorized, .sessionExpired, .terminalUnregistered, .certificatesExpired,
         .challengeNotFound, .challengeExpired, .challengeUsed, .backofficeCodeInvalid, .backofficeCodeExpired,
         .backofficeCodeUsed, .backofficeCodeWrongEnvironment, .backofficeCodeWrongDevice, .registrationTokenInvalid,
@@ -326,6 +328,7 @@ extension ErrorCode: RawRepresentable {
         case .controlKeyRequired: "control_key_required"
         case .crossSiteRequest: "cross_site_request"
         case .hostNotAllowed: "host_not_allowed"
+        case .storageFull: "storage_full"
         case .invalidRequest: "invalid_request"
         case .unauthorized: "unauthorized"
         case .sessionExpired: "session_expired"

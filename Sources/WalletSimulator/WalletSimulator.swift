@@ -110,7 +110,13 @@ public final class WalletSimulator: RunningService, Responder {
         configuration.clock.observeMoves { [weak scheduler] in scheduler?.wake() }
 
         var router = Router()
-        router.get("/healthz", .nonBlocking) { _ in .json(["status": "ok", "service": "wallet"]) }
+        // A write that found the disk full is a 503 the client may retry, not a bare 500; health says so.
+        router.translateError = { ($0 as? DatabaseError)?.isStorageFull == true ? HTTPError.storageFull : nil }
+        router.get("/healthz", .nonBlocking) { _ in
+            store.isStorageFull
+                ? .json(["status": "degraded", "service": "wallet", "database": "full"], status: 503)
+                : .json(["status": "ok", "service": "wallet"])
+        }
         try router.serveOpenAPI(configuration.openAPIFile)
         let realTime = configuration.realTime
         Self.addProviderRoutes(to: &router, book: book, realTime: { Int(realTime.now().timeIntervalSince1970.rounded(.down)) })

@@ -11,12 +11,14 @@ extension EnvironmentHost {
         let clock = configuration.clock
         // Health, the catalogue and the spec answer from memory on the polling thread (`.nonBlocking`).
         router.get("/healthz", .nonBlocking) { _ in
-            // A read proves the database is open and readable, not only that a thread answers.
-            let database = (try? store.read { db in try db.host.isReadable() }) == true
+            // A read proves the database is open and readable, not only that a thread answers; a
+            // write that last found the disk full says the host cannot keep anything now.
+            let readable = (try? store.read { db in try db.host.isReadable() }) == true
+            let database = !readable ? "unavailable" : store.isStorageFull ? "full" : "ok"
             let status = HostHealth(
-                status: database ? "ok" : "degraded", region: region, flavour: flavour, database: database ? "ok" : "unavailable",
+                status: database == "ok" ? "ok" : "degraded", region: region, flavour: flavour, database: database,
                 time: Wire.time(clock.nowMilliseconds()))
-            return .json(status, status: database ? 200 : 503)
+            return .json(status, status: database == "ok" ? 200 : 503)
         }
         // The catalogue entry never changes while the host runs: encode it once.
         let environment = try JSON.encode(configuration.region.view(flavour: configuration.flavour))

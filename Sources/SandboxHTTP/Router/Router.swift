@@ -119,6 +119,9 @@ public struct Router: Responder, RouterMethods {
     /// Turns the router's own 405 (a path that has routes, none for this method) into the answer;
     /// by default its envelope. A surface with an error body of its own (MONEI's) answers that.
     public var methodNotAllowed: @Sendable (Request, HTTPError) -> Response = { _, error in error.response }
+    /// Turns an error that is not an ``HTTPResponseError`` into one the client may hear (a full
+    /// disk into 503 `storage_full`), before it would become a 500; nil: it stays a 500.
+    public var translateError: @Sendable (any Error) -> (any HTTPResponseError)? = { _ in nil }
     /// Called with every error that is not an ``HTTPResponseError``, before it becomes a 500 with no
     /// detail; by default the error goes to standard error with the request's id.
     public var onUnexpectedError: @Sendable (Request, any Error) -> Void = { request, error in
@@ -322,6 +325,7 @@ public struct Router: Responder, RouterMethods {
         case .success(let response): return response
         case .failure(let error as any HTTPResponseError): return error.response
         case .failure(let error):
+            if let translated = translateError(error) { return translated.response }
             onUnexpectedError(request, error)
             return HTTPError.internalError.response
         }

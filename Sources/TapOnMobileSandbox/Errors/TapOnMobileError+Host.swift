@@ -93,7 +93,7 @@ extension TapOnMobileError {
 
         // Codes of other surfaces (routing, the server's own failure, webhook tools, the portal), a
         // payment whose outcome is unknown, and codes from a newer host: the generic HTTP error.
-        case .notFound, .methodNotAllowed, .internalError, .controlKeyRequired, .crossSiteRequest, .hostNotAllowed, .outcomeUnknown,
+        case .notFound, .methodNotAllowed, .internalError, .controlKeyRequired, .crossSiteRequest, .hostNotAllowed, .storageFull, .outcomeUnknown,
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,

@@ -79,12 +79,19 @@ public struct CommandDescription: Sendable {
             if option.placeholder == nil {
                 guard inline == nil else { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)
-            } else if let inline {
-                values[name] = inline
             } else {
-                guard index < arguments.endIndex else { throw UsageError("--\(name) needs a value (\(option.placeholder!))") }
-                values[name] = arguments[index]
-                index += 1
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.endIndex else { throw UsageError("--\(name) needs a value (\(option.placeholder!))") }
+                    value = arguments[index]
+                    index += 1
+                }
+                // An empty value (`--transaction ""`, an unset shell variable) names nothing: say so
+                // here rather than send it and get an answer about something else.
+                guard !value.isEmpty else { throw UsageError("--\(name) needs a value (\(option.placeholder!)), not an empty one") }
+                values[name] = value
             }
         }
         for option in options where values[option.name] == nil {

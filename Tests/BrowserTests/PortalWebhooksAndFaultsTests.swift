@@ -18,14 +18,15 @@ import SandboxTestSupport
             .readAll("#events tbody tr td:nth-child(2)"), .click("Reload"),
             .clickIn("#events tbody tr", name: "Replay"), .read("#message"),
             .clickLink("payment.failed"), .read("#event-id"), .readAll("#attempts tbody tr"),
-            .read("#secret"), .click("Show secret"), .read("#secret"),
+            .read("#monei-key"), .select("Scheme", "standard"), .click("Save"), .read("#secret"), .click("Show secret"), .read("#secret"),
         ])
         #expect((seen[0] as? String)?.hasPrefix("Test event ") == true, "\(seen)")
         #expect((seen[1] as? [String])?.first == "payment.failed", "\(seen)")
         #expect((seen[2] as? String)?.hasPrefix("Replaying ") == true, "\(seen)")
         #expect((seen[3] as? String)?.hasSuffix("payment.failed") == true, "\(seen)")
-        #expect(seen[5] as? String == "••••••••")
-        #expect((seen[6] as? String)?.hasPrefix("whsec_") == true, "the secret shows on demand: \(seen)")
+        #expect((seen[5] as? String)?.contains("signs every delivery with the merchant's API key") == true, "MONEI: no whsec_ secret shown: \(seen)")
+        #expect(seen[6] as? String == "••••••••")
+        #expect((seen[7] as? String)?.hasPrefix("whsec_") == true, "Standard Webhooks: the secret shows on demand: \(seen)")
     }
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

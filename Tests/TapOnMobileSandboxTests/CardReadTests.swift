@@ -79,6 +79,13 @@ struct CardReadTests {
         #expect(error.code == code && error.message == "from the host" && error.field == "cardPayload")
     }
 
+    @Test("a terminal reserved by an unused registration token is a registration refusal (terminalInUse) keeping its code, not a network error")
+    func aTerminalLockedByATokenIsARegistrationRefusal() {
+        let error = TapOnMobileError.host(status: 409, code: .terminalLockedByToken, message: "reserved by a token", field: "terminalId")
+        #expect(error == .registration(RegistrationError(.terminalInUse)), "\(error)")
+        #expect(error.code == "terminal_locked_by_token" && error.status == 409)
+    }
+
     @Test("a code from a newer host, and one no category claims, become network.http keeping what the host said")
     func unknownCodesBecomeTheGenericHTTPError() {
         for code in ["teapot_mode", "outcome_unknown"] {

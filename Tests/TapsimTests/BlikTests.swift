@@ -33,7 +33,7 @@ struct BlikTests {
         #expect(nobody.status == 14 && nobody.json?[path: "error", "code"] as? String == "customer_not_found", "\(nobody)")
     }
 
-    @Test("blik pay: approve in the bank app (CLEARED), decline with a reason, a CI code, a used code refused (exit 14), --no-answer waits")
+    @Test("blik pay: approve in the bank app (CLEARED, the code typed as the app shows it), decline with a reason, a CI code, a used code refused (exit 14), --no-answer waits")
     func pay() throws {
         let sandbox = try SandboxUnderTest(regions: ["EU", "MBANK"])
         try Self.loggedIn(sandbox)
@@ -41,7 +41,9 @@ struct BlikTests {
             try sandbox.tapsim("--field", "code", "blik", "code", "--customer", customer).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let code = try freshCode()
-        let approved = try sandbox.tapsim("--env", "MBANK", "--json", "blik", "pay", "--amount", "4500", "--reference", "B-7", "--code", code, "--approve")
+        // Typed as the bank app shows it, `118 137`.
+        let shown = "\(code.prefix(3)) \(code.dropFirst(3))"
+        let approved = try sandbox.tapsim("--env", "MBANK", "--json", "blik", "pay", "--amount", "4500", "--reference", "B-7", "--code", shown, "--approve")
         #expect(approved.status == 0, "\(approved)")
         let json = try #require(approved.json, "\(approved)")
         #expect(json[path: "transaction", "transactionStatus"] as? String == "CLEARED", "\(json)")

@@ -93,6 +93,8 @@ struct HelpAndUsageTests {
             (["register", "token", "--token", "rt_eu_x", "--pin", "123"], "--pin must be 4 to 8 digits"),
             (["--field", "transaction..id", "last"], "--field takes a dotted path"),
             (["dcc", "--accept"], "--transaction ID is required: no sale of this device waits for a DCC choice"),
+            (["dcc", "--transaction", "", "--accept"], "--transaction needs a value (ID), not an empty one"),
+            (["dcc", "--transaction=", "--accept"], "--transaction needs a value (ID), not an empty one"),
             (["register", "confirm"], "--challenge CODE is required"),
             (["--env", "MARS", "status"], "--env must be one of"),
             (["qr", "pay"], "--amount N is required"),

@@ -18,8 +18,13 @@ function showSettings(settings) {
     : `Delivering to ${settings.url ?? "the sandbox's webhook inbox"}.`;
   document.getElementById("secret").textContent = "••••••••";
   document.getElementById("show-secret").textContent = "Show secret";
+  // The MONEI scheme signs with the merchant's API key: a whsec_ secret shown there would not verify.
+  const monei = settings.scheme === "monei";
+  document.getElementById("monei-key").hidden = !monei;
+  document.getElementById("secret-line").hidden = monei;
+  document.getElementById("rotate").hidden = monei;
   const previous = document.getElementById("previous-secret");
-  previous.hidden = !settings.previousSecret;
+  previous.hidden = monei || !settings.previousSecret;
   if (settings.previousSecret) {
     document.getElementById("previous").textContent = settings.previousSecret;
     document.getElementById("previous-until").textContent = Portal.time(settings.previousSecretExpiresAt);

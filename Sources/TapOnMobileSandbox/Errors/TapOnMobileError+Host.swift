@@ -34,7 +34,8 @@ extension TapOnMobileError {
         case .backofficeCodeWrongEnvironment, .registrationTokenWrongEnvironment: return registration(.wrongEnvironment)
         case .backofficeCodeWrongDevice, .registrationWrongDevice: return registration(.wrongDevice)
         case .registrationOutOfOrder: return registration(.outOfOrder)
-        case .terminalInUse: return registration(.terminalInUse)
+        // Held by a device, or reserved by an unused registration token: either way not this device's to take.
+        case .terminalInUse, .terminalLockedByToken: return registration(.terminalInUse)
         case .noFreeTerminal: return registration(.noFreeTerminal)
         case .registrationMethodNotAllowed: return registration(.methodNotAllowed)
         case .deviceAlreadyRegistered: return registration(.alreadyRegistered)
@@ -96,7 +97,7 @@ extension TapOnMobileError {
         case .notFound, .methodNotAllowed, .internalError, .controlKeyRequired, .crossSiteRequest, .hostNotAllowed, .storageFull, .outcomeUnknown,
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
-            .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .terminalLockedByToken, .requestNotFound, .faultNotFound, .injectedFault,
+            .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .requestNotFound, .faultNotFound, .injectedFault,
             .apmProviderUnavailable, .providerSignatureInvalid, .orderNotFound, .orderNotPayable, .orderPaid, .ruleNotFound, .customerNotFound,
             .unrecognized:
             return .network(NetworkError(.http, code: code, message: message, status: status, field: field))

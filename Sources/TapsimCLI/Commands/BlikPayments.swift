@@ -64,7 +64,8 @@ enum BlikPayments {
     ) { context, options in
         let amount = try options.requiredAmount("amount")
         let tip = try options.integer("tip", in: 0...Int(Int32.max))
-        let payCode = try options.required("code", "CODE")
+        // As the bank app shows it (`118 137`) or as digits alone.
+        let payCode = try options.required("code", "CODE").filter { $0 != " " }
         let action = try bankAction(options)
         let wallet = try action.map { _ in try context.walletCustomer() }
         try await context.initialize()

@@ -108,6 +108,8 @@ public final class EnvironmentHost: RunningService, Responder {
         self.configuration = configuration
         store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
         try Self.claim(store, for: configuration.region.id)
+        // The clock goes on where it was before a restart (it never goes back by itself).
+        configuration.clock.resume(offset: try store.read { db in try db.host.clockOffset() })
         let outbox = Outbox(
             defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random,
             destinations: Outbox.destinations(configuration.flavour, resolver: configuration.resolver))

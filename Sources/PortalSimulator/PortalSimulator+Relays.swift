@@ -7,6 +7,7 @@ extension PortalSimulator {
         .post("/api/regions/{region}/terminals/{terminalId}/unregister", "/backoffice/v1/terminals/{terminalId}/unregister"),
         .post("/api/regions/{region}/terminals/{terminalId}/unlock", "/backoffice/v1/terminals/{terminalId}/unlock"),
         .post("/api/regions/{region}/registration-tokens", "/backoffice/v1/registration-tokens", body: true),
+        .delete("/api/regions/{region}/registration-tokens/{token}", "/backoffice/v1/registration-tokens/{token}"),
         .post("/api/regions/{region}/registration-tokens/{token}/refresh", "/backoffice/v1/registration-tokens/{token}/refresh"),
         .post("/api/regions/{region}/registration-tokens/{token}/email", "/backoffice/v1/registration-tokens/{token}/email", body: true),
         .get("/api/regions/{region}/mailbox", "/backoffice/v1/mailbox"),

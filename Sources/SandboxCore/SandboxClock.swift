@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The one source of "now" for a host: the wall clock plus an offset that the sandbox-control
-/// API can move forward or set.
+/// API can move forward or set, or take back to real time.
 ///
 /// Every expiry rule (sessions, BLIK codes, card payloads, webhook retries) reads time from
 /// this injected clock, so tests and testers move time instead of waiting.
@@ -50,6 +50,19 @@ public final class SandboxClock: TimeSource {
             guard date >= current else { return nil }
             return offset + date.timeIntervalSince(current)
         }
+    }
+
+    /// Goes back to real time (offset 0): the one move backward, which a tester asks for
+    /// explicitly. What was stamped on the moved clock stays as stamped, and deadlines set on it
+    /// (sessions, codes, retries) come that much later in real time.
+    public func returnToRealTime() {
+        move { offset in offset == 0 ? nil : 0 }
+    }
+
+    /// Takes up an offset kept from before a restart, so the clock does not go back: it only ever
+    /// moves the clock forward.
+    public func resume(offset seconds: TimeInterval) {
+        move { offset in seconds > offset ? seconds : nil }
     }
 
     /// How far this clock runs ahead of its base, in seconds.

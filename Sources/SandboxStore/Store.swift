@@ -98,6 +98,9 @@ public final class Store: Sendable {
     }
 
     deinit {
+        // Readers close first: the last connection to close checkpoints the WAL into the file and
+        // removes it, which a read-only one cannot do (then the file alone would lack the last writes).
+        idleReaders.withLock { $0.removeAll() }
         writes.stop()
         if let temporaryDirectory {
             try? FileManager.default.removeItem(atPath: temporaryDirectory)
@@ -253,17 +256,20 @@ public final class Store: Sendable {
             box.result = Result { try db.inSavepoint(body) }
             if case .success = box.result { return true }
             return false
-        }, waitsForSync: waitsForSync, done: { [self] failure in
+        }, waitsForSync: waitsForSync, done: { [weak self] failure in
             let outcome: Result<T, any Error> =
                 switch (box.result, failure) {
                 case (.failure?, _), (.success?, nil): box.result!
                 case (_, let failure?): .failure(failure)
                 case (nil, nil): .failure(DatabaseError.sqlite.with(message: "the write was not run"))
                 }
-            switch outcome {
-            case .success: if full.load(ordering: .relaxed) { full.store(false, ordering: .relaxed) }
-            case .failure(let error as DatabaseError) where error.isStorageFull: full.store(true, ordering: .relaxed)
-            case .failure: break
+            // Weakly: a job the syncer still holds must not keep a closed store alive.
+            if let self {
+                switch outcome {
+                case .success: if full.load(ordering: .relaxed) { full.store(false, ordering: .relaxed) }
+                case .failure(let error as DatabaseError) where error.isStorageFull: full.store(true, ordering: .relaxed)
+                case .failure: break
+                }
             }
             completion(outcome)
         }))

@@ -107,7 +107,7 @@ enum Commands {
     static let register = CommandGroup(
         name: "register", summary: "Registers this device on a terminal: portal challenge code, or registration token.",
         commands: [
-            Registration.begin, Registration.confirm, Registration.end, Registration.issue, Registration.token, Registration.quick,
+            Registration.begin, Registration.confirm, Registration.end, Registration.issue, Registration.revoke, Registration.token, Registration.quick,
         ])
 
     static let qr = CommandGroup(

@@ -31,6 +31,14 @@ import SandboxTestSupport
         #expect((seen[1] as? String)?.hasPrefix("10 min") == true, "\(seen)")
         #expect(seen[2] as? String == "Seconds must be a number, such as 600.", "\(seen)")
         #expect(try bench.tapsim("status")["loggedIn"] as? Bool == false)
+        // Back to real time: the ten minutes of the session have not passed in real time, so it is valid again.
+        let back = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("Back to real time"),
+            .waitText("#message", contains: "real time"), .read("#clock-skew"),
+        ])
+        #expect(back.first as? String == "0 s (real time)", "\(back)")
+        #expect(bench.running.sandbox.clocks["EU"]?.skew == 0)
+        #expect(try bench.tapsim("status")["loggedIn"] as? Bool == true)
     }
 
     @Test(

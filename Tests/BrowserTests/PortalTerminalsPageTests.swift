@@ -38,6 +38,19 @@ import SandboxTestSupport
         _ = try bench.tapsim("register begin")
         let refused = try bench.tapsimOutput("register confirm", "--terminal", terminal.id)
         #expect(refused.status != 0 && refused.stderr.contains("registration token"), "\(refused)")
+
+        // Revoked from the page: the token registers nobody, and the terminal is free of it.
+        let revoked = try BrowserPerson.run([
+            .goto(bench.portal + "/terminals.html"), .select("Region", "EU"), .clickIn(row, name: "Create registration token"),
+            .read("#token-text"), .click("Revoke token"), .waitText("#message", contains: "Revoked"), .read("#message"),
+            .read("\(row) td.state"),
+        ])
+        let second = try #require(revoked[0] as? String)
+        #expect(second != token, "\(revoked)")
+        #expect((revoked[1] as? String)?.contains("no device can register with that token") == true, "\(revoked)")
+        #expect(revoked[2] as? String == "free", "\(revoked)")
+        let spent = try bench.tapsimOutput("register token", "--token", second, "--pin", "2468")
+        #expect(spent.status != 0 && spent.stdout.contains("registration_token_invalid") || spent.stderr.contains("registration_token_invalid"), "\(spent)")
     }
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

@@ -33,7 +33,7 @@ struct PortalConformanceTests {
                 parameters: [("query.merchantId", "merchants"), ("query.terminalId", "terminals")],
                 positiveStatuses: ["2xx", "400"]),
             Settings(
-                operations: ["refreshRegistrationToken"],
+                operations: ["refreshRegistrationToken", "revokeRegistrationToken"],
                 reason: """
                     A token is its region's (`rt_eu_…`): one asked of another region's host is rightly 400 \
                     registration_token_wrong_environment, which no schema keyword can tie to the path's region.

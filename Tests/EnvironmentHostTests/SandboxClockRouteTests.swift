@@ -53,4 +53,26 @@ import SandboxTestSupport
         let read = host.respond(to: Request(method: "GET", path: "/_sandbox/clock"))
         #expect(json(read)["now"] as? String == "2026-09-21T18:00:00Z")
     }
+
+    @Test("a restarted host goes on from its moved clock, never back; realTime: true is the one way back, and it is kept too")
+    func theOffsetOutlivesARestart() throws {
+        let base: @Sendable () -> Date = { Date(timeIntervalSince1970: 1_790_000_000) }
+        let first = try host(clock: SandboxClock(base: base))
+        #expect(post(first, #"{"advanceSeconds": 60}"#).status == 200)
+        first.stop()
+        let restartedClock = SandboxClock(base: base)
+        let restarted = try host(clock: restartedClock)
+        #expect(restartedClock.skew == 60, "the restart moved the clock back to real time")
+        #expect(json(restarted.respond(to: Request(method: "GET", path: "/_sandbox/clock")))["skewSeconds"] as? Double == 60)
+
+        for body in [#"{"realTime": false}"#, #"{"realTime": true, "advanceSeconds": 1}"#] {
+            #expect(post(restarted, body).status == 400, "\(body)")
+        }
+        let back = post(restarted, #"{"realTime": true}"#)
+        #expect(back.status == 200 && json(back)["skewSeconds"] as? Double == 0, "\(json(back))")
+        restarted.stop()
+        let again = SandboxClock(base: base)
+        _ = try host(clock: again)
+        #expect(again.skew == 0, "back to real time is kept across a restart too")
+    }
 }

@@ -32,6 +32,36 @@ struct TokenResumeTests {
         }
     }
 
+    @Test("a revoked token, and one a newer token for its terminal replaced, registers nobody; a used one cannot be revoked")
+    func revokedAndReplacedTokens() throws {
+        try withSandbox { sandbox in
+            let host = try sandbox.host(regionIDs.first ?? "EU")
+            let r = host.region
+            let terminal = try #require(host.fixture.terminals.first { $0.allows("registrationCode") }, "[\(r)] no token terminal")
+            let first = try #require(expectReply(host.backOfficeToken(terminal: terminal.id), 201, nil, "[\(r)] issue").string("registrationToken"))
+            let second = try #require(expectReply(host.backOfficeToken(terminal: terminal.id), 201, nil, "[\(r)] issue again").string("registrationToken"))
+            let replaced = expectReply(host.verifyToken(first, device: newDevice("old")), 200, nil, "[\(r)] verify the replaced token")
+            #expect(replaced.bool("valid") == false && replaced.string("reason") == "registration_token_invalid", "\(replaced)")
+            #expect(expectReply(host.verifyToken(second, device: newDevice("new")), 200, nil, "[\(r)] verify").bool("valid") == true)
+
+            let revoke = { (token: String) in
+                host.service.call("DELETE", "/backoffice/v1/registration-tokens/\(token)", bearer: host.backOfficeKey)
+            }
+            expectReply(revoke(second), 204, nil, "[\(r)] revoke")
+            let revoked = expectReply(host.verifyToken(second, device: newDevice("late")), 200, nil, "[\(r)] verify a revoked token")
+            #expect(revoked.string("reason") == "registration_token_invalid", "\(revoked)")
+            expectReply(revoke(second), 404, "registration_token_invalid", "[\(r)] revoke twice")
+
+            // A used token stays used.
+            let third = try #require(expectReply(host.backOfficeToken(terminal: terminal.id), 201, nil, "[\(r)] issue a third").string("registrationToken"))
+            let device = newDevice("user")
+            expectReply(host.verifyToken(third, device: device), 200, nil, "[\(r)] verify")
+            expectReply(host.beginToken(third, device), 200, nil, "[\(r)] begin")
+            expectReply(host.endToken(third, device, pin: terminal.autoLogin ? nil : Self.pin), 200, nil, "[\(r)] end")
+            expectReply(revoke(third), 409, "registration_token_used", "[\(r)] revoke a used token")
+        }
+    }
+
     @Test("end refused for want of a PIN leaves the registration begun: its device verifies, begins and ends it again; no other device can")
     func beganDeviceFinishes() throws {
         try withSandbox { sandbox in

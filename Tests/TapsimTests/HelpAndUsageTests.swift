@@ -56,7 +56,7 @@ struct HelpAndUsageTests {
             ([], "tapsim: a command is required\nRun 'tapsim --help' for usage."),
             (["frobnicate"], "tapsim: unknown command 'frobnicate'\nRun 'tapsim --help' for usage."),
             (["register", "sideways"], "tapsim: unknown command 'register sideways'\nRun 'tapsim --help' for usage."),
-            (["register"], "tapsim: 'register' needs one of: begin, confirm, end, issue, token, quick\nRun 'tapsim --help' for usage."),
+            (["register"], "tapsim: 'register' needs one of: begin, confirm, end, issue, revoke, token, quick\nRun 'tapsim --help' for usage."),
             (["qr"], "tapsim: 'qr' needs one of: pay, cancel, refund\nRun 'tapsim --help' for usage."),
             (["--bogus", "status"], "tapsim: unknown option '--bogus'\nRun 'tapsim --help' for usage."),
             (["pay", "--bogus"], "tapsim pay: unknown option '--bogus'\nRun 'tapsim pay --help' for usage."),

@@ -29,7 +29,7 @@ struct HelpExamplesTests {
     static let needs: [String: Needs] = [
         "tapsim": .freshDevice,
         "register begin": .freshDevice, "register confirm": .freshDevice, "register end": .freshDevice,
-        "register issue": .freshDevice, "register token": .freshDevice, "register quick": .freshDevice,
+        "register issue": .freshDevice, "register revoke": .freshDevice, "register token": .freshDevice, "register quick": .freshDevice,
         "login": .registered, "logout": .registered, "prepare": .loggedIn, "pay": .ready, "refund": .ready, "reverse": .ready,
         "dcc": .ready, "qr pay": .loggedIn, "qr cancel": .loggedIn, "qr refund": .loggedIn,
         "blik code": .freshDevice, "blik pay": .blikLoggedIn, "blik refund": .blikLoggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,

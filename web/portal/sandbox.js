@@ -51,6 +51,15 @@ document.getElementById("control-key-form").addEventListener("submit", (event) =
   loadJournal().catch((f) => Portal.say(message, f.message, "error"));
 });
 
+document.getElementById("real-time").addEventListener("click", async () => {
+  try {
+    show(await Portal.api("POST", Portal.regionPath("/clock"), { realTime: true }));
+    Portal.say(message, `${Portal.region()}'s clock is back to real time.`, "ok");
+  } catch (failure) {
+    Portal.say(message, failure.message, "error");
+  }
+});
+
 for (const button of document.querySelectorAll("button[data-seconds]")) {
   button.addEventListener("click", () => advance(Number(button.dataset.seconds)));
 }

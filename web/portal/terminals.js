@@ -59,6 +59,17 @@ document.getElementById("refresh").addEventListener("click", async () => {
   }
 });
 
+document.getElementById("revoke").addEventListener("click", async () => {
+  try {
+    await Portal.api("DELETE", Portal.regionPath(`/registration-tokens/${encodeURIComponent(token.value)}`));
+    token.section.hidden = true;
+    Portal.say(message, `Revoked: no device can register with that token, and ${document.getElementById("token-terminal").textContent} no longer waits for it.`, "ok");
+    await load();
+  } catch (failure) {
+    Portal.say(token.message, failure.message, "error");
+  }
+});
+
 document.getElementById("token-actions").addEventListener("submit", async (event) => {
   event.preventDefault();
   const email = document.getElementById("token-email").value.trim();

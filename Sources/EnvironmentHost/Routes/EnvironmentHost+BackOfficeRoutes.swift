@@ -33,6 +33,10 @@ extension EnvironmentHost {
                         email: try body.email.map { try Validate.email($0) }),
                     status: 201)
             }
+            backOffice.delete("/registration-tokens/{token}") { request, _ in
+                try lifecycle.revokeToken(try Validate.identifier(request.parameter("token"), field: "token"))
+                return Response(status: 204)
+            }
             backOffice.post("/registration-tokens/{token}/refresh") { request, _ in
                 .json(try lifecycle.refreshToken(try Validate.identifier(request.parameter("token"), field: "token")))
             }

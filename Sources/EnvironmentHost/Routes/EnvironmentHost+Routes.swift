@@ -24,6 +24,6 @@ extension EnvironmentHost {
         // The back office's bodies that tapsim sends too.
         typealias IssueToken = BackOfficeBodies.IssueToken
         typealias Confirm = BackOfficeBodies.Confirm
-        struct Clock: Decodable { let advanceSeconds: Double?; let set: String? }
+        struct Clock: Decodable { let advanceSeconds: Double?; let set: String?; let realTime: Bool? }
     }
 }

@@ -25,6 +25,19 @@ struct HostRepository {
         return secret
     }
 
+    /// How far the sandbox clock ran ahead of real time when it last moved, in seconds (0 when it
+    /// never moved): a restarted host goes on from there instead of going back to real time.
+    func clockOffset() throws -> Double {
+        guard let row = try db.query("SELECT value FROM host_identity WHERE key = 'clock_offset'").first else { return 0 }
+        return Double(try row["value"] as String) ?? 0
+    }
+
+    func saveClockOffset(_ seconds: Double) throws {
+        try db.run(
+            "INSERT INTO host_identity (key, value) VALUES ('clock_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(String(seconds))])
+    }
+
     /// Whether the database answers a read. `SELECT 1` reads no page, and a WAL reader never waits
     /// for the writer: it does not block.
     func isReadable() throws -> Bool {

@@ -125,6 +125,17 @@ struct RegistrationRepository {
         try db.run("UPDATE registration_tokens SET email = ? WHERE token = ?", [.text(email), .text(token)])
     }
 
+    /// Forgets a token nobody registered with: it is invalid from now on, and its terminal is free
+    /// of it.
+    func remove(token: String) throws {
+        try db.run("DELETE FROM registration_tokens WHERE token = ? AND state <> 'used'", [.text(token)])
+    }
+
+    /// Forgets every token of `terminal` that nobody registered with (a new one replaces them).
+    func removeUnused(terminal: String) throws {
+        try db.run("DELETE FROM registration_tokens WHERE terminal_id = ? AND state <> 'used'", [.text(terminal)])
+    }
+
     func markUsed(token: String) throws {
         try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(token)])
     }

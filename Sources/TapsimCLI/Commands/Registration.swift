@@ -72,7 +72,10 @@ enum Registration {
             .value("terminal", "TID", "The terminal the token registers (default: the first free one that allows registration codes)."),
             .value("email", "ADDRESS", "Also mail the token, as a QR link, to this address (the back-office mailbox)."),
         ],
-        examples: ["tapsim register issue", "tapsim register issue --terminal EU-T0203 --email owner@example.com"]
+        examples: [
+            "tapsim register issue --terminal EU-T0203 --email owner@example.com",
+            #"tapsim register revoke --token "$(tapsim --field registrationToken register issue --terminal EU-T0203)""#,
+        ]
     ) { context, options in
         let data = try context.sandboxData().region(context.region)
         let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
@@ -87,11 +90,24 @@ enum Registration {
         var lines = ["Registration token for \(issued.terminalId): \(issued.registrationToken) (until \(expiresAt))"]
         if let email = options.string("email") { lines.append("Mailed to \(email) (the back-office mailbox).") }
         lines.append("Then: tapsim register token --token \(issued.registrationToken) --pin PIN")
+        lines.append("Until then \(issued.terminalId) waits for it; to free it: tapsim register revoke --token \(issued.registrationToken)")
         return Report(
             [
                 ("registrationToken", .string(issued.registrationToken)), ("terminalId", .string(issued.terminalId)),
                 ("expiresAt", .string(expiresAt)), ("emailedTo", JSONValue(options.string("email"))),
             ], lines: lines)
+    }
+
+    static let revoke = Command(
+        "register revoke",
+        "Plays the merchant's backend: revokes a registration token nobody registered with; its terminal no longer waits for it.",
+        options: [.value("token", "TOKEN", "The token to revoke (rt_eu_…, from 'register issue' or the portal).")],
+        examples: [#"tapsim register revoke --token "$(tapsim --field registrationToken register issue --terminal EU-T0203)""#]
+    ) { context, options in
+        let token = try options.required("token", "TOKEN")
+        let data = try context.sandboxData().region(context.region)
+        try await BackOffice(host: context.host, key: data.backOfficeKey).revokeToken(token)
+        return Report([("revoked", .string(token))], lines: ["Revoked \(token): no device can register with it."])
     }
 
     static let token = Command(

@@ -58,6 +58,11 @@ struct BackOffice: Sendable {
         return issued
     }
 
+    /// `DELETE /backoffice/v1/registration-tokens/{token}`: the token is invalid from now on and its terminal free of it.
+    func revokeToken(_ token: String) async throws(Failure) {
+        _ = try await call("DELETE", "/backoffice/v1/registration-tokens/" + DeviceTransport.encode(token), body: nil)
+    }
+
     /// `GET /backoffice/v1/merchants`, flattened to terminals.
     func terminals() async throws(Failure) -> [MerchantTerminal] {
         let data = try await call("GET", "/backoffice/v1/merchants", body: nil)

@@ -162,7 +162,8 @@ extension Lifecycle {
     /// The wire's answer of an issued token, by the name these rules use.
     typealias IssuedToken = IssuedRegistrationToken
 
-    /// A one-time registration token for a free terminal, optionally "e-mailed" into the mailbox.
+    /// A one-time registration token for a free terminal, optionally "e-mailed" into the mailbox. It
+    /// replaces the terminal's earlier tokens that nobody used.
     ///
     /// - Parameter merchant: when the merchant API asks, only its own terminals exist.
     func issueToken(terminal: String, merchant: String?, email: String?) throws -> IssuedToken {
@@ -172,6 +173,8 @@ extension Lifecycle {
                 throw LifecycleError.terminalNotFound
             }
             _ = try chooseTerminal(db, terminal: terminal, merchant: nil, method: .registrationCode)
+            // A new token replaces the terminal's earlier ones nobody used: only the newest registers.
+            try db.registrations.removeUnused(terminal: terminal)
             let token = credentials.registrationToken()
             let expires = now + Self.tokenLifetime
             try db.registrations.addToken(token, terminal: terminal, email: email, at: now, expiresAt: expires)
@@ -219,6 +222,17 @@ extension Lifecycle {
             let expires = now + Self.tokenLifetime
             try db.registrations.refresh(token: text, expiresAt: expires)
             return issued(text, terminal: stored.terminalID, expiresAt: expires, emailedTo: nil)
+        }
+    }
+
+    /// Revokes a token nobody registered with (the portal's "Revoke token"): it is invalid from now
+    /// on (`registration_token_invalid`), and its terminal no longer waits for it.
+    ///
+    /// - Throws: `registration_token_used` for a token a device registered with.
+    func revokeToken(_ text: String) throws {
+        try write { db in
+            _ = try unusedToken(db, text).get()
+            try db.registrations.remove(token: text)
         }
     }
 

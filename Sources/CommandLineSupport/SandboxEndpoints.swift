@@ -12,6 +12,11 @@ public struct SandboxEndpoints: Sendable {
     public var file: URL
     public var contents: EndpointsFile
 
+    public init(file: URL, contents: EndpointsFile) {
+        self.file = file
+        self.contents = contents
+    }
+
     /// Reads `explicit`, or `.sandbox/endpoints.json` in the working directory.
     ///
     /// `sandbox up` removes its file when it stops; one left by a `sandbox up` that was killed is

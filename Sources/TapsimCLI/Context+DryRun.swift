@@ -20,6 +20,7 @@ extension Context {
             ("dryRun", true), ("command", .string(command.name)), ("options", .object(given)), ("region", .string(region)),
             ("environment", .string(environment.rawValue)), ("flavour", .string(environment.flavour)),
             ("host", .string(host.absoluteString)), ("endpoints", .string(endpoints.file.standardizedFileURL.path)),
+            ("endpointsProblem", JSONValue(endpointsProblem)),
             ("deviceDirectory", .string(deviceDirectory.path)),
             ("deviceFile", .bool(files.fileExists(atPath: deviceDirectory.appendingPathComponent("device.json").path))),
             ("tapsimFile", .bool(files.fileExists(atPath: deviceDirectory.appendingPathComponent(TapsimState.fileName).path))),

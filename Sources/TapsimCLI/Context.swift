@@ -18,6 +18,8 @@ import TapOnMobileSandbox
 final class Context: @unchecked Sendable {
     let globals: GlobalOptions
     let endpoints: SandboxEndpoints
+    /// Why `endpoints.json` was not read, on a dry run that went on without it (nil: it was read).
+    let endpointsProblem: String?
     /// The region id as `endpoints.json` spells it (`EU`, `MBANK` …).
     let region: String
     let environment: Environments
@@ -37,7 +39,15 @@ final class Context: @unchecked Sendable {
 
     init(globals: GlobalOptions, deviceDirectory explicitDevice: URL? = nil) throws(UsageError) {
         self.globals = globals
-        endpoints = try SandboxEndpoints.load(explicit: globals.endpoints, relativeTo: globals.directory)
+        do {
+            endpoints = try SandboxEndpoints.load(explicit: globals.endpoints, relativeTo: globals.directory)
+            endpointsProblem = nil
+        } catch where globals.dryRun {
+            // A dry run contacts nothing and needs no running sandbox: it shows what the SDK would
+            // use without one, `sandbox up`'s default ports, and why the file was not read.
+            endpoints = Self.defaultLayout(file: globals.url(globals.endpoints ?? EndpointsFile.defaultPath))
+            endpointsProblem = error.description
+        }
         region = try endpoints.region(globals.region ?? "EU")
         guard let environment = Environments(region: region, flavour: globals.flavour) else {
             throw UsageError("the SDK has no environment for region \(region) and flavour \(globals.flavour)")
@@ -55,6 +65,16 @@ final class Context: @unchecked Sendable {
             cardScripts: { _ in card.current.map { .tap($0, pin: card.pin, pinOnRequest: card.pin) } },
             apmClock: customerClock)
         sdk = TapOnMobile(configuration: configuration)
+    }
+
+    /// What `sandbox up` on its default ports would write: the SDK's own default endpoints.
+    static func defaultLayout(file: URL) -> SandboxEndpoints {
+        let defaults = SandboxConfiguration(endpointsFile: nil)
+        var environments: [String: String] = [:]
+        for region in Environments.regions + Environments.vendorRegionOffsets.keys {
+            if let url = try? defaults.endpoint(for: region) { environments[region] = url.absoluteString }
+        }
+        return SandboxEndpoints(file: file, contents: EndpointsFile(portal: nil, wallet: nil, webhooks: nil, environments: environments))
     }
 
     /// `sandbox-data/`, found on first use (only `register quick` and `--card` need it).

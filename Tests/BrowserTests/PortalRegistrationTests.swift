@@ -11,6 +11,23 @@ import SandboxTestSupport
 @Suite(.serialized, .blocksThreads) struct PortalRegistrationTests {
     static let available = BrowserPerson.isAvailable
 
+    @Test(
+        "the back-office code counts down on the host's clock: moved a day ahead, a ten-minute code still shows at most ten minutes",
+        .enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func theCountdownFollowsTheHostsClock() throws {
+        let bench = try PortalBench()
+        let moved = Service(baseURL: try bench.running.url(of: "EU")).call("POST", "/_sandbox/clock", body: ["advanceSeconds": 86_400])
+        try #require(moved.status == 200, "\(moved)")
+        let challenge = try #require(try bench.tapsim("register begin")["challengeCode"] as? String)
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/register.html"), .select("Region", "EU"), .fill("Code", challenge), .click("Find registration"),
+            .click("Confirm registration"), .read("#backoffice-left"),
+        ])
+        let left = try #require(seen.first as? String)
+        let minutes = Int(left.prefix { $0.isNumber }) ?? -1
+        #expect((0...10).contains(minutes) && left.hasSuffix("s left"), "a ten-minute code shows \(left)")
+    }
+
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func deviceStartedByTapsimIsRegisteredFromThePortal() throws {
         let bench = try PortalBench()

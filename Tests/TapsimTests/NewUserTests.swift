@@ -201,9 +201,18 @@ struct NewUserTests {
         let device = try #require(object["deviceDirectory"] as? String)
         #expect(device.hasSuffix("/.sandbox/devices/MBANK"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: device), "a dry run makes no device folder")
+        #expect(object["endpointsProblem"] is NSNull, "\(result)")
         // An option the command does not take is still a usage error.
         let wrong = try run(try tapsimExecutable(), ["--endpoints", endpoints.path, "--dry-run", "pay", "--amout", "1"], in: folder.url)
         #expect(wrong.status == 2 && wrong.stderr.contains("unknown option '--amout'"), "\(wrong)")
+
+        // No sandbox running here at all: the dry run still prints what the SDK would use (sandbox up's
+        // default ports) and says why no endpoints.json was read.
+        let bare = try run(try tapsimExecutable(), ["--dry-run", "status"], in: folder.url)
+        #expect(bare.status == 0, "\(bare)")
+        let shown = try #require(bare.json, "\(bare)")
+        #expect(shown["host"] as? String == "http://127.0.0.1:8100", "\(bare)")
+        #expect((shown["endpointsProblem"] as? String)?.contains("the sandbox is not running here") == true, "\(bare)")
     }
 
     @Test("the device folder's files are owner-only")

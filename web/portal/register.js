@@ -69,11 +69,20 @@ async function find(event) {
   }
 }
 
-function showTimeLeft(expiresAt) {
+/// Counts down to `expiresAt` on the host's clock, which testers move ahead of this browser's:
+/// the host's time is read once and its lead kept.
+async function showTimeLeft(expiresAt) {
   clearInterval(page.countdown);
   const left = document.getElementById("backoffice-left");
+  let lead = 0;
+  try {
+    const clock = await Portal.api("GET", Portal.regionPath("/clock"));
+    lead = new Date(clock.now) - Date.now();
+  } catch {
+    // Without the host's time, this browser's is the best guess.
+  }
   const tick = () => {
-    const seconds = Math.max(0, Math.round((new Date(expiresAt) - Date.now()) / 1000));
+    const seconds = Math.max(0, Math.round((new Date(expiresAt) - (Date.now() + lead)) / 1000));
     left.textContent = seconds > 0 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s left` : "expired";
   };
   tick();
@@ -89,7 +98,7 @@ async function confirm(event) {
     document.getElementById("backoffice-code").textContent = confirmation.backofficeCode;
     document.getElementById("confirmed-terminal").textContent = confirmation.terminalId;
     document.getElementById("backoffice-expires").textContent = Portal.time(confirmation.expiresAt);
-    showTimeLeft(confirmation.expiresAt);
+    await showTimeLeft(confirmation.expiresAt);
     page.waiting.hidden = true;
     page.confirmed.hidden = false;
   } catch (failure) {

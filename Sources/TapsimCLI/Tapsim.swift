@@ -73,7 +73,7 @@ public enum Tapsim {
     ///     process's working directory by default).
     ///   - streams: Where the answer, progress and errors go.
     public static func run(_ arguments: [String], in directory: URL? = nil, streams: TapsimStreams = .standard) async -> Int32 {
-        await Output.$streams.withValue(streams) {
+        await Output.currentStreams.withValue(streams) {
             do throws(TapsimExit) {
                 try await run(arguments, in: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
                 return 0

@@ -45,8 +45,12 @@ struct TapsimExit: Error {
 
 /// Writes a command's answer: human lines, or exactly one JSON object on standard output.
 struct Output {
-    /// The streams of the run this task belongs to.
-    @TaskLocal static var streams = TapsimStreams.standard
+    /// The streams of the run this task belongs to (``Tapsim/run(_:in:streams:)`` binds them).
+    /// A `TaskLocal` value itself rather than the `@TaskLocal` attribute: the attribute is a macro
+    /// since Swift 6 and a property wrapper before, and this spelling is the same to both.
+    static let currentStreams = TaskLocal(wrappedValue: TapsimStreams.standard)
+
+    static var streams: TapsimStreams { currentStreams.get() }
 
     let command: String
     let json: Bool

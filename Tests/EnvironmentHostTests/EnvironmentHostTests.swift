@@ -23,12 +23,17 @@ import SandboxTestSupport
     let folder = TemporaryDirectory()
 
     func host(_ region: String, _ flavour: Flavour = .sandbox, clock: SandboxClock = SandboxClock()) throws -> EnvironmentHost {
+        try Self.host(region, flavour, clock: clock, in: folder.url)
+    }
+
+    /// A host of `region` built in this process (not listening) on the database in `directory`.
+    static func host(_ region: String, _ flavour: Flavour = .sandbox, clock: SandboxClock, in directory: URL) throws -> EnvironmentHost {
         try EnvironmentHost(
             configuration: .init(
-                region: try #require(Self.catalogue.region(region)), flavour: flavour,
-                fixtures: try #require(Self.merchants.region(region)), payments: try Self.paymentData(region),
+                region: try #require(catalogue.region(region)), flavour: flavour,
+                fixtures: try #require(merchants.region(region)), payments: try paymentData(region),
                 server: ServerConfiguration(),
-                dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
+                dataDirectory: directory, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
                 clock: clock))
     }
 

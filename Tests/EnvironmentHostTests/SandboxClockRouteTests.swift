@@ -10,14 +10,7 @@ import SandboxTestSupport
     let folder = TemporaryDirectory()
 
     func host(clock: SandboxClock) throws -> EnvironmentHost {
-        let catalogue = EnvironmentHostTests.catalogue
-        return try EnvironmentHost(
-            configuration: .init(
-                region: try #require(catalogue.region("EU")), flavour: .sandbox,
-                fixtures: try #require(EnvironmentHostTests.merchants.region("EU")),
-                payments: try EnvironmentHostTests.paymentData("EU"), server: ServerConfiguration(),
-                dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
-                clock: clock))
+        try EnvironmentHostTests.host("EU", clock: clock, in: folder.url)
     }
 
     func post(_ host: EnvironmentHost, _ body: String) -> Response {

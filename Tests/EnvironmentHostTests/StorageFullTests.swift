@@ -14,14 +14,7 @@ import SandboxTestSupport
     let folder = TemporaryDirectory()
 
     func host() throws -> EnvironmentHost {
-        let catalogue = EnvironmentHostTests.catalogue
-        return try EnvironmentHost(
-            configuration: .init(
-                region: try #require(catalogue.region("EU")), flavour: .sandbox,
-                fixtures: try #require(EnvironmentHostTests.merchants.region("EU")),
-                payments: try EnvironmentHostTests.paymentData("EU"), server: ServerConfiguration(),
-                dataDirectory: folder.url, openAPIFile: Paths.openAPI.appendingPathComponent("environment-host.yaml"),
-                clock: SandboxClock(base: { Date(timeIntervalSince1970: 1_790_000_000) })))
+        try EnvironmentHostTests.host("EU", clock: SandboxClock(base: { Date(timeIntervalSince1970: 1_790_000_000) }), in: folder.url)
     }
 
     func register(_ host: EnvironmentHost, _ index: Int) -> Response {

@@ -43,7 +43,7 @@ struct AskFirstTests {
         }
     }
 
-    @Test("a tip the terminal refuses and a refund over its sale fail before the card screen")
+    @Test("a tip the terminal refuses, a currency it does not take and a refund over its sale fail before the card screen")
     func refusedBeforeTheCard() async throws {
         try await withSandbox { sandbox in
             let phone = makePhone(sandbox, cardScripts: { _ in .tap(card("visa")) })
@@ -55,6 +55,12 @@ struct AskFirstTests {
             #expect(tipped.count == 1, "\(tipped)")
             guard case .failure(let tipError)? = tipped.first else { Issue.record("no failure: \(tipped)"); return }
             #expect(tipError == .transaction(.invalidTip) && tipError.code == "tips_not_allowed", "\(tipError)")
+
+            // A currency the EUR terminal does not take: refused before the reader shows.
+            let dollars = await collect(sdk.doPayment(currency: "USD", requestedAmount: 1250, reference: nil))
+            #expect(dollars.count == 1, "the reader showed before the currency was refused: \(dollars)")
+            guard case .failure(let currencyError)? = dollars.first else { Issue.record("no failure: \(dollars)"); return }
+            #expect(currencyError.code == "currency_mismatch", "\(currencyError)")
 
             let (_, sale) = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 1250, reference: nil), "sale")
             _ = try await transaction(sdk.doPayment(currency: "EUR", requestedAmount: 800, reference: nil), "a later sale")

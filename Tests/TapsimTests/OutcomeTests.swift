@@ -47,6 +47,18 @@ struct OutcomeTests {
         #expect(humanDecline.status == 0, "\(humanDecline)")
         #expect(humanDecline.stdout.contains("DECLINED"), "\(humanDecline)")
 
+        // A currency the terminal does not take: refused before the card reader shows.
+        let dollars = try sandbox.tapsim("--json", "pay", "--amount", "1250", "--currency", "USD")
+        #expect(dollars.status == 14 && dollars.json?[path: "error", "code"] as? String == "currency_mismatch", "\(dollars)")
+        #expect((dollars.json?["events"] as? [Any])?.isEmpty == true, "the reader showed first: \(dollars)")
+
+        // The authorisation timeout (42.68): ONGOING, with how to move on.
+        let ongoing = try sandbox.tapsim("pay", "--amount", "4268", "--currency", "EUR")
+        #expect(ongoing.status == 0 && ongoing.stdout.contains("ONGOING"), "\(ongoing)")
+        #expect(ongoing.stdout.contains("stays busy until 30 s pass") && ongoing.stdout.contains("advanceSeconds"), "\(ongoing)")
+        #expect(try sandbox.tapsim("--json", "pay", "--amount", "1250").json?[path: "error", "code"] as? String == "terminal_busy")
+        _ = Service(baseURL: try sandbox.host("EU")).call("POST", "/_sandbox/clock", body: ["advanceSeconds": 30])
+
         // A host refusal: over the terminal's limit is the transaction category, exit 14.
         let over = try sandbox.tapsim("--json", "pay", "--amount", "999999999", "--currency", "EUR")
         #expect(over.status == 14, "\(over)")

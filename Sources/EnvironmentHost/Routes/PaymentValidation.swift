@@ -37,6 +37,10 @@ enum PaymentValidation {
         do { try PaymentRules.validateReference(reference, terminal: terminal) } catch { throw PaymentError(error) }
     }
 
+    static func currency(_ code: String, terminal: TerminalInfo) throws(PaymentError) {
+        do { _ = try PaymentRules.validateCurrency(code, terminal: terminal) } catch { throw PaymentError(error) }
+    }
+
     static func country(_ code: String?, terminal: TerminalInfo) throws(PaymentError) {
         do { try PaymentRules.validateCountry(code, terminal: terminal) } catch { throw PaymentError(error) }
     }

@@ -16,10 +16,13 @@ public struct ValidateRequest: Codable, Sendable, Equatable {
     public let tipAmount: Int?
     /// Not in the seed's call: a refund's sale (`refund_over_amount` …); an empty value counts as absent.
     public let transactionId: String?
+    /// Not in the seed's call: the sale's or refund's currency, sent before the card screen so that
+    /// the host refuses one the terminal does not take (`currency_mismatch`) before the customer taps.
+    public let currency: String?
 
     public init(
         transactionServiceType: String, requestedAmount: Int?, countryCode: String?, reference: String?,
-        tipAmount: Int? = nil, transactionId: String? = nil
+        tipAmount: Int? = nil, transactionId: String? = nil, currency: String? = nil
     ) {
         self.transactionServiceType = transactionServiceType
         self.requestedAmount = requestedAmount
@@ -27,5 +30,6 @@ public struct ValidateRequest: Codable, Sendable, Equatable {
         self.reference = reference
         self.tipAmount = tipAmount
         self.transactionId = transactionId
+        self.currency = currency
     }
 }

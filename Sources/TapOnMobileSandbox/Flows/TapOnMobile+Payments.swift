@@ -124,7 +124,7 @@ extension TapOnMobile {
                 client, "POST", "/terminal/v1/transactions/validate",
                 body: ValidateRequest(
                     transactionServiceType: service.rawValue, requestedAmount: request.amount, countryCode: country, reference: reference,
-                    tipAmount: tipAmount, transactionId: original),
+                    tipAmount: tipAmount, transactionId: original, currency: request.currency),
                 bearer: loggedIn.token, as: NoContent.self)
             if case .failure(let error) = valid { return emit(.failure(error)) }
 

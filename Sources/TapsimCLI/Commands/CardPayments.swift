@@ -214,6 +214,12 @@ enum CardPayments {
             context.updateState { $0.pendingDCC = final.transactionId }
             lines.append("The customer chooses the currency: tapsim dcc --accept|--decline")
         }
+        if final.transactionStatus == .ONGOING {
+            // The authorisation timeout (magic amount 42.68): the terminal is busy until it ends.
+            lines.append(
+                "The host has no answer yet: the terminal stays busy until 30 s pass on its clock (then TIMEOUT). "
+                    + "Move on at once: curl -s \(context.host.absoluteString)/_sandbox/clock --json '{\"advanceSeconds\":30}'")
+        }
         var fields: [(String, JSONValue)] = [("card", JSONValue(card?.name)), ("events", .array(events)), ("transaction", JSONValue(final))]
         if let outcome = final.outcomeError {
             fields.append(("outcome", ["kind": .string(outcome.kind), "code": .string(outcome.code), "message": .string(outcome.message)]))

@@ -356,6 +356,8 @@ extension Payments {
         let tipAmount: Int?
         /// An empty value counts as absent, as in the details query.
         let transactionId: String?
+        /// Not in the seed's call: the currency, checked against the terminal's before the card screen.
+        let currency: String?
     }
 
     /// validateTransaction: would this operation be accepted now?
@@ -372,6 +374,7 @@ extension Payments {
         }
         try PaymentValidation.country(request.countryCode, terminal: terminal)
         try PaymentValidation.reference(request.reference, terminal: terminal)
+        if let currency = request.currency { try PaymentValidation.currency(currency, terminal: terminal) }
         switch request.transactionServiceType {
         case "PAYMENT":
             guard let amount = request.requestedAmount else {

@@ -6,6 +6,22 @@ import SandboxTestSupport
 
 /// The customer's buttons through the API, and what the host hears of them.
 @Suite struct PaymentTests {
+    @Test("the wallet's clock keeps its offset across a restart; realTime: true takes it back, and that is kept too")
+    func theClockOutlivesARestart() throws {
+        let directory = TemporaryDirectory()
+        let first = try InProcessWallet(directory: directory)
+        #expect(first.advance(90).status == 200)
+        first.stop()
+        let restarted = try InProcessWallet(directory: directory)
+        #expect(restarted.clock.skew == 90, "the restart moved the wallet's clock back")
+        let back = restarted.service.call("POST", "/_sandbox/clock", body: ["realTime": true])
+        #expect(back.status == 200 && restarted.clock.skew == 0, "\(back)")
+        restarted.stop()
+        let again = try InProcessWallet(directory: directory)
+        defer { again.stop() }
+        #expect(again.clock.skew == 0)
+    }
+
     @Test func payingTellsTheHostThePaymentAndAnswersPaidOnceTheHostAcknowledged() throws {
         let host = try RecordingWalletHost()
         let wallet = try InProcessWallet(hosts: ["EU": host.url])

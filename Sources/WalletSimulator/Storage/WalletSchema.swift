@@ -102,5 +102,11 @@ enum WalletSchema {
             ALTER TABLE outbox ADD COLUMN created_at INTEGER;
             ALTER TABLE outbox ADD COLUMN answered_at INTEGER;
             """),
+        Migration(version: 4, name: "the wallet's own settings: its clock's offset, kept across a restart", sql: """
+            CREATE TABLE wallet_state (
+                key   TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) STRICT;
+            """),
     ]
 }

@@ -392,6 +392,14 @@ extension EnvironmentHost {
                 DROP TABLE card_reads;
                 ALTER TABLE spent_read_ids RENAME TO card_reads;
                 """),
+        Migration(
+            version: 12, name: "pending webhook events by endpoint",
+            sql: """
+                -- The dispatcher finds the endpoints with due events, and each one's earliest, by seeks
+                -- in this index: an endpoint that has its share in flight is skipped without reading its
+                -- backlog.
+                CREATE INDEX webhook_events_due_by_url ON webhook_events(url, next_attempt_at) WHERE state = 'pending';
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

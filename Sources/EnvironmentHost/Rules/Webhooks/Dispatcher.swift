@@ -18,8 +18,9 @@ import WebhookSignature
 /// An event is marked delivered only after its receiver answered 2xx and that answer committed,
 /// so a host killed mid-delivery sends the event again after its restart (with the same id): a
 /// receiver sees every event at least once and removes repeats by id. 410 disables the merchant's
-/// endpoint; one endpoint has at most a quarter of the slots in flight (``perEndpoint``), so a
-/// receiver that hangs delays only its own events; 429 and 503 wait as long as `Retry-After` asks when that is longer than the schedule's
+/// endpoint; one endpoint has a quarter of the slots in flight (``perEndpoint``), and more only
+/// while that many stay free for the others, so a receiver that hangs delays only its own events,
+/// while a merchant alone still gets most of the slots; 429 and 503 wait as long as `Retry-After` asks when that is longer than the schedule's
 /// wait, and count as attempts like any answer.
 final class Dispatcher: Sendable {
     /// Waits after the first, second, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
@@ -64,9 +65,21 @@ final class Dispatcher: Sendable {
 
     /// Events being delivered right now (id → URL): a slow receiver holds its own slots, not the others'.
     private let inFlight = Mutex<[String: String]>([:])
-    /// The most deliveries one endpoint (URL) has in flight: a receiver that hangs or trickles
-    /// holds this many of the `concurrency` slots, and the other merchants' events take the rest.
+    /// The deliveries one endpoint (URL) always may have in flight (a quarter of the slots); it
+    /// may have more, up to ``endpointCap``, only while as many slots stay free for the others. So
+    /// a receiver that hangs or trickles never holds the slots another merchant's events need, and
+    /// a merchant whose events are the only ones due still gets most of the slots.
     var perEndpoint: Int { max(1, concurrency / 4) }
+    /// The most deliveries one endpoint has in flight: every slot but the ``perEndpoint`` kept free.
+    var endpointCap: Int { max(perEndpoint, concurrency - perEndpoint) }
+
+    /// The URLs whose next delivery cannot start now: at ``endpointCap``, or past their share
+    /// while no more than the kept slots are free.
+    func blocked(_ busy: [String: String]) -> [String] {
+        let free = concurrency - busy.count
+        return Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
+            .filter { $0.value >= endpointCap || ($0.value >= perEndpoint && free <= perEndpoint) }.map(\.key).sorted()
+    }
 
     /// Wakes the delivery thread to look for due events: a commit that wrote one (the store's
     /// `webhooks` channel), a move of the sandbox clock, a delivery that ended.
@@ -105,9 +118,9 @@ final class Dispatcher: Sendable {
             let busy = inFlight.withLock { $0 }
             if busy.count >= concurrency { return .distantFuture }
             let now = now()
-            // An endpoint that has its share in flight is woken for when one of them ends.
-            let capped = Self.capped(busy, limit: perEndpoint)
-            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1, excluding: capped) }
+            // An endpoint that may not start another delivery now is woken for when one ends.
+            let blocked = blocked(busy)
+            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1, excluding: blocked) }
                 .first { busy[$0.id] == nil }
             guard let next else { return .distantFuture }
             return DueWorker.sleep(milliseconds: next.at - now)
@@ -126,15 +139,20 @@ final class Dispatcher: Sendable {
         let free = concurrency - busy.count
         guard free > 0 else { return 0 }
         let now = now()
-        // Each endpoint gets at most its share of the slots; an endpoint that has it is left out of
-        // the query, so the events of the others behind its backlog are found.
+        // An endpoint that may not start another delivery is left out of the query, so the events
+        // of the others behind its backlog are found.
         var load = Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
         let candidates = try store.read { db in
-            try db.webhooks.due(at: now, limit: free * perEndpoint + busy.count, excluding: Self.capped(busy, limit: perEndpoint))
+            try db.webhooks.due(at: now, limit: free * perEndpoint + busy.count, excluding: blocked(busy))
         }
         var due: [Due] = []
-        for event in candidates where busy[event.id] == nil && due.count < free && load[event.url, default: 0] < perEndpoint {
-            load[event.url, default: 0] += 1
+        var inUse = busy.count
+        for event in candidates where busy[event.id] == nil && inUse < concurrency {
+            let held = load[event.url, default: 0]
+            // Within its share an endpoint always gets a slot; beyond it, only while as many stay free.
+            guard held < perEndpoint || (held < endpointCap && concurrency - inUse > perEndpoint) else { continue }
+            load[event.url] = held + 1
+            inUse += 1
             due.append(event)
         }
         for event in due {
@@ -149,11 +167,6 @@ final class Dispatcher: Sendable {
             }.start()
         }
         return due.count
-    }
-
-    /// The URLs with `limit` deliveries in flight.
-    static func capped(_ busy: [String: String], limit: Int) -> [String] {
-        Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +).filter { $0.value >= limit }.map(\.key).sorted()
     }
 
     /// One pass driven by its caller instead of the thread (a test, on a host that does not

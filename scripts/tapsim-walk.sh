@@ -139,7 +139,9 @@ step() {
 backoffice() {
     local method="$1" path="$2" payload="${3:-}"
     local args=(-sS -o "$out" -w '%{http_code}' -X "$method" -H "Authorization: Bearer $backoffice_key" --max-time 15)
-    [ -n "$payload" ] && args+=(-H 'Content-Type: application/json' --data-binary "$payload")
+    # Every write declares JSON, body or not: the sandbox refuses one that does not.
+    [ "$method" = GET ] || args+=(-H 'Content-Type: application/json')
+    [ -n "$payload" ] && args+=(--data-binary "$payload")
     last_command="curl -X $method $base$path${payload:+ $payload}"
     rc="$(curl "${args[@]}" "$base$path" 2>"$err")" || rc="000"
 }

@@ -80,7 +80,9 @@ call() {
     local method="$1" path="$2" bearer="${3:-}" payload="${4:-}"
     local args=(-sS -o "$body" -w '%{http_code}' -X "$method" -H 'Accept: application/json' --max-time 15)
     [ -n "$bearer" ] && args+=(-H "Authorization: Bearer $bearer")
-    [ -n "$payload" ] && args+=(-H 'Content-Type: application/json' --data-binary "$payload")
+    # Every write declares JSON, body or not: the sandbox refuses one that does not.
+    [ "$method" = GET ] || args+=(-H 'Content-Type: application/json')
+    [ -n "$payload" ] && args+=(--data-binary "$payload")
     last_request="$method $path${payload:+ $payload}"
     : >"$body"
     status="$(curl "${args[@]}" "$base$path" 2>"$work/curl-error")" || status="000"

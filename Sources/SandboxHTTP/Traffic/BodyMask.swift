@@ -24,11 +24,27 @@ public enum BodyMask {
     /// that no client pins memory with big bodies and masking stays short.
     public static let keptBytes = 16 * 1024
 
-    /// `body` masked, or a note of its size when it is larger than ``keptBytes`` (never a cut
-    /// body: a secret field cut in half would no longer be recognised and masked).
-    public static func kept(_ body: [UInt8]) -> String? {
-        guard body.count <= keptBytes else { return "(a body of \(body.count) bytes, not kept: the journal keeps bodies up to \(keptBytes) bytes)" }
-        return masked(body)
+    /// A body as the journal keeps it: its bytes up to ``keptBytes``, else a note of its size
+    /// (never a cut body: a secret field cut in half would no longer be recognised and masked).
+    /// Masking waits until someone reads the entry, off the connection's thread.
+    public enum Kept: Sendable {
+        case bytes([UInt8])
+        case note(String)
+
+        /// What the journal shows: the bytes masked, or the note.
+        public var shown: String? {
+            switch self {
+            case .bytes(let body): BodyMask.masked(body)
+            case .note(let note): note
+            }
+        }
+    }
+
+    /// What the journal keeps of `body` (nil for none).
+    public static func kept(_ body: [UInt8]) -> Kept? {
+        guard !body.isEmpty else { return nil }
+        guard body.count <= keptBytes else { return .note("(a body of \(body.count) bytes, not kept: the journal keeps bodies up to \(keptBytes) bytes)") }
+        return .bytes(body)
     }
 
     public static func masked(_ body: [UInt8]) -> String? {

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Each surface keeps its last `capacity` entries (1,000 by default), so memory stays bounded
 /// whatever the traffic. Bodies are kept only while ``capturesBodies`` is on, with card data and
-/// secrets masked (``BodyMask``), and only up to 16 KiB each (a larger one is noted by its size):
+/// secrets masked (``BodyMask``) when an entry is read, not on the connection's thread, and only
+/// up to 16 KiB each (a larger one is noted by its size):
 /// a surface's bodies take at most 2 × 16 KiB × 1,000 = 32 MiB, however large the requests.
 ///
 /// ```swift
@@ -51,13 +52,21 @@ public final class RequestJournal: Sendable {
         }
     }
 
+    /// One recorded answer: the entry (without bodies), its place in the service's order of
+    /// answers, and its bodies as kept (masked only when read).
+    private struct Recorded {
+        let order: Int
+        let entry: JournalEntry
+        let request: BodyMask.Kept?
+        let response: BodyMask.Kept?
+    }
+
     /// A fixed-size ring of one surface's entries, oldest overwritten first.
     private struct Ring {
-        /// Each entry with its place in the service's order of answers.
-        var entries: [(order: Int, entry: JournalEntry)] = []
+        var entries: [Recorded] = []
         var next = 0
 
-        mutating func append(_ entry: (order: Int, entry: JournalEntry), capacity: Int) {
+        mutating func append(_ entry: Recorded, capacity: Int) {
             if entries.count < capacity {
                 entries.append(entry)
             } else {
@@ -93,10 +102,12 @@ public final class RequestJournal: Sendable {
             requestId: request.id, timeMilliseconds: clock.nowMilliseconds(), surface: surface,
             method: request.method, path: request.path, status: response.status, milliseconds: (milliseconds * 1000).rounded() / 1000,
             subject: response.journalSubject, errorCode: response.status >= 400 ? Self.errorCode(response.body) : nil, fault: fault,
-            dropped: dropped, requestBody: capture ? BodyMask.kept(request.body) : nil,
-            responseBody: capture ? BodyMask.kept(response.body) : nil)
-        let order = sequence.add(1, ordering: .relaxed).newValue
-        rings.withLock { $0[surface, default: Ring()].append((order, entry), capacity: capacity) }
+            dropped: dropped, requestBody: nil, responseBody: nil)
+        // The bodies are kept as they came (bounded); masking them waits until someone reads the entry.
+        let recorded = Recorded(
+            order: sequence.add(1, ordering: .relaxed).newValue, entry: entry,
+            request: capture ? BodyMask.kept(request.body) : nil, response: capture ? BodyMask.kept(response.body) : nil)
+        rings.withLock { $0[surface, default: Ring()].append(recorded, capacity: capacity) }
     }
 
     /// The entries that pass `filter`, newest first, without bodies.
@@ -105,9 +116,16 @@ public final class RequestJournal: Sendable {
         return all.filter { filter.admits($0.entry) }.sorted { $0.order > $1.order }.prefix(max(0, filter.limit)).map(\.entry.summary)
     }
 
-    /// One entry with its bodies (when they were captured).
+    /// One entry with its bodies (when they were captured), masked now.
     public func entry(id: String) -> JournalEntry? {
-        rings.withLock { rings in rings.values.lazy.flatMap(\.entries).first { $0.entry.requestId == id }?.entry }
+        guard let found = rings.withLock({ rings in rings.values.lazy.flatMap(\.entries).first { $0.entry.requestId == id } }) else {
+            return nil
+        }
+        let e = found.entry
+        return JournalEntry(
+            requestId: e.requestId, timeMilliseconds: e.timeMilliseconds, surface: e.surface, method: e.method, path: e.path,
+            status: e.status, milliseconds: e.milliseconds, subject: e.subject, errorCode: e.errorCode, fault: e.fault,
+            dropped: e.dropped, requestBody: found.request?.shown, responseBody: found.response?.shown)
     }
 
     /// Forgets every entry.

@@ -1,5 +1,6 @@
 import SandboxTime
 import Foundation
+import SandboxWire
 import Synchronization
 
 /// The one source of "now" for a host: the wall clock plus an offset that the sandbox-control
@@ -81,6 +82,41 @@ public final class SandboxClock: TimeSource {
                 return true
             }
             bits = original
+        }
+    }
+}
+
+/// Why `POST /_sandbox/clock` refused a move: its message and the field it names (a 400 `invalid_request`).
+public struct ClockMoveRefusal: Error, Sendable {
+    public let message: String
+    public let field: String
+}
+
+extension SandboxClock {
+    /// Carries out the body of `POST /_sandbox/clock`, the same on a host and on the wallet: exactly
+    /// one of `advanceSeconds` (0 to ten years, far beyond any rule here), `set` (ISO 8601, not in
+    /// this clock's past) and `realTime: true` (``returnToRealTime()``).
+    ///
+    /// ```swift
+    /// try clock.move(advanceSeconds: 600, set: nil, realTime: nil)   // ten minutes later
+    /// ```
+    public func move(advanceSeconds: Double?, set: String?, realTime: Bool?) throws(ClockMoveRefusal) {
+        switch (advanceSeconds, set, realTime) {
+        case (nil, nil, true?):
+            returnToRealTime()
+        case (let seconds?, nil, nil):
+            guard seconds.isFinite, (0...315_360_000).contains(seconds) else {
+                throw ClockMoveRefusal(message: "advanceSeconds must be from 0 to 315360000.", field: "advanceSeconds")
+            }
+            advance(by: seconds)
+        case (nil, let text?, nil):
+            // RFC 3339 allows a lower-case `t` and `z`; a `+` that a form turned into a space is read back.
+            guard let date = WireTime.date(from: text.replacingOccurrences(of: " ", with: "+").uppercased()) else {
+                throw ClockMoveRefusal(message: "set must be an ISO 8601 time such as 2026-12-01T10:00:00Z.", field: "set")
+            }
+            guard self.set(to: date) else { throw ClockMoveRefusal(message: "The sandbox clock only moves forward.", field: "set") }
+        default:
+            throw ClockMoveRefusal(message: "Give exactly one of advanceSeconds, set and realTime: true.", field: "advanceSeconds")
         }
     }
 }

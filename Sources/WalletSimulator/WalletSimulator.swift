@@ -89,11 +89,7 @@ public final class WalletSimulator: RunningService, Responder {
         let store = try Store.open(
             path: configuration.dataDirectory.appendingPathComponent(Self.databaseFile).path, migrations: WalletSchema.migrations)
         // The clock goes on where it was before a restart (it never goes back by itself).
-        if let kept = try store.read({ db in try db.query("SELECT value FROM wallet_state WHERE key = 'clock_offset'").first }),
-            let offset = Double(try kept["value"] as String)
-        {
-            configuration.clock.resume(offset: offset)
-        }
+        configuration.clock.resume(offset: try store.read { db in try db.walletState.clockOffset() })
         let publicURL = Locked<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
         let hostURLs = Locked(configuration.hostURLs)
         self.hostURLs = hostURLs

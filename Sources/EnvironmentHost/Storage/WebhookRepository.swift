@@ -112,40 +112,38 @@ struct WebhookRepository {
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
     func nextDue(limit: Int, excluding: [String] = []) throws -> [(id: String, at: Int64)] {
-        let select = """
-            SELECT e.id, e.next_attempt_at FROM webhook_events e
-            WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL%@
-              AND NOT EXISTS (
-                  SELECT 1 FROM webhook_events p
-                  WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
-            ORDER BY e.next_attempt_at, e.seq LIMIT ?
-            """
         func read(_ url: String?) throws -> [(id: String, at: Int64)] {
             try db.query(
-                select.replacingOccurrences(of: "%@", with: url == nil ? "" : " AND e.url = ?"),
-                (url.map { [DatabaseValue.text($0)] } ?? []) + [.integer(Int64(limit))]
+                """
+                SELECT e.id, e.next_attempt_at FROM webhook_events e
+                WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL\(url == nil ? "" : " AND e.url = ?")
+                  AND NOT EXISTS (
+                      SELECT 1 FROM webhook_events p
+                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+                ORDER BY e.next_attempt_at, e.seq LIMIT ?
+                """, (url.map { [DatabaseValue.text($0)] } ?? []) + [.integer(Int64(limit))]
             ).map { (id: try $0["id"], at: try $0["next_attempt_at"]) }
         }
         guard !excluding.isEmpty else { return try read(nil) }
         // Endpoint by endpoint, skipping the excluded ones without reading their backlog.
-        let found = try pendingURLs(dueBy: nil).filter { !excluding.contains($0) }.flatMap { try read($0) }
+        let found = try pendingURLs(dueBy: .max).filter { !excluding.contains($0) }.flatMap { try read($0) }
         return Array(found.sorted { $0.at < $1.at }.prefix(limit))
     }
 
-    /// The endpoints (URLs) with pending events (due by `now`, when given), found by one index seek
-    /// each (`webhook_events_due_by_url`) rather than by reading the events.
-    func pendingURLs(dueBy now: Int64?) throws -> [String] {
-        let due = now == nil ? "" : " AND next_attempt_at <= \(now!)"
-        return try db.query(
+    /// The endpoints (URLs) with pending events due by `now`, found by one index seek each
+    /// (`webhook_events_due_by_url`) rather than by reading the events. One SQL text whatever
+    /// `now` is, so the statement cache keeps it.
+    func pendingURLs(dueBy now: Int64) throws -> [String] {
+        try db.query(
             """
             WITH RECURSIVE urls(url) AS (
-                SELECT (SELECT MIN(url) FROM webhook_events WHERE state = 'pending'\(due))
+                SELECT (SELECT MIN(url) FROM webhook_events WHERE state = 'pending' AND next_attempt_at <= ?1)
                 UNION ALL
-                SELECT (SELECT MIN(url) FROM webhook_events WHERE state = 'pending'\(due) AND url > urls.url)
+                SELECT (SELECT MIN(url) FROM webhook_events WHERE state = 'pending' AND next_attempt_at <= ?1 AND url > urls.url)
                 FROM urls WHERE urls.url IS NOT NULL
             )
             SELECT url FROM urls WHERE url IS NOT NULL
-            """
+            """, [.integer(now)]
         ).map { try $0["url"] }
     }
 

@@ -33,12 +33,12 @@ public struct JournalEntry: Sendable, Encodable, Equatable {
     public let requestBody: String?
     public let responseBody: String?
 
-    /// The entry without its bodies (the journal's list shows none).
-    var summary: JournalEntry {
+    /// The entry with these bodies (the journal keeps entries without them, and masks them when read).
+    func with(requestBody: String?, responseBody: String?) -> JournalEntry {
         JournalEntry(
             requestId: requestId, timeMilliseconds: timeMilliseconds, surface: surface, method: method, path: path, status: status,
             milliseconds: milliseconds, subject: subject, errorCode: errorCode, fault: fault, dropped: dropped,
-            requestBody: nil, responseBody: nil)
+            requestBody: requestBody, responseBody: responseBody)
     }
 
     public init(

@@ -113,7 +113,7 @@ public final class RequestJournal: Sendable {
     /// The entries that pass `filter`, newest first, without bodies.
     public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
         let all = rings.withLock { rings in rings.values.flatMap(\.entries) }
-        return all.filter { filter.admits($0.entry) }.sorted { $0.order > $1.order }.prefix(max(0, filter.limit)).map(\.entry.summary)
+        return all.filter { filter.admits($0.entry) }.sorted { $0.order > $1.order }.prefix(max(0, filter.limit)).map(\.entry)
     }
 
     /// One entry with its bodies (when they were captured), masked now.
@@ -121,11 +121,7 @@ public final class RequestJournal: Sendable {
         guard let found = rings.withLock({ rings in rings.values.lazy.flatMap(\.entries).first { $0.entry.requestId == id } }) else {
             return nil
         }
-        let e = found.entry
-        return JournalEntry(
-            requestId: e.requestId, timeMilliseconds: e.timeMilliseconds, surface: e.surface, method: e.method, path: e.path,
-            status: e.status, milliseconds: e.milliseconds, subject: e.subject, errorCode: e.errorCode, fault: e.fault,
-            dropped: e.dropped, requestBody: found.request?.shown, responseBody: found.response?.shown)
+        return found.entry.with(requestBody: found.request?.shown, responseBody: found.response?.shown)
     }
 
     /// Forgets every entry.

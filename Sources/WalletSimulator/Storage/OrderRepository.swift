@@ -88,4 +88,5 @@ extension Connection {
     var rules: RuleRepository { RuleRepository(db: self) }
     var outbox: OutboxRepository { OutboxRepository(db: self) }
     var blik: BlikRepository { BlikRepository(db: self) }
+    var walletState: WalletStateRepository { WalletStateRepository(db: self) }
 }

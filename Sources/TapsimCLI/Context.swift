@@ -28,8 +28,11 @@ final class Context: @unchecked Sendable {
     let sdk: TapOnMobile
     /// The test card the next card screen gets (`pay --card`), read by the SDK's card script provider.
     let card = CardChoice()
-    /// What QR payments poll on: real time, until tapsim decided the order at the wallet itself.
-    let customerClock = CustomerClock()
+    /// What QR and BLIK payments and refunds poll on: real time, until tapsim decided the order at
+    /// the wallet itself; every `pollPace` seconds unless `--real-time`.
+    let customerClock: CustomerClock
+    /// How often tapsim polls an APM transaction without `--real-time` (the SDK's `apmPulling` is 5 s).
+    static let pollPace: TimeInterval = 0.25
     private(set) var state: TapsimState
     private var loadedSandboxData: SandboxData?
 
@@ -55,10 +58,11 @@ final class Context: @unchecked Sendable {
         self.environment = environment
         host = try endpoints.hostURL(for: region)
         deviceDirectory =
-            explicitDevice ?? globals.url(globals.device ?? ".sandbox/devices/\(region)")
+            explicitDevice ?? globals.device.map(globals.url) ?? endpoints.deviceDirectory(for: region)
         state = TapsimState.load(from: deviceDirectory)
         let card = self.card
-        let customerClock = self.customerClock
+        let customerClock = CustomerClock(pace: globals.realTime ? nil : Self.pollPace)
+        self.customerClock = customerClock
         let configuration = SandboxConfiguration(
             endpointOverrides: [region: host], endpointsFile: endpoints.file, deviceDirectory: deviceDirectory,
             clock: globals.realTime ? LiveReaderClock() : SkippingClock(),

@@ -4,20 +4,20 @@ import Foundation
 /// `tapsim [--env EU] [--flavour sandbox] [--device DIR] [--endpoints FILE] [--json] COMMAND …`:
 /// a device on the command line, driving the client SDK over the simulated reader.
 ///
-/// Global options may come before or after the command. Every command answers with human lines,
+/// Global options may come before or after the command. Amounts are minor units everywhere. Every command answers with human lines,
 /// or with exactly one JSON object on standard output under `--json`. Exit codes: 0 for an answer
-/// (a declined payment is an answer), 2 for a usage error, and the SDK error category's code
+/// (a declined payment is an answer, whichever vendor's SDK ran), 2 for a usage error, and the SDK error category's code
 /// otherwise (docs/sdk.md).
 public enum Tapsim {
     static let globalOptions: [Option] = [
         .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK; MONEI for 'tapsim monei'; default: EU, or MONEI for 'tapsim monei')."),
         .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
-        .value("device", "DIR", "The device's folder: registration, secret, terminal id and session persist there (default: .sandbox/devices/<env>)."),
+        .value("device", "DIR", "The device's folder: registration, secret, terminal id and session persist there (default: devices/<env> beside endpoints.json, so .sandbox/devices/<env>)."),
         .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
         .value("sandbox-data", "DIR", "Folder with merchants.json and cards.json (default: found like every executable finds it)."),
         .flag("json", "Print exactly one JSON object per command on standard output."),
         .value("field", "PATH", "Print only this field of the answer (transaction.transactionId, challengeCode …), for shell variables."),
-        .flag("real-time", "Let the reader wait as a phone does (prepare's checks, the customer's tap); by default its waits are skipped."),
+        .flag("real-time", "Wait as a phone does: prepare's checks, the customer's tap, QR and BLIK polls every apmPulling (5 s, 3 s); by default the reader's waits are skipped and QR and BLIK poll every 0.25 s."),
         .flag("dry-run", "Resolve the options, region, endpoints and device folder, print them as JSON, and contact nothing."),
     ]
 
@@ -52,7 +52,10 @@ public enum Tapsim {
         lines += [
             "",
             "Run 'tapsim COMMAND --help' for a command's options; global options may also follow the command.",
-            "Exit codes: 0 an answer (a declined payment is one), 2 usage, 10 initialization, 11 card reader,",
+            "Amounts: every --amount, and every amount of a --json answer, is whole minor units of the currency,",
+            "whichever vendor's SDK runs beneath (1250 is 12.50 EUR, 4500 is 45.00 PLN, 10000 is 100.00 ARS,",
+            "1000 is 10.00 BRL); a magic amount 42.XX is typed 42XX. Human lines show amounts as 12.50 EUR.",
+            "Exit codes: 0 an answer (a declined payment is one, for every vendor), 2 usage, 10 initialization, 11 card reader,",
             "12 registration, 13 session, 14 transaction, 15 location, 16 network, 17 validation.",
             "The device folder holds device.json (the SDK's: registration, device secret, session token;",
             "mode 0600) and tapsim.json (when the session ends, whether the reader was prepared; mode 0600).",

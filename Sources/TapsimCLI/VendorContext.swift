@@ -21,7 +21,7 @@ final class VendorContext: @unchecked Sendable {
             throw UsageError("'tapsim \(expected.lowercased())' talks to the \(expected) host (--env \(expected)), not \(region)")
         }
         host = try endpoints.hostURL(for: region)
-        deviceDirectory = globals.url(globals.device ?? ".sandbox/devices/\(region)")
+        deviceDirectory = globals.device.map(globals.url) ?? endpoints.deviceDirectory(for: region)
     }
 
     /// The reader's clock: waits skipped unless `--real-time`.

@@ -5,7 +5,7 @@ import Testing
 @Suite("tapsim: a device across separate invocations", .blocksThreads)
 struct JourneyTests {
     /// register quick → login → prepare → pay → history → refund → reverse, one process each, one
-    /// device folder (the default `.sandbox/devices/EU` of the working folder).
+    /// device folder (the default: `devices/EU` beside the `endpoints.json` the runs name).
     @Test("register quick, login, prepare, pay, history, refund, reverse")
     func journey() throws {
         let sandbox = try SandboxUnderTest()
@@ -24,7 +24,7 @@ struct JourneyTests {
         #expect(registered["registered"] as? Bool == true)
         #expect((registered["backofficeCode"] as? String)?.hasPrefix("EU-") == true)
         #expect((registered["challengeCode"] as? String)?.count == 9)
-        let deviceFolder = sandbox.work.appendingPathComponent(".sandbox/devices/EU")
+        let deviceFolder = sandbox.devices.appendingPathComponent("EU")
         #expect(FileManager.default.fileExists(atPath: deviceFolder.appendingPathComponent("device.json").path))
 
         // The host's back office agrees: the terminal has this device now.

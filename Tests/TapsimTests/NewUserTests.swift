@@ -199,7 +199,8 @@ struct NewUserTests {
         #expect(object["host"] as? String == "http://127.0.0.1:9", "\(result)")
         #expect(object[path: "options", "amount"] as? String == "1250" && object[path: "options", "card"] as? String == "mc", "\(result)")
         let device = try #require(object["deviceDirectory"] as? String)
-        #expect(device.hasSuffix("/.sandbox/devices/MBANK"), "\(result)")
+        // Beside the endpoints.json named, not in the working folder's .sandbox/.
+        #expect(device == folder.file("devices/MBANK").path, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: device), "a dry run makes no device folder")
         #expect(object["endpointsProblem"] is NSNull, "\(result)")
         // An option the command does not take is still a usage error.
@@ -220,7 +221,7 @@ struct NewUserTests {
         let sandbox = try SandboxUnderTest(regions: ["EU"])
         #expect(try sandbox.tapsim("register", "quick", "--pin", "2468").status == 0)
         #expect(try sandbox.tapsim("login", "--pin", "2468").status == 0)
-        let folder = sandbox.work.appendingPathComponent(".sandbox/devices/EU")
+        let folder = sandbox.devices.appendingPathComponent("EU")
         for name in ["device.json", "tapsim.json"] {
             let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
             let mode = try #require(attributes[.posixPermissions] as? Int)

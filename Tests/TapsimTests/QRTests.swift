@@ -65,14 +65,18 @@ struct QRTests {
         #expect(refused.json?[path: "error", "code"] as? String == "apm_already_paid", "\(refused)")
     }
 
-    @Test("qr refund: partial refunds up to the payment; one beyond it is refused (exit 14)")
+    @Test("qr refund: partial refunds up to the payment, each read as soon as the wallet answered (not apmPulling's 5 s later); one beyond it is refused (exit 14)")
     func refund() throws {
         let sandbox = try SandboxUnderTest(regions: ["EU"])
         try Self.loggedIn(sandbox)
         let paid = try sandbox.tapsim("--field", "transaction.transactionId", "qr", "pay", "--amount", "1000", "--approve")
         let id = paid.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for amount in ["600", "400"] {
+            let began = ContinuousClock.now
             let refund = try sandbox.tapsim("--json", "qr", "refund", id, "--amount", amount)
+            // At the phone's pace the first poll comes 5 s after the refund was made: this bound
+            // catches that cadence, not a slow machine.
+            #expect(ContinuousClock.now - began < .seconds(4.5), "the refund was polled at apmPulling's pace")
             #expect(refund.status == 0, "\(refund)")
             #expect(refund.json?[path: "transaction", "transactionType"] as? String == "REFUND")
             #expect(refund.json?[path: "transaction", "transactionStatus"] as? String == "CLEARED", "\(refund)")

@@ -48,14 +48,14 @@ enum Geopagos {
         "geopagos pay", "A .payment intent: the reader connects, the customer taps, the listener confirms; prints TransactionApproved.",
         region: region,
         options: [
-            .value("amount", "PESOS", "ARS in pesos with at most two decimals (100.00); 42.XX picks the issuer's answer (42.05 declines)."),
+            .value("amount", "N", "ARS in centavos, as every tapsim amount (10000 is 100,00 ARS); 42XX picks the issuer's answer (4205 declines)."),
             .value("installments", "N", "Installments (cuotas) the confirmation asks for, 1 to 24 (default: 1)."),
             .value("reference", "TEXT", "The merchant's reference, kept on the transaction."),
         ] + transactionOptions,
         examples: [
-            "tapsim geopagos pay --amount 100.00",
-            "tapsim geopagos pay --amount 2500.50 --card mc-ar --installments 3",
-            "tapsim geopagos pay --amount 42.05   # declined by the issuer: nonRecoverableError declined(05), exit 14",
+            "tapsim geopagos pay --amount 10000",
+            "tapsim geopagos pay --amount 250050 --card mc-ar --installments 3",
+            "tapsim geopagos pay --amount 4205   # declined by the issuer (nonRecoverableError declined(05)): DECLINED, still exit 0",
         ]
     ) { context, options in
         let installments = try options.integer("installments", in: 1...24) ?? 1
@@ -68,10 +68,10 @@ enum Geopagos {
         region: region,
         options: [
             .value("transaction", "ID", "The payment to refund; required."),
-            .value("amount", "PESOS", "ARS in pesos, at most the payment's amount."),
+            .value("amount", "N", "ARS in centavos, at most the payment's amount."),
         ] + transactionOptions,
         examples: [
-            #"SALE=$(tapsim --field transactionId geopagos pay --amount 100.00) && tapsim geopagos refund --transaction "$SALE" --amount 100.00   # within 30 min: transaction_still_cancellable, exit 14"#,
+            #"SALE=$(tapsim --field transactionId geopagos pay --amount 10000) && tapsim geopagos refund --transaction "$SALE" --amount 10000   # within 30 min: transaction_still_cancellable, exit 14"#,
         ]
     ) { context, options in
         let original = try options.required("transaction", "ID")
@@ -83,10 +83,10 @@ enum Geopagos {
         region: region,
         options: [
             .value("transaction", "ID", "The payment to cancel; required."),
-            .value("amount", "PESOS", "The payment's whole amount in pesos."),
+            .value("amount", "N", "The payment's whole amount in centavos."),
         ] + transactionOptions,
         examples: [
-            #"SALE=$(tapsim --field transactionId geopagos pay --amount 100.00) && tapsim geopagos cancel --transaction "$SALE" --amount 100.00"#,
+            #"SALE=$(tapsim --field transactionId geopagos pay --amount 10000) && tapsim geopagos cancel --transaction "$SALE" --amount 10000"#,
         ]
     ) { context, options in
         let original = try options.required("transaction", "ID")
@@ -197,10 +197,9 @@ extension VendorContext {
     /// One launch: an installer whose token provider buys tokens, the SDK configured on the host,
     /// then one intent of `type`.
     func runIntent(_ type: Payments.TransactionType, options: ParsedArguments, confirm: GeopagosConfirmation) async throws -> Report {
-        let text = try options.required("amount", "PESOS")
-        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), let amount = try? Money(amount: decimal, currency: .ars) else {
-            throw UsageError("--amount must be pesos with at most two decimals, such as 100.00, not '\(text)'")
-        }
+        // tapsim's amounts are minor units; the SDK's Money is major units.
+        let centavos = try options.requiredAmount("amount")
+        let amount = try Money(amount: Decimal(centavos) / 100, currency: .ars)
         let card = options.flag("no-tap") ? nil : try self.card(named: options.string("card"), country: "AR")
         var sandbox = GeopagosSandbox()
         sandbox.clock = readerClock
@@ -227,15 +226,23 @@ extension VendorContext {
         case .success(let approved):
             let fields: [(String, JSONValue)] = [
                 ("transactionId", .string(approved.transactionId)), ("type", .string(approved.type.rawValue)),
-                ("status", .string(approved.status)), ("amount", .string("\(approved.amount.amount)")), ("currency", .string(approved.amount.currency.code)),
+                ("status", .string(approved.status)), ("amount", .int(approved.amount.minorUnits)), ("currency", .string(approved.amount.currency.code)),
                 ("authorizationCode", JSONValue(approved.authorizationCode)), ("cardBrand", .string(approved.card.brand)),
                 ("last4", .string(approved.card.last4)), ("installments", .int(approved.installments)),
                 ("terminalId", JSONValue(tokens.value)),
             ]
             return Report(
                 fields,
-                lines: ["Approved \(approved.type.rawValue) \(approved.transactionId): \(approved.amount) \(approved.card.brand) •••• \(approved.card.last4), \(approved.status), auth \(approved.authorizationCode ?? "-")"])
+                lines: ["Approved \(approved.type.rawValue) \(approved.transactionId): \(Format.amount(approved.amount.minorUnits, code: "ARS")) \(approved.card.brand) •••• \(approved.card.last4), \(approved.status), auth \(approved.authorizationCode ?? "-")"])
         case .failure(let failure):
+            // A declined card is an answer, as for every tapsim payment (exit 0); the SDK reports it as an error.
+            if case .declined(let issuer)? = failure.error {
+                let message = failure.message ?? "Declined by the issuer."
+                return Report(
+                    [("type", .string(type.rawValue)), ("status", "DECLINED"), ("code", .string(issuer)), ("message", .string(message)),
+                     ("amount", .int(centavos)), ("currency", "ARS"), ("terminalId", JSONValue(tokens.value))],
+                    lines: ["Declined \(type.rawValue) of \(Format.amount(centavos, code: "ARS")): nonRecoverableError declined(\(issuer)), \(message)"])
+            }
             throw Failure(geopagos: failure.error, code: nil, message: failure.message ?? "the transaction ended", exitCode: nil)
         }
     }
@@ -256,7 +263,8 @@ extension VendorContext {
 extension Failure {
     /// A transaction error of the Payments SDK, or a refusal of the backend's call (`error` nil, with
     /// `code` and `exitCode`), in tapsim's exit-code categories: 11 the reader, 13 a refused API key,
-    /// 14 a transaction without approval, 16 the network, 17 a request the host or reader cannot take.
+    /// 14 a transaction without approval (but a declined card, which `runIntent` answers), 16 the
+    /// network, 17 a request the host or reader cannot take.
     init(geopagos error: Payments.TransactionError?, code apiCode: String?, message: String, exitCode apiExit: Int32?) {
         let (kind, code, exit): (String, String, Int32)
         switch error {

@@ -40,20 +40,22 @@ enum PagBank {
     }
 
     static let pay = Command(
-        "pagbank pay", "TapOnPayment.payment: a sale in reais (10.00 is R$ 10,00, R$ 1,00 to R$ 10.000,00); prints the TapOnPaymentResult.",
+        "pagbank pay", "TapOnPayment.payment: a sale (R$ 1,00 to R$ 10.000,00), tapsim's amount in centavos made the SDK's reais; prints the TapOnPaymentResult.",
         region: region,
         options: [
-            .value("amount", "REAIS", "The amount in reais with at most two decimals (10.00); 42.XX picks the issuer's answer (42.05 declines)."),
+            .value("amount", "N", "BRL in centavos, as every tapsim amount (1000 is R$ 10,00); 42XX picks the issuer's answer (4205 declines)."),
             .value("card", "NAME", "The test card the customer taps (cards.json; default: the Brazilian one, visa-br)."),
         ],
         examples: [
-            "tapsim pagbank activate && tapsim pagbank pay --amount 10.00",
-            "tapsim pagbank pay --amount 25.50 --card mc-br",
-            "tapsim pagbank pay --amount 0.50   # below R$ 1,00: amount_below_minimum, exit 17",
+            "tapsim pagbank activate && tapsim pagbank pay --amount 1000",
+            "tapsim pagbank pay --amount 2550 --card mc-br",
+            "tapsim pagbank pay --amount 4205   # declined by the issuer (paymentStatusEvent .failure 05): DECLINED, still exit 0",
+            "tapsim pagbank pay --amount 50   # below R$ 1,00: amount_below_minimum, exit 17",
         ]
     ) { context, options in
-        let text = try options.required("amount", "REAIS")
-        guard let amount = Double(text), amount.isFinite else { throw UsageError("--amount must be an amount in reais such as 10.00, not '\(text)'") }
+        // tapsim's amounts are minor units; Tap On's model takes reais.
+        let centavos = try options.requiredAmount("amount")
+        let amount = Double(centavos) / 100
         let delegate = try await context.launchTapOn(card: try context.card(named: options.string("card"), country: "BR"))
         await MainActor.run { delegate.tapOn.payment(TapOnPaymentModel(amount: amount), .present(UIViewController())) }
         await delegate.tapOn.waitUntilIdle()
@@ -66,7 +68,12 @@ enum PagBank {
                 ("authDate", .string(result.authDate)), ("authCode", JSONValue(result.authCode)), ("userRef", JSONValue(result.userRef)),
             ]
             return Report(
-                fields, lines: ["Approved: \(result.transactionCode ?? "?") R$ \(text) \(result.cardBrand ?? "") \(result.holder) (\(result.paymentType)), auth \(result.authCode ?? "-")"])
+                fields, lines: ["Approved: \(result.transactionCode ?? "?") \(Format.amount(centavos, code: "BRL")) \(result.cardBrand ?? "") \(result.holder) (\(result.paymentType)), auth \(result.authCode ?? "-")"])
+        case .failure(let error)? where Failure.isIssuerDecline(error):
+            // A declined card is an answer, as for every tapsim payment (exit 0); Tap On reports it as a failure.
+            return Report(
+                [("status", "DECLINED"), ("code", .string(error.code)), ("message", .string(error.message)), ("amount", .string(String(centavos)))],
+                lines: ["Declined \(Format.amount(centavos, code: "BRL")): paymentStatusEvent .failure \(error.code), \(error.message)"])
         case .failure(let error)?:
             throw Failure(pagbank: error)
         case nil:
@@ -79,17 +86,17 @@ enum PagBank {
         region: region,
         options: [
             .value("transaction", "CODE", "The sale's transactionCode."),
-            .value("amount", "CENTAVOS", "The sale's whole amount in centavos (\"1000\" is R$ 10,00)."),
+            .value("amount", "N", "The sale's whole amount in centavos, as every tapsim amount (1000 is R$ 10,00)."),
             .value("user-ref", "TEXT", "The partner's own reference for the cancel."),
             .value("card", "NAME", "The card the customer taps if the sale can only be refunded (default: visa-br)."),
         ],
         examples: [
-            #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 10.00)" --amount 1000"#,
-            #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 10.00)" --amount 999   # not the sale's amount: amount_mismatch, exit 17"#,
+            #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 1000)" --amount 1000"#,
+            #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 1000)" --amount 999   # not the sale's amount: amount_mismatch, exit 17"#,
         ]
     ) { context, options in
         let code = try options.required("transaction", "CODE")
-        let amount = try options.required("amount", "CENTAVOS")
+        let amount = String(try options.requiredAmount("amount"))
         let delegate = try await context.launchTapOn(card: try context.card(named: options.string("card"), country: "BR"))
         let model = TapOnCancelPaymentModel(transactionCode: code, amount: amount, userRef: options.string("user-ref"))
         await MainActor.run { delegate.tapOn.cancelPayment(model, .present(UIViewController())) }
@@ -98,7 +105,7 @@ enum PagBank {
         case .approved(let result)?:
             return Report(
                 [("amount", .string(result.amount)), ("refCode", .string(result.refCode))],
-                lines: ["Cancelled: \(code), \(result.amount) centavos back, ref \(result.refCode)"])
+                lines: ["Cancelled: \(code), \(Int(result.amount).map { Format.amount($0, code: "BRL") } ?? result.amount) back, ref \(result.refCode)"])
         case .failure(let error)?:
             throw Failure(pagbank: error)
         case nil:
@@ -177,7 +184,7 @@ extension VendorContext {
 
 extension Failure {
     /// A Tap On failure: its code, in tapsim's exit categories (13 not activated, 17 a refused
-    /// amount, 14 a declined card or another refusal of the sale, 16 no answer).
+    /// amount, 14 a refusal of the sale, 16 no answer). A declined card is an answer (``isIssuerDecline(_:)``).
     init(pagbank error: TapOnPartnerError) {
         let exit: Int32 =
             switch error.code {
@@ -189,5 +196,11 @@ extension Failure {
         self.init(
             json: ["category": "pagbank", "kind": "failure", "code": .string(error.code), "message": .string(error.message), "exitCode": .int(Int(exit))],
             line: "pagbank.failure [\(error.code)]: \(error.message) (exit \(exit))", exitCode: exit)
+    }
+
+    /// Tap On's failure for a card the issuer declined: the issuer's two-character response code
+    /// (`05`, `51` …), where every other failure has a snake_case code.
+    static func isIssuerDecline(_ error: TapOnPartnerError) -> Bool {
+        error.code.count == 2 && error.code.allSatisfy { $0.isNumber || $0.isUppercase }
     }
 }

@@ -83,8 +83,11 @@ final class SandboxUnderTest {
 
     deinit { sandbox.stop() }
 
-    /// Where the runs happen: `.sandbox/devices/<env>` (the default device folder) lands here.
+    /// Where the runs happen (the working folder of every `tapsim` run).
     var work: URL { folder.file("work") }
+
+    /// The default device folders: `devices/<env>` beside the `endpoints.json` the runs name.
+    var devices: URL { endpoints.deletingLastPathComponent().appendingPathComponent("devices", isDirectory: true) }
 
     /// The base URL of a region's host.
     func host(_ region: String) throws -> String {

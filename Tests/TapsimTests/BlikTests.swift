@@ -90,6 +90,12 @@ struct BlikTests {
         }
         let beyond = try sandbox.tapsim("--env", "MBANK", "--json", "blik", "refund", "--transaction", id, "--amount", "1")
         #expect(beyond.status == 14, "\(beyond)")
+
+        // An mBank app's count and history agree: tapsim count names BLIK, which the seed's default leaves out.
+        let count = try sandbox.tapsim("--env", "MBANK", "--json", "count")
+        let history = try sandbox.tapsim("--env", "MBANK", "--json", "history")
+        let total = try #require(history.json?[path: "history", "total"] as? Int, "\(history)")
+        #expect(total >= 3 && count.json?["count"] as? Int == total, "count \(count), history total \(total)")
     }
 
     @Test("docs/blik.md \"SDK and tapsim\": every sh line runs as written")

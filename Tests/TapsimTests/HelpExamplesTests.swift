@@ -4,12 +4,17 @@ import Testing
 
 /// The issue's "done when": every example of every `tapsim … --help` runs as written, through
 /// bash, in a folder laid out as a fresh `sandbox up` leaves the checkout (`.sandbox/endpoints.json`
-/// and `sandbox-data/` in the working folder, `tapsim` on the PATH).
+/// and `sandbox-data/` in the working folder, `tapsim` on the PATH), top to bottom: `tapsim --help`'s
+/// examples, then each command's in the order `tapsim --help` lists them, each on what the earlier
+/// ones left. Only a new device is set up between help texts (a fresh EU device, or another
+/// region's); an EU device the examples need registered, logged in or prepared must be so already.
 @Suite("tapsim: every example of every --help runs as written", .blocksThreads)
 struct HelpExamplesTests {
     /// What a command's examples take for granted, arranged before the first one runs (the
     /// examples of one help text then run in order, each on what the earlier ones left).
-    enum Needs: Sendable {
+    enum Needs: Sendable, Comparable {
+        /// Nothing: the examples run on whatever the earlier ones left.
+        case anything
         /// No device registered in any region.
         case freshDevice
         /// The EU device registered by `register quick --pin 2468`.
@@ -32,15 +37,15 @@ struct HelpExamplesTests {
         "register issue": .freshDevice, "register revoke": .freshDevice, "register token": .freshDevice, "register quick": .freshDevice,
         "login": .registered, "logout": .registered, "prepare": .loggedIn, "pay": .ready, "refund": .ready, "reverse": .ready,
         "dcc": .ready, "qr pay": .loggedIn, "qr cancel": .loggedIn, "qr refund": .loggedIn,
-        "blik code": .freshDevice, "blik pay": .blikLoggedIn, "blik refund": .blikLoggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
+        "blik code": .anything, "blik pay": .blikLoggedIn, "blik refund": .blikLoggedIn, "last": .ready, "history": .ready, "count": .ready, "details": .ready, "stats": .ready, "receipt": .ready,
         "terminal-info": .loggedIn, "info-init": .loggedIn, "reader-test": .ready, "validate": .loggedIn, "secret-code": .loggedIn,
-        "relink": .loggedIn, "support": .freshDevice, "unregister": .registered, "status": .freshDevice, "demo": .freshDevice,
+        "relink": .loggedIn, "support": .anything, "unregister": .registered, "status": .anything, "demo": .anything,
         // The MONEI device keeps only its POS token (`monei prepare`), in its own folder.
-        "monei token": .freshDevice, "monei prepare": .freshDevice, "monei pay": .freshDevice,
-        "pagbank activate": .freshDevice, "pagbank pay": .freshDevice, "pagbank cancel": .pagbankActive, "pagbank status": .freshDevice,
+        "monei token": .anything, "monei prepare": .anything, "monei pay": .anything,
+        "pagbank activate": .anything, "pagbank pay": .anything, "pagbank cancel": .pagbankActive, "pagbank status": .anything,
         "pagbank logout": .pagbankActive,
         // Each Geopagos command is one launch of the app: it buys its own reader token.
-        "geopagos token": .freshDevice, "geopagos pay": .freshDevice, "geopagos refund": .freshDevice, "geopagos cancel": .freshDevice,
+        "geopagos token": .anything, "geopagos pay": .anything, "geopagos refund": .anything, "geopagos cancel": .anything,
     ]
 
     @Test("each example exits 0, or with the exit code its comment names")
@@ -52,6 +57,9 @@ struct HelpExamplesTests {
         var ran = 0
         for help in helps {
             let needs = try #require(Self.needs[help.command], "add what '\(help.command)' examples need to HelpExamplesTests.needs")
+            if let short = try layout.shortOf(needs) {
+                Issue.record("'\(help.command)' examples need the EU device \(needs), but the examples before them left it \(short): a reader running them top to bottom fails here")
+            }
             try layout.arrange(needs)
             for example in help.examples {
                 #expect(!example.contains("…"), "'\(help.command)' example has a placeholder: \(example)")
@@ -102,8 +110,49 @@ struct HelpExamplesTests {
             try run(sandbox.tapsim, arguments, in: sandbox.work)
         }
 
-        /// Brings the device (and every other region's) to what the examples need.
+        /// What the EU device is, when it is less than `needs` asks of the examples before
+        /// (registered, logged in, prepared); nil when it is enough, or when `needs` is a new device.
+        func shortOf(_ needs: Needs) throws -> Needs? {
+            guard needs >= .registered, needs <= .ready else { return nil }
+            let status = try tapsim(["--json", "status"])
+            let object = try #require(status.json, "\(status)")
+            let now: Needs =
+                object["prepared"] as? Bool == true ? .ready
+                : object["loggedIn"] as? Bool == true ? .loggedIn
+                : object["registered"] as? Bool == true ? .registered : .freshDevice
+            return now < needs ? now : nil
+        }
+
+        /// Brings the device to what the examples need: a fresh EU device (every region's device
+        /// unregistered, every host as `make run` leaves it), another region's device, or, after
+        /// ``shortOf(_:)`` complained, the EU device the examples needed; nothing for `.anything`
+        /// or an EU device that is already enough.
         func arrange(_ needs: Needs) throws {
+            switch needs {
+            case .anything: return
+            case .registered, .loggedIn, .ready: if try shortOf(needs) == nil { return }
+            case .blikLoggedIn:
+                let status = try tapsim(["--env", "MBANK", "--json", "status"])
+                if status.json?["terminalId"] as? String == "MBANK-T0101", status.json?["loggedIn"] as? Bool == true { return }
+                _ = try tapsim(["--env", "MBANK", "unregister"])
+                for step in [["--env", "MBANK", "register", "quick", "--pin", "2468", "--terminal", "MBANK-T0101"], ["--env", "MBANK", "login", "--pin", "2468"]] {
+                    let result = try tapsim(step)
+                    try #require(result.status == 0, "arranging \(needs): tapsim \(step.joined(separator: " ")): \(result)")
+                }
+                return
+            case .pagbankActive:
+                let status = try tapsim(["--json", "pagbank", "status"])
+                if status.json?["active"] as? Bool == true { return }
+                let result = try tapsim(["pagbank", "activate"])
+                try #require(result.status == 0, "arranging \(needs): \(result)")
+                return
+            case .freshDevice: break
+            }
+            try arrangeFrom(fresh: needs)
+        }
+
+        /// Every device unregistered, every host reset, then the steps to `needs`.
+        private func arrangeFrom(fresh needs: Needs) throws {
             let devices = sandbox.work.appendingPathComponent(".sandbox/devices")
             for region in (try? FileManager.default.contentsOfDirectory(atPath: devices.path)) ?? [] {
                 _ = try tapsim(["--env", region, "unregister"])
@@ -117,14 +166,10 @@ struct HelpExamplesTests {
             }
             let steps: [[String]]
             switch needs {
-            case .freshDevice: steps = []
             case .registered: steps = [["register", "quick", "--pin", "2468"]]
             case .loggedIn: steps = [["register", "quick", "--pin", "2468"], ["login", "--pin", "2468"]]
             case .ready: steps = [["register", "quick", "--pin", "2468"], ["login", "--pin", "2468"], ["prepare"]]
-            case .blikLoggedIn:
-                steps = [["--env", "MBANK", "register", "quick", "--pin", "2468", "--terminal", "MBANK-T0101"], ["--env", "MBANK", "login", "--pin", "2468"]]
-            case .pagbankActive:
-                steps = [["pagbank", "activate"]]
+            default: steps = []
             }
             for step in steps {
                 let result = try tapsim(step)

@@ -43,6 +43,9 @@ extension TapOnMobile {
     }
 
     /// How many of the terminal's transactions match the filters (same filters as the history).
+    ///
+    /// The default `filterPaymentMethod` is the seed's, without BLIK (the history's includes it):
+    /// an app that counts BLIK payments names the methods.
     public func fetchTransactionsCount(
         page: Int, itemsPerPage: Int, dateFrom: String, dateTo: String, filterStatus: [String], filterType: [String],
         filterPaymentMethod: [String] = [PaymentMethod.CARD.rawValue, PaymentMethod.QRCODE.rawValue]

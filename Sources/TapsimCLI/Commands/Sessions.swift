@@ -26,7 +26,7 @@ enum Sessions {
 
     static let logout = Command(
         "logout", "Ends the session; one that already ended, or none at all, counts as logged out.",
-        examples: ["tapsim logout", "tapsim login --pin 2468 && tapsim logout"]
+        examples: ["tapsim logout && tapsim login --pin 2468   # out, and back in with the secure code", "tapsim --json logout && tapsim login --pin 2468"]
     ) { context, _ in
         try await context.initialize()
         let remembered = context.state.session

@@ -88,8 +88,22 @@ enum Schemathesis {
             positiveStatuses: ["2xx", "401", "423", "429"]),
     ]
 
-    /// The command to run: `schemathesis` on `PATH`, else `python3 -m schemathesis.cli`.
-    static func command() throws -> [String] {
+    /// The command to run: `schemathesis` on `PATH`, else `python3 -m schemathesis.cli`, found
+    /// once per test process (asking its version costs half a second of CPU, and the suite makes
+    /// about seventy runs).
+    static func command() throws -> [String] { try found.get() }
+
+    private static let found: Result<[String], HarnessError> = {
+        do {
+            return .success(try findCommand())
+        } catch let error as HarnessError {
+            return .failure(error)
+        } catch {
+            return .failure(HarnessError("\(error)"))
+        }
+    }()
+
+    private static func findCommand() throws -> [String] {
         let candidates: [[String]] =
             [onPath("schemathesis").map { [$0.path] }, onPath("python3").map { [$0.path, "-m", "schemathesis.cli"] }]
             .compactMap { $0 }

@@ -43,13 +43,34 @@ import SandboxTestSupport
 
     /// The `required` list of a schema in the host's OpenAPI document (read with PyYAML).
     static func requiredFields(of schema: String) throws -> Set<String> {
+        guard let fields = try requiredFieldsBySchema.get()[schema] else {
+            throw HarnessError("openapi/environment-host.yaml has no schema \(schema) with required fields")
+        }
+        return fields
+    }
+
+    /// Every schema's required fields, read once per test process (PyYAML on the whole document
+    /// costs a python3 start and half a second of CPU).
+    private static let requiredFieldsBySchema: Result<[String: Set<String>], HarnessError> = {
+        do {
+            return .success(try readRequiredFields())
+        } catch let error as HarnessError {
+            return .failure(error)
+        } catch {
+            return .failure(HarnessError("\(error)"))
+        }
+    }()
+
+    private static func readRequiredFields() throws -> [String: Set<String>] {
         let python = try SpawnedProcess.run("python3", [
             "-c",
-            "import yaml,json,sys; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps(d['components']['schemas'][sys.argv[2]]['required']))",
-            Paths.openAPI.appendingPathComponent("environment-host.yaml").path, schema,
+            "import yaml,json,sys; d=yaml.safe_load(open(sys.argv[1])); print(json.dumps({k: v['required'] for k, v in d['components']['schemas'].items() if 'required' in v}))",
+            Paths.openAPI.appendingPathComponent("environment-host.yaml").path,
         ])
-        try #require(python.status == 0, "python3 with PyYAML failed")
-        return Set(try #require(JSONSerialization.jsonObject(with: Data(python.standardOutput)) as? [String]))
+        guard python.status == 0, let object = try JSONSerialization.jsonObject(with: Data(python.standardOutput)) as? [String: [String]] else {
+            throw HarnessError("python3 with PyYAML failed to read openapi/environment-host.yaml")
+        }
+        return object.mapValues(Set.init)
     }
 
     @Test(arguments: ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"])

@@ -13,7 +13,7 @@ import Testing
 struct ComposeTests {
     @Test("every service runs a built executable whose flags and values it accepts, in the sandbox up layout")
     func composeFileIsConsistent() throws {
-        let document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        let document = try composeDocument()
         let problems = try ComposeCheck(catalogue: loadCatalogue()).problems(in: document)
         #expect(problems.isEmpty, "docker-compose.yml:\n\(problems.joined(separator: "\n"))")
     }
@@ -21,7 +21,7 @@ struct ComposeTests {
     /// The check above must bite: each broken copy of the real file is reported, naming the mistake.
     @Test("a broken compose file is reported", arguments: ComposeMutation.all)
     func brokenComposeFileIsReported(_ mutation: ComposeMutation) throws {
-        var document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        var document = try composeDocument()
         try mutation.apply(&document)
         let problems = try ComposeCheck(catalogue: loadCatalogue()).problems(in: document)
         #expect(
@@ -33,7 +33,7 @@ struct ComposeTests {
     func dockerfileShipsWhatComposeRuns() throws {
         let dockerfile = try String(contentsOf: Paths.repository.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let lines = dockerfile.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let document = try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))
+        let document = try composeDocument()
         let services = try #require(document["services"] as? [String: Any])
         let executables = Set(services.values.compactMap { (($0 as? [String: Any])?["command"] as? [Any])?.first as? String }
             .map { URL(fileURLWithPath: $0).lastPathComponent })
@@ -72,6 +72,20 @@ struct ComposeTests {
 }
 
 /// Parses a YAML file with PyYAML (installed by scripts/setup) into JSON objects.
+/// docker-compose.yml as JSON, read by PyYAML once per test process (each test gets its own copy).
+func composeDocument() throws -> [String: Any] {
+    let data = try composeJSON.get()
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "docker-compose.yml is not a mapping")
+}
+
+private let composeJSON: Result<Data, HarnessError> = {
+    do {
+        return .success(try JSONSerialization.data(withJSONObject: try loadYAML(Paths.repository.appendingPathComponent("docker-compose.yml"))))
+    } catch {
+        return .failure(HarnessError("cannot read docker-compose.yml: \(error)"))
+    }
+}()
+
 func loadYAML(_ file: URL) throws -> [String: Any] {
     // The python3 scripts/setup installed PyYAML for (on PATH; on macOS, make puts .build/python first).
     let python = try #require(onPath("python3"), "python3 with PyYAML is needed; run scripts/setup")

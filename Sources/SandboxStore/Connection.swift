@@ -37,7 +37,7 @@ public final class Connection {
         return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE ? nil : DatabaseError.sqlite(code: code, db: handle, sql: nil)
     }
 
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     /// The path this connection opened (`":memory:"` for a private in-memory database).
     public let path: String

@@ -27,6 +27,7 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
         case columnNotFound
         case typeMismatch
         case misuse
+        case schemaMismatch
     }
 
     private let code: Code
@@ -81,6 +82,10 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
 
     /// The API was used in a way it does not allow (for example the wrong number of bound values).
     public static let misuse = DatabaseError(.misuse, message: "misuse")
+
+    /// A copy of a database (a snapshot) does not have this database's schema: it was saved by
+    /// another build, or of another kind of database. Nothing was changed.
+    public static let schemaMismatch = DatabaseError(.schemaMismatch, message: "the copy's schema is not this database's")
 
     /// The same kind with a more specific message (and SQL, if given).
     func with(message: String, sql: String? = nil) -> DatabaseError {

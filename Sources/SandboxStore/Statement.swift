@@ -18,7 +18,7 @@ import CSQLite
 /// A statement belongs to the connection that prepared it and, like it, is used by one
 /// thread at a time.
 public final class Statement {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     /// The SQL text this statement was compiled from.
     public let sql: String

@@ -48,6 +48,9 @@ public final class EnvironmentHost: RunningService, Responder {
         /// The region's secret of `sandbox-data/wallet.json`, which signs every request between
         /// the host and the wallet; nil: the host takes no notification.
         public var walletSecret: String?
+        /// Folder of the named snapshots (`POST /_sandbox/snapshots`), which every service of a
+        /// sandbox shares; nil: `<data-dir>/snapshots`.
+        public var snapshotDirectory: URL?
         /// The stores of a MONEI region's accounts (`sandbox-data/monei.json`); nil: none (a MONEI
         /// host then refuses every POS token request).
         public var moneiStores: MoneiStores?
@@ -78,6 +81,11 @@ public final class EnvironmentHost: RunningService, Responder {
 
         /// `<data-dir>/<region id in lower case>.sqlite`, e.g. `.sandbox/payone_de.sqlite`.
         public var databaseFile: URL { EnvironmentHost.databaseFile(region: region.id, in: dataDirectory) }
+
+        /// Where this host keeps its part of each snapshot.
+        public var snapshots: SnapshotShelf {
+            SnapshotShelf(folder: snapshotDirectory ?? dataDirectory.appendingPathComponent("snapshots"), file: databaseFile.lastPathComponent)
+        }
     }
 
     /// Where the host of `region` keeps its database in `directory`.
@@ -88,12 +96,14 @@ public final class EnvironmentHost: RunningService, Responder {
     public let configuration: Configuration
     public let server: Server
     let store: Store
-    /// The routes behind the journal and the faults.
-    private let traffic: TrafficResponder
+    /// The routes behind the journal and the faults, behind the restore gate.
+    private let traffic: any Responder
     /// The last requests per surface (`GET /backoffice/v1/requests`).
     public let journal: RequestJournal
-    /// The faults a tester set (`/_sandbox/faults`), in memory only.
+    /// The faults a tester set (`/_sandbox/faults`), in memory only (and in snapshots).
     public let faults: FaultPlan
+    /// Closed while a snapshot is restored: no request sees the host half brought back.
+    let gate = RequestGate()
     /// Delivers the webhook outbox.
     let dispatcher: Dispatcher
     /// Delivers the calls owed to the wallet and applies QR deadlines.
@@ -157,6 +167,17 @@ public final class EnvironmentHost: RunningService, Responder {
                 try qr.sweep()
                 courier.wake()
             })
+        journal = RequestJournal(clock: configuration.clock)
+        faults = FaultPlan(clock: configuration.clock)
+        Self.addSnapshotRoutes(
+            to: &router, lifecycle, shelf: configuration.snapshots, gate: gate, faults: faults, fixtures: configuration.fixtures,
+            clock: configuration.clock,
+            afterRestore: { [dispatcher] in
+                // What the restored rows make due goes now; deadlines already past are applied.
+                try qr.sweep()
+                courier.wake()
+                dispatcher.wake()
+            })
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addAPMRoutes(to: &router, qr, courier: courier)
         Self.addProviderRoutes(to: &router, qr, courier: courier)
@@ -169,12 +190,10 @@ public final class EnvironmentHost: RunningService, Responder {
         // On every host, so a wrong method is 405 everywhere; only a Geopagos region's answers them.
         Self.addGeopagosRoutes(
             to: &router, lifecycle, configuration.region.vendor == .geopagos ? try Self.readerTokens(configuration, store, lifecycle) : nil)
-        journal = RequestJournal(clock: configuration.clock)
-        faults = FaultPlan(clock: configuration.clock)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)
-        traffic = TrafficResponder(
+        traffic = gate.guarding(TrafficResponder(
             inner: router, journal: journal, faults: faults, exempt: Self.isTrafficControl, unfaultable: { $0.hasPrefix("/_sandbox/") },
-            surface: Self.surface)
+            surface: Self.surface))
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: traffic,
             accessLog: configuration.accessLog)

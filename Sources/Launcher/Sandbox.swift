@@ -35,6 +35,9 @@ public final class Sandbox: Sendable {
         /// port of the layout, and the portal and the wallet know only the hosts that run.
         public var regions: [String]? = nil
 
+        /// `<data-dir>/snapshots`: where every service keeps its part of each named snapshot.
+        public var snapshotDirectory: URL { dataDirectory.appendingPathComponent("snapshots") }
+
         public init(
             resources: Resources, basePort: Int, server: ServerConfiguration, dataDirectory: URL, flavour: Flavour,
             accessLog: AccessLog?, walletPublicURL: String? = nil
@@ -96,7 +99,8 @@ public final class Sandbox: Sendable {
                 configuration: .init(
                     server: configuration.server(at: ports.inbox), webRoot: resources.web.appendingPathComponent("inbox"),
                     openAPIFile: resources.openAPI.appendingPathComponent("webhook-inbox.yaml"),
-                    signingKeys: resources.inboxSigningKeys, accessLog: configuration.accessLog))
+                    signingKeys: resources.inboxSigningKeys, accessLog: configuration.accessLog,
+                    snapshotDirectory: configuration.snapshotDirectory))
             started.append(inbox)
             var hosts: [EnvironmentHost] = []
             for region in regions {

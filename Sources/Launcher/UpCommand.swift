@@ -34,6 +34,8 @@ public enum SandboxCommand {
 
         COMMANDS:
           up        Run every environment host, the portal, the wallet and the webhook inbox (see 'sandbox up --help').
+          snapshot  Save, restore, list or delete the state of a running sandbox (see 'sandbox snapshot --help').
+          reset     Reset every region, the wallet and the webhook inbox of a running sandbox (see 'sandbox reset --help').
 
         OPTIONS:
           --help    Show this help and exit.
@@ -44,6 +46,10 @@ public enum SandboxCommand {
         switch arguments.first {
         case "up":
             CommandMain.run(up, arguments: arguments.dropFirst(), runUp)
+        case "snapshot":
+            SnapshotCommand.main(arguments.dropFirst())
+        case "reset":
+            CommandMain.run(SnapshotCommand.reset, arguments: arguments.dropFirst(), SnapshotCommand.runReset)
         case nil, "--help", "help", "-h":
             print(usage)
             exit(arguments.isEmpty ? CommandMain.usageExitCode : 0)

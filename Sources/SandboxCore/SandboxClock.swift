@@ -66,6 +66,12 @@ public final class SandboxClock: TimeSource {
         move { offset in seconds > offset ? seconds : nil }
     }
 
+    /// Takes the offset of a restored snapshot, forward or back: the sandbox is as it was when the
+    /// snapshot was saved, its clock included.
+    public func restore(offset seconds: TimeInterval) {
+        move { offset in seconds == offset ? nil : seconds }
+    }
+
     /// How far this clock runs ahead of its base, in seconds.
     public var skew: TimeInterval { TimeInterval(bitPattern: offsetBits.load(ordering: .acquiring)) }
 

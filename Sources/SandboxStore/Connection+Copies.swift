@@ -75,10 +75,10 @@ extension Connection {
         for object in dependents { try execute("DROP \(object.type.uppercased()) \(Self.quoted(object.name))") }
         let tables = mine.filter { $0.type == "table" }
         for table in tables { try execute("DROP TABLE \(Self.quoted(table.name))") }
-        for table in tables {
-            try execute(table.sql)
-            try copyRows(of: table.name, from: source)
-        }
+        // Every table first: a row's foreign key names its parent table, which must exist (the
+        // check itself waits for the commit).
+        for table in tables { try execute(table.sql) }
+        for table in tables { try copyRows(of: table.name, from: source) }
         if try !source.query("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'").isEmpty {
             try execute("DELETE FROM sqlite_sequence")
             try copyRows(of: "sqlite_sequence", from: source, keepingRowID: false)

@@ -44,6 +44,12 @@ public enum ErrorCode: Sendable {
     case hostNotAllowed
     /// 503: The service's disk is full: the write was not kept (`Retry-After` says when to try again).
     case storageFull
+    /// 404: No snapshot of that name holds this service's state (`GET /_sandbox/snapshots` lists them).
+    case snapshotNotFound
+    /// 409: The snapshot was saved by another region's host or another schema version: nothing was restored.
+    case snapshotMismatch
+    /// 503: A snapshot is being restored on this service (`Retry-After` says when to try again).
+    case restoreInProgress
 
     // MARK: Every surface of an environment host
 
@@ -286,7 +292,7 @@ public enum ErrorCode: Sendable {
     /// Every code this build knows, in declaration order (all but ``unrecognized(_:)``).
     public static let known: [ErrorCode] = [
         .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType, .invalidJson, .internalError, .controlKeyRequired,
-        .crossSiteRequest, .hostNotAllowed, .storageFull,
+        .crossSiteRequest, .hostNotAllowed, .storageFull, .snapshotNotFound, .snapshotMismatch, .restoreInProgress,
         .invalidRequest, .unauthorized, .sessionExpired, .terminalUnregistered, .certificatesExpired,
         .challengeNotFound, .challengeExpired, .challengeUsed, .backofficeCodeInvalid, .backofficeCodeExpired,
         .backofficeCodeUsed, .backofficeCodeWrongEnvironment, .backofficeCodeWrongDevice, .registrationTokenInvalid,
@@ -329,6 +335,9 @@ extension ErrorCode: RawRepresentable {
         case .crossSiteRequest: "cross_site_request"
         case .hostNotAllowed: "host_not_allowed"
         case .storageFull: "storage_full"
+        case .snapshotNotFound: "snapshot_not_found"
+        case .snapshotMismatch: "snapshot_mismatch"
+        case .restoreInProgress: "restore_in_progress"
         case .invalidRequest: "invalid_request"
         case .unauthorized: "unauthorized"
         case .sessionExpired: "session_expired"

@@ -28,6 +28,8 @@ public final class WalletSimulator: RunningService, Responder {
         public var accessLog: AccessLog?
         /// Where `wallet.sqlite` lives.
         public var dataDirectory: URL
+        /// Folder of the named snapshots, shared with the sandbox's hosts; nil: `<data-dir>/snapshots`.
+        public var snapshotDirectory: URL?
         /// `sandbox-data/wallet.json`.
         public var data: WalletData
         /// Region → base URL of its host: the only places the wallet sends notifications to.
@@ -83,6 +85,9 @@ public final class WalletSimulator: RunningService, Responder {
     private let notifier: Notifier
     private let hostURLs: Locked<[String: String]>
     private let scheduler: Scheduler
+    /// Closed while a snapshot is restored: no request sees the wallet half brought back.
+    private let gate = RequestGate()
+    private let front: any Responder
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
@@ -125,13 +130,29 @@ public final class WalletSimulator: RunningService, Responder {
         Self.addCustomerRoutes(to: &router, book: book)
         Self.addBlikRoutes(to: &router, book: book)
         Self.addSandboxRoutes(to: &router, book: book)
+        let shelf = SnapshotShelf(
+            folder: configuration.snapshotDirectory ?? configuration.dataDirectory.appendingPathComponent("snapshots"), file: Self.databaseFile)
+        router.addSnapshotRoutes(
+            shelf: shelf, gate: gate,
+            save: { name in try shelf.save(name) { url in try store.read { db in try db.backup(to: url.path) } } },
+            restore: { name in
+                do {
+                    try book.restore(from: shelf.location(of: name).path)
+                } catch let error as DatabaseError where error == .schemaMismatch {
+                    throw HTTPError(
+                        status: 409, code: .snapshotMismatch,
+                        message: "Snapshot '\(name)' was saved by a wallet of another version (\(error.message)): nothing was restored.")
+                }
+                scheduler.wake()
+            })
         Self.addPageRoutes(to: &router, book: book, webRoot: configuration.webRoot)
         router.fallback = StaticFiles(root: configuration.webRoot)
         self.router = router
+        front = gate.guarding(router)
         // A phone opens the pay pages at the public URL: its host is a name the wallet answers to.
         var serving = configuration.server
         if let name = configuration.publicURL.flatMap({ URL(string: $0)?.host }) { serving.allowedHosts.append(name) }
-        let server = Server(name: "wallet", configuration: serving, responder: router, accessLog: configuration.accessLog)
+        let server = Server(name: "wallet", configuration: serving, responder: front, accessLog: configuration.accessLog)
         listening.set { $0 = server }
         self.server = server
     }
@@ -162,5 +183,5 @@ public final class WalletSimulator: RunningService, Responder {
         notifier.stop()
     }
 
-    public func respond(to request: Request) -> Response { router.respond(to: request) }
+    public func respond(to request: Request) -> Response { front.respond(to: request) }
 }

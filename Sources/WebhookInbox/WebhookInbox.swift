@@ -23,11 +23,14 @@ public final class WebhookInbox: RunningService, Responder {
         /// dates each delivery's `receivedAt`.
         public var clock: any TimeSource
         public var accessLog: AccessLog?
+        /// Folder of the sandbox's named snapshots (the inbox keeps `inbox.json` in each); nil: no snapshots.
+        public var snapshotDirectory: URL?
 
         public init(
             server: ServerConfiguration, webRoot: URL, openAPIFile: URL, signingKeys: [String: [String: String]],
-            clock: any TimeSource = WallClock(), accessLog: AccessLog? = nil
+            clock: any TimeSource = WallClock(), accessLog: AccessLog? = nil, snapshotDirectory: URL? = nil
         ) {
+            self.snapshotDirectory = snapshotDirectory
             self.server = server
             self.webRoot = webRoot
             self.openAPIFile = openAPIFile
@@ -53,7 +56,7 @@ public final class WebhookInbox: RunningService, Responder {
 
     public let name = "webhooks"
     public let server: Server
-    private let router: Router
+    private let front: any Responder
     private let deliveries = Mutex<[Delivery]>([])
     static let capacity = 500
 
@@ -101,10 +104,33 @@ public final class WebhookInbox: RunningService, Responder {
         router.get("/api/events") { _ in
             .json(["events": Array((box.inbox?.deliveries.withLock { $0 } ?? []).reversed())])
         }
+        router.delete("/api/events") { _ in
+            box.inbox?.deliveries.withLock { $0.removeAll() }
+            return Response(status: 204)
+        }
+        let gate = RequestGate()
+        if let folder = configuration.snapshotDirectory {
+            let shelf = SnapshotShelf(folder: folder, file: "inbox.json")
+            router.addSnapshotRoutes(
+                shelf: shelf, gate: gate,
+                save: { name in
+                    let kept = try JSONEncoder().encode(box.inbox?.deliveries.withLock { $0 } ?? [])
+                    return try shelf.save(name) { url in try kept.write(to: url) }
+                },
+                restore: { name in
+                    let kept: [Delivery]
+                    do {
+                        kept = try JSONDecoder().decode([Delivery].self, from: Data(contentsOf: shelf.location(of: name)))
+                    } catch {
+                        throw HTTPError(status: 409, code: .snapshotMismatch, message: "Snapshot '\(name)' holds no inbox this inbox can read: nothing was restored.")
+                    }
+                    box.inbox?.deliveries.withLock { $0 = Array(kept.suffix(Self.capacity)) }
+                })
+        }
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
-        self.router = router
-        server = Server(name: "webhooks", configuration: configuration.server, responder: router, accessLog: configuration.accessLog)
+        front = gate.guarding(router)
+        server = Server(name: "webhooks", configuration: configuration.server, responder: front, accessLog: configuration.accessLog)
         box.inbox = self
     }
 
@@ -119,7 +145,7 @@ public final class WebhookInbox: RunningService, Responder {
         return inbox
     }
 
-    public func respond(to request: Request) -> Response { router.respond(to: request) }
+    public func respond(to request: Request) -> Response { front.respond(to: request) }
 
     /// The URL a merchant's host posts to.
     public func hookURL(region: String, merchant: String) -> String {

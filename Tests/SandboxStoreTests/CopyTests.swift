@@ -8,11 +8,13 @@ import Testing
 @Suite("Store copies: backup and bringing a copy back")
 struct CopyTests {
     /// Accounts with an AUTOINCREMENT id, entries that a trigger totals into them, an implicit
-    /// rowid table, and a foreign key.
+    /// rowid table, and foreign keys (`account_holds` comes before its parent `accounts` by name,
+    /// as the hosts' `challenges` come before `terminals`).
     static let ledger = Migration(version: 1, name: "ledger", sql: """
         CREATE TABLE accounts(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, total INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE entries(account INTEGER NOT NULL REFERENCES accounts(id), amount INTEGER NOT NULL);
         CREATE INDEX entries_by_account ON entries(account);
+        CREATE TABLE account_holds(account INTEGER NOT NULL REFERENCES accounts(id), reason TEXT NOT NULL);
         CREATE TRIGGER entries_total AFTER INSERT ON entries BEGIN
             UPDATE accounts SET total = total + NEW.amount WHERE id = NEW.account;
         END;
@@ -21,6 +23,7 @@ struct CopyTests {
     static func state(_ db: Connection) throws -> [String] {
         try db.query("SELECT id, name, total FROM accounts ORDER BY id").map { "\($0.values)" }
             + db.query("SELECT rowid, account, amount FROM entries ORDER BY rowid").map { "\($0.values)" }
+            + db.query("SELECT rowid, account, reason FROM account_holds ORDER BY rowid").map { "\($0.values)" }
             + db.query("SELECT name, seq FROM sqlite_sequence ORDER BY name").map { "\($0.values)" }
     }
 
@@ -31,6 +34,7 @@ struct CopyTests {
         try store.write { db in
             try db.run("INSERT INTO accounts(name) VALUES ('anna'), ('ben')")
             try db.run("INSERT INTO entries(account, amount) VALUES (1, 1250), (1, 800), (2, 4500)")
+            try db.run("INSERT INTO account_holds(account, reason) VALUES (2, 'chargeback')")
         }
         let saved = try store.read { db in try Self.state(db) }
         let copy = folder.file("before.sqlite").path

@@ -48,6 +48,21 @@ public final class FaultPlan: Sendable {
         }
     }
 
+    /// Every fault becomes `kept` (a snapshot's, ids and counters as they were); new ids go on
+    /// past the highest of them.
+    func replaceAll(_ kept: [Fault]) {
+        let highest = kept.compactMap { Int($0.id.dropFirst("fault_".count)) }.max() ?? 0
+        faults.withLock { faults in
+            faults = kept
+            count.store(faults.count, ordering: .relaxed)
+            while true {
+                let current = sequence.load(ordering: .relaxed)
+                guard current < highest else { break }
+                if sequence.compareExchange(expected: current, desired: highest, ordering: .relaxed).exchanged { break }
+            }
+        }
+    }
+
     public func clear() {
         faults.withLock { faults in
             faults = []

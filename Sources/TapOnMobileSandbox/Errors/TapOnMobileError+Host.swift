@@ -94,7 +94,8 @@ extension TapOnMobileError {
 
         // Codes of other surfaces (routing, the server's own failure, webhook tools, the portal), a
         // payment whose outcome is unknown, and codes from a newer host: the generic HTTP error.
-        case .notFound, .methodNotAllowed, .internalError, .controlKeyRequired, .crossSiteRequest, .hostNotAllowed, .storageFull, .outcomeUnknown,
+        case .notFound, .methodNotAllowed, .internalError, .controlKeyRequired, .crossSiteRequest, .hostNotAllowed, .storageFull, .snapshotNotFound, .snapshotMismatch, .restoreInProgress,
+            .outcomeUnknown,
             .webhookEventNotFound, .noWebhookEndpoint, .noSampleCard, .unknownMerchant, .forwardFailed,
             .missingHeader, .malformedHeader, .downgrade, .noMatchingSignature, .timestampOutsideTolerance,
             .environmentNotFound, .environmentUnavailable, .challengeOtherRegion, .requestNotFound, .faultNotFound, .injectedFault,

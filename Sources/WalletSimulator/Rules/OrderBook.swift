@@ -173,6 +173,18 @@ final class OrderBook: Sendable {
         orderChanged.broadcast()
     }
 
+    /// Brings back a snapshot of the wallet's database (`Connection.backup(to:)`) in one write,
+    /// its clock offset with it: orders, refunds, rules, notifications, BLIK codes and balances are
+    /// the snapshot's.
+    func restore(from path: String) throws {
+        let offset = try store.write { db in
+            try db.replaceContents(from: path)
+            return try db.walletState.clockOffset()
+        }
+        clock.restore(offset: offset)
+        orderChanged.broadcast()
+    }
+
     /// Forgets every order, refund, rule, notification and BLIK code, and puts the BLIK balances
     /// back as `wallet.json` has them (`POST /_sandbox/reset`).
     func reset() throws {

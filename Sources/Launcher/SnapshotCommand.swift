@@ -3,6 +3,7 @@ import Foundation
 import SandboxHTTP
 import SandboxHTTPClient
 import SandboxWire
+import Synchronization
 
 /// `sandbox snapshot save|restore|list|delete [NAME] [--data-dir DIR]` and `sandbox reset`: what a
 /// test asks of the whole running sandbox, found by the `endpoints.json` that `sandbox up` wrote in
@@ -60,7 +61,7 @@ public enum SnapshotCommand {
     static func runReset(_ options: ParsedArguments) throws {
         let sandbox = try RunningSandbox(options)
         let started = ContinuousClock.now
-        for service in sandbox.services {
+        try sandbox.each { service in
             if service.name == "webhooks" {
                 try sandbox.call(service, .delete, "/api/events")
             } else {
@@ -77,8 +78,8 @@ public enum SnapshotCommand {
 }
 
 /// The services of a running sandbox, from its `endpoints.json`.
-struct RunningSandbox {
-    struct Service {
+struct RunningSandbox: Sendable {
+    struct Service: Sendable {
         let name: String
         let url: String
     }
@@ -101,6 +102,16 @@ struct RunningSandbox {
         if let inbox = endpoints.webhooks { services.append(Service(name: "webhooks", url: inbox)) }
         self.services = services
         controlKey = endpoints.controlKey
+    }
+
+    /// Runs `body` for every service at once (each answers for its own part); every failure is reported.
+    func each(_ body: @Sendable (Service) throws -> Void) throws {
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: services.count) { index in
+            do { try body(services[index]) } catch { failures.withLock { $0.append("\(error)") } }
+        }
+        let failed = failures.withLock { $0 }
+        guard failed.isEmpty else { throw Failure(description: failed.sorted().joined(separator: "\n")) }
     }
 
     /// A refusal or failure of one service, as the command prints it.
@@ -128,8 +139,8 @@ struct RunningSandbox {
         return response.body
     }
 
-    struct Listing: Decodable {
-        struct Entry: Decodable {
+    struct Listing: Decodable, Sendable {
+        struct Entry: Decodable, Sendable {
             let name: String
             let savedAt: String
             let bytes: Int
@@ -139,11 +150,12 @@ struct RunningSandbox {
 
     /// Every service's snapshots, by service name.
     func listings() throws -> [String: [Listing.Entry]] {
-        var listings: [String: [Listing.Entry]] = [:]
-        for service in services {
-            listings[service.name] = try JSONDecoder().decode(Listing.self, from: Data(call(service, .get, "/_sandbox/snapshots"))).snapshots
+        let listings = Mutex<[String: [Listing.Entry]]>([:])
+        try each { service in
+            let entries = try JSONDecoder().decode(Listing.self, from: Data(call(service, .get, "/_sandbox/snapshots"))).snapshots
+            listings.withLock { $0[service.name] = entries }
         }
-        return listings
+        return listings.withLock { $0 }
     }
 
     func list() throws {
@@ -166,7 +178,7 @@ struct RunningSandbox {
 
     func save(_ name: String) throws {
         let started = ContinuousClock.now
-        for service in services { try call(service, .post, "/_sandbox/snapshots", body: ["name": name]) }
+        try each { service in try call(service, .post, "/_sandbox/snapshots", body: ["name": name]) }
         CommandMain.say("Saved snapshot '\(name)' of \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms.")
     }
 
@@ -181,7 +193,7 @@ struct RunningSandbox {
                     : "snapshot '\(name)' has no part for \(missing.joined(separator: ", ")) (saved before they ran?); nothing was restored")
         }
         let started = ContinuousClock.now
-        for service in services { try call(service, .post, "/_sandbox/snapshots/\(name)/restore") }
+        try each { service in try call(service, .post, "/_sandbox/snapshots/\(name)/restore") }
         CommandMain.say("Restored snapshot '\(name)' on \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms.")
     }
 

@@ -97,6 +97,10 @@ struct RunningSandbox: Sendable {
         }
         let endpoints: EndpointsFile
         do { endpoints = try EndpointsFile.load(from: file) } catch { throw UsageError(error.description) }
+        self.init(endpoints)
+    }
+
+    init(_ endpoints: EndpointsFile) {
         var services = endpoints.environments.sorted { $0.key < $1.key }.map { Service(name: $0.key, url: $0.value) }
         if let wallet = endpoints.wallet { services.append(Service(name: "wallet", url: wallet)) }
         if let inbox = endpoints.webhooks { services.append(Service(name: "webhooks", url: inbox)) }
@@ -117,13 +121,20 @@ struct RunningSandbox: Sendable {
     /// A refusal or failure of one service, as the command prints it.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The service's error envelope, when it answered with one.
+        var envelope: ErrorEnvelope? = nil
     }
 
     @discardableResult
     func call(_ service: Service, _ method: HTTPClientRequest.Method, _ path: String, body: [String: String]? = nil) throws -> [UInt8] {
+        try call(service, method, path, bytes: try body.map { Array(try JSONEncoder().encode($0)) } ?? [])
+    }
+
+    /// The body of a 2xx answer; any other is a ``Failure`` naming the service and the error envelope.
+    @discardableResult
+    func call(_ service: Service, _ method: HTTPClientRequest.Method, _ path: String, bytes: [UInt8]) throws -> [UInt8] {
         var headers: HTTPClientHeaders = ["Content-Type": "application/json"]
         if let controlKey { headers.add(name: "X-Sandbox-Control-Key", value: controlKey) }
-        let bytes = try body.map { Array(try JSONEncoder().encode($0)) } ?? []
         let url = (service.url.hasSuffix("/") ? String(service.url.dropLast()) : service.url) + path
         let response: HTTPClientResponse
         do {
@@ -134,7 +145,8 @@ struct RunningSandbox: Sendable {
         guard (200..<300).contains(response.status) else {
             let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(response.body))
             throw Failure(
-                description: "\(service.name): \(response.status) \(envelope.map { "\($0.error.code.rawValue): \($0.error.message ?? "")" } ?? String(decoding: response.body, as: UTF8.self))")
+                description: "\(service.name): \(response.status) \(envelope.map { "\($0.error.code.rawValue): \($0.error.message ?? "")" } ?? String(decoding: response.body, as: UTF8.self))",
+                envelope: envelope)
         }
         return response.body
     }

@@ -21,11 +21,17 @@ public enum SandboxCommand {
                 "wallet-public-url", "URL",
                 "Base of the wallet's pay-page URLs in the QR codes (default: the wallet's URL; with --host 0.0.0.0, at this machine's network address)."),
             .value(
+                "seed", "FILE",
+                "A seed file, or the name of one in sandbox-data/seeds/, applied once the services listen, on a fresh data directory only: devices registered and logged in, payments, webhook endpoints (see 'sandbox seed --help')."),
+            .value(
                 "regions", "LIST",
                 "Run only these regions' hosts (comma-separated: EU,MBANK), each on its usual port; the portal, the wallet and the webhook inbox always run. Default: every region."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
         files: Resources.filesHelp,
-        examples: ["sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0", "sandbox up --regions EU,MBANK"])
+        examples: [
+            "sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0", "sandbox up --regions EU,MBANK",
+            "sandbox up --data-dir /tmp/seeded --seed logged-in-eu",
+        ])
 
     public static let usage = """
         USAGE: sandbox <command> [options]
@@ -36,6 +42,7 @@ public enum SandboxCommand {
           up        Run every environment host, the portal, the wallet and the webhook inbox (see 'sandbox up --help').
           snapshot  Save, restore, list or delete the state of a running sandbox (see 'sandbox snapshot --help').
           reset     Reset every region, the wallet and the webhook inbox of a running sandbox (see 'sandbox reset --help').
+          seed      Apply a seed file to a running sandbox (see 'sandbox seed --help').
 
         OPTIONS:
           --help    Show this help and exit.
@@ -50,6 +57,8 @@ public enum SandboxCommand {
             SnapshotCommand.main(arguments.dropFirst())
         case "reset":
             CommandMain.run(SnapshotCommand.reset, arguments: arguments.dropFirst(), SnapshotCommand.runReset)
+        case "seed":
+            SeedCommand.main(arguments.dropFirst())
         case nil, "--help", "help", "-h":
             print(usage)
             exit(arguments.isEmpty ? CommandMain.usageExitCode : 0)
@@ -86,6 +95,15 @@ public enum SandboxCommand {
         guard basePort == 0 || basePort + configuration.portCount - 1 <= 65535 else {
             throw UsageError("--base-port \(basePort) leaves no room for \(configuration.portCount) consecutive ports")
         }
+        // The seed is read and checked before anything starts; applied only to a fresh data directory.
+        let seed = try options.string("seed").map { try SeedCommand.read($0, sandboxData: resources.sandboxData) }
+        let fresh = !regions.contains { FileManager.default.fileExists(atPath: EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory).path) }
+        if let seed {
+            let unknown = seed.parts.map(\.region).filter { region in !regions.contains { $0.id == region } }
+            guard unknown.isEmpty else {
+                throw UsageError("--seed \(seed.file): regions.\(unknown[0]): this sandbox runs no host of region \(unknown[0])")
+            }
+        }
         if options.flag("dry-run") {
             printJSON([
                 "service": "sandbox up", "host": server.host, "basePort": basePort, "flavour": flavour.rawValue,
@@ -111,6 +129,18 @@ public enum SandboxCommand {
         CommandMain.blockTerminationSignals()
         let sandbox = try Sandbox.start(configuration: configuration)
         locks.update(ports: sandbox.services.map { Int($0.server.port) })
+        // Seeded before endpoints.json names the sandbox: whoever waits for that file finds the seed applied.
+        var seeded: [String] = []
+        if let seed, fresh {
+            do {
+                seeded = try SeedCommand.apply(seed, to: RunningSandbox(sandbox.endpoints), dataDirectory: dataDirectory)
+            } catch {
+                sandbox.stop()
+                throw error
+            }
+        } else if let seed {
+            seeded = ["\(dataDirectory.path) already holds state: the seed \(seed.file) was not applied again ('sandbox reset' then 'sandbox seed \(seed.file)' starts over from it)."]
+        }
         let file = try sandbox.writeEndpoints()
         CommandMain.say("""
             TapSandbox is up (\(flavour.rawValue) flavour, data in \(dataDirectory.path)):
@@ -119,6 +149,7 @@ public enum SandboxCommand {
 
             Endpoints: \(file.path). Press Ctrl-C to stop.
             """)
+        for line in seeded { CommandMain.say(line) }
         if let notice = Listening.controlNotice(server) { CommandMain.say(notice + "\n  (also controlKey in \(file.path))") }
         let signal = CommandMain.waitForTerminationSignal()
         CommandMain.say("Stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")…")

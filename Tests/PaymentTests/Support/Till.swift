@@ -59,6 +59,16 @@ final class Till {
         return till
     }
 
+    /// A device registered and logged in some other way (a seed) with `token`; prepares its reader.
+    static func adopt(
+        _ host: Host, _ terminal: TerminalFixture, _ device: DeviceCredential, token: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Till {
+        let till = Till(host: host, terminal: terminal, device: device, token: token)
+        try await till.align(sourceLocation: sourceLocation)
+        try await till.reader.prepare(token: "apple-reader-token")
+        return till
+    }
+
     /// Logs in again a device registered earlier (on a host started again on the same data) and prepares its reader.
     static func resume(
         _ host: Host, _ terminal: TerminalFixture, _ device: DeviceCredential, sourceLocation: SourceLocation = #_sourceLocation

@@ -1,0 +1,207 @@
+import CommandLineSupport
+import Foundation
+import SandboxHTTPClient
+import SandboxWire
+
+/// `sandbox seed FILE [--data-dir DIR]` and `sandbox up --seed FILE`: a seed file
+/// (`sandbox-data/seeds/`) applied to a running sandbox whole or not at all. Each region's part goes
+/// to its host (`POST /_sandbox/seed`), checked on every host first (`?dryRun=true`) so that a part
+/// one host refuses leaves the others untouched; then the devices' folders are written, where
+/// `tapsim` and the SDKs find them.
+public enum SeedCommand {
+    public static let description = CommandDescription(
+        name: "sandbox seed",
+        summary: """
+            Applies a seed file to a running sandbox: devices registered (and logged in) on named terminals with their device \
+            folders, payments in the terminals' history, merchants' webhook endpoints. A seed is applied whole or refused whole, \
+            naming its first bad field. FILE is a path, or the name of a seed in sandbox-data/seeds/. USAGE: sandbox seed FILE.
+            """,
+        options: [.value("data-dir", "DIR", "The data directory of the running sandbox ('sandbox up --data-dir').", default: ".sandbox")],
+        examples: ["sandbox seed logged-in-eu"])
+
+    /// A seed file read and checked for its shape: what each region's host is sent, and the devices' folders.
+    struct Plan {
+        /// Each region's part as the file wrote it, by region id.
+        let parts: [(region: String, body: [UInt8])]
+        let seed: SandboxSeed
+        let file: String
+    }
+
+    static func main(_ arguments: ArraySlice<String>) -> Never {
+        var rest = arguments
+        var path: String?
+        if let first = rest.first, !first.hasPrefix("--") {
+            path = first
+            rest = rest.dropFirst()
+        }
+        CommandMain.run(description, arguments: rest) { options in
+            guard let path else { throw UsageError("name the seed file: sandbox seed FILE") }
+            let directory = URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox")
+            let plan = try read(path, sandboxData: try? ResourceLocator.directory("sandbox-data", explicit: nil))
+            let sandbox = try RunningSandbox(options)
+            for line in try apply(plan, to: sandbox, dataDirectory: directory) { CommandMain.say(line) }
+        }
+    }
+
+    /// Reads a seed file, or the seed of that name in `sandbox-data/seeds/` (`logged-in-eu`); a file
+    /// that is no seed is a ``UsageError`` naming the path of its first bad field.
+    static func read(_ given: String, sandboxData: URL?) throws -> Plan {
+        var path = given
+        if !FileManager.default.fileExists(atPath: given), !given.contains("/"), let sandboxData {
+            let named = sandboxData.appendingPathComponent("seeds").appendingPathComponent(given.hasSuffix(".json") ? given : given + ".json")
+            if FileManager.default.fileExists(atPath: named.path) { path = named.path }
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw UsageError("cannot read the seed file \(path): \(error.localizedDescription)")
+        }
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: data) } catch {
+            throw UsageError("\(path) is not JSON: \(error.localizedDescription)")
+        }
+        if let field = SandboxSeed.unknownField(in: json) {
+            throw UsageError("\(path): \(field) is not a field of a seed (sandbox-data/seeds/seed.schema.json)")
+        }
+        let seed: SandboxSeed
+        do { seed = try JSONDecoder().decode(SandboxSeed.self, from: data) } catch let error as DecodingError {
+            throw UsageError("\(path): \(Self.describe(error))")
+        }
+        guard let regions = (json as? [String: Any])?["regions"] as? [String: Any] else {
+            throw UsageError("\(path): regions must be an object of each region's part")
+        }
+        let parts = try regions.keys.sorted().map { region in
+            (region, Array(try JSONSerialization.data(withJSONObject: regions[region]!)))
+        }
+        return Plan(parts: parts, seed: seed, file: path)
+    }
+
+    /// `regions.EU.devices[0].amount: …` from a decoding error.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(into: "") { text, key in
+                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : "." + key.stringValue }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context): return "\(path(context.codingPath)) has an invalid value"
+        @unknown default: return "not a seed"
+        }
+    }
+
+    /// Applies `plan` to a running sandbox; the lines that say what was made.
+    static func apply(_ plan: Plan, to sandbox: RunningSandbox, dataDirectory: URL) throws -> [String] {
+        var hosts: [(String, RunningSandbox.Service, [UInt8])] = []
+        for (region, body) in plan.parts {
+            guard let service = sandbox.services.first(where: { $0.name == region }) else {
+                let running = sandbox.services.map(\.name).filter { $0 != "wallet" && $0 != "webhooks" }
+                throw RunningSandbox.Failure(
+                    description: "\(plan.file): regions.\(region): no host of region \(region) runs in this sandbox (\(running.joined(separator: ", "))); nothing was applied")
+            }
+            hosts.append((region, service, body))
+        }
+        let folders = try deviceFolders(plan, dataDirectory: dataDirectory)
+        func refused(_ region: String, _ failure: RunningSandbox.Failure) -> RunningSandbox.Failure {
+            guard let envelope = failure.envelope else { return failure }
+            let field = envelope.error.field.map { "regions.\(region).\($0): " } ?? "regions.\(region): "
+            return RunningSandbox.Failure(
+                description: "\(plan.file): \(field)\(envelope.error.message ?? envelope.error.code.rawValue) (\(envelope.error.code.rawValue)); nothing was applied",
+                envelope: envelope)
+        }
+        // Every host checks its part first: one that refuses leaves every part unapplied.
+        for (region, service, body) in hosts {
+            do { try sandbox.call(service, .post, "/_sandbox/seed?dryRun=true", bytes: body) } catch let failure as RunningSandbox.Failure {
+                throw refused(region, failure)
+            }
+        }
+        var lines: [String] = []
+        for (region, service, body) in hosts {
+            let result: SeedResult
+            do {
+                result = try JSONDecoder().decode(SeedResult.self, from: Data(try sandbox.call(service, .post, "/_sandbox/seed", bytes: body)))
+            } catch let failure as RunningSandbox.Failure {
+                throw refused(region, failure)
+            }
+            var devices: [String] = []
+            for device in result.devices {
+                let folder = folders[region + "/" + device.terminalId]!
+                try DeviceFolder.write(device, region: region, to: folder)
+                devices.append("\(device.terminalId)\(device.sessionToken == nil ? "" : ", logged in") in \(folder.path)")
+            }
+            var parts: [String] = []
+            if !devices.isEmpty { parts.append("\(devices.count) device\(devices.count == 1 ? "" : "s") (\(devices.joined(separator: "; ")))") }
+            if !result.transactions.isEmpty { parts.append("\(result.transactions.count) payment\(result.transactions.count == 1 ? "" : "s")") }
+            if !result.webhooks.isEmpty { parts.append("webhook endpoint\(result.webhooks.count == 1 ? "" : "s") of \(result.webhooks.joined(separator: ", "))") }
+            lines.append("Seeded \(region): \(parts.isEmpty ? "nothing (its part is empty)" : parts.joined(separator: ", ")).")
+        }
+        return lines
+    }
+
+    /// Where each device's folder goes (by region/terminal): the seed's `folder`, relative to the
+    /// current folder, or `<data-dir>/devices/<region>` as `tapsim` reads it. Two devices in one
+    /// folder would overwrite each other: refused.
+    static func deviceFolders(_ plan: Plan, dataDirectory: URL) throws -> [String: URL] {
+        var folders: [String: URL] = [:]
+        var taken: [String: String] = [:]
+        for region in plan.seed.regions.keys.sorted() {
+            for (index, device) in (plan.seed.regions[region]?.devices ?? []).enumerated() {
+                let field = "regions.\(region).devices[\(index)].folder"
+                let folder =
+                    device.folder.map { URL(fileURLWithPath: $0) }
+                    ?? dataDirectory.appendingPathComponent("devices").appendingPathComponent(region)
+                if device.folder?.isEmpty == true { throw UsageError("\(plan.file): \(field) is empty") }
+                let key = folder.standardizedFileURL.path
+                if let other = taken[key] {
+                    throw UsageError(
+                        "\(plan.file): \(field): \(other) already goes to \(folder.path); give each device a folder of its own (tapsim --device DIR)")
+                }
+                taken[key] = "regions.\(region).devices[\(index)]"
+                folders[region + "/" + device.terminalId] = folder
+            }
+        }
+        return folders
+    }
+}
+
+/// A device's folder as the TapOnMobile SDK keeps it (`device.json`, mode 0600: it holds the
+/// device secret and the session token) and, for a logged-in device, as `tapsim` leaves it after
+/// `login` and `prepare` (`tapsim.json`: when the session ends, the reader prepared), so that
+/// `tapsim pay` pays at once. What the folder held before is replaced.
+enum DeviceFolder {
+    static func write(_ device: SeedResult.Device, region: String, to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let expires = device.sessionExpiresAtUnix {
+            let tapsim: [String: Any] = [
+                "session": ["terminalId": device.terminalId, "expiresAtUnix": expires], "prepared": ["terminalId": device.terminalId],
+            ]
+            try write(tapsim, to: folder.appendingPathComponent("tapsim.json"))
+        } else {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent("tapsim.json"))
+        }
+        var state: [String: Any] = [
+            "installationId": device.installationId,
+            "registration": [
+                "region": region, "terminalId": device.terminalId, "deviceSecret": device.deviceSecret, "registeredAt": device.registeredAt,
+            ],
+        ]
+        if let token = device.sessionToken, let expires = device.sessionExpiresAtUnix {
+            state["session"] = ["region": region, "token": token, "expiresAtUnix": expires]
+        }
+        try write(state, to: folder.appendingPathComponent("device.json"))
+    }
+
+    /// Writes `object` as JSON, mode 0600 from the start, in one rename (never half a file).
+    private static func write(_ object: [String: Any], to file: URL) throws {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid())")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw RunningSandbox.Failure(description: "cannot write \(temporary.path)")
+        }
+        if rename(temporary.path, file.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw RunningSandbox.Failure(description: "cannot write \(file.path): \(reason)")
+        }
+    }
+}

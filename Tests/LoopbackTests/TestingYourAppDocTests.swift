@@ -6,7 +6,7 @@ import Testing
 /// checkout whose `make run` is running (`sandbox up` on free ports; the doc's ports moved to them).
 @Suite("docs/testing-your-app.md", .blocksThreads)
 struct TestingYourAppDocTests {
-    @Test("the snapshot journey and the control calls run as written and answer what the comments say", .timeLimit(.minutes(2)))
+    @Test("the snapshot journey, the seed and the control calls run as written and answer what the comments say", .timeLimit(.minutes(2)))
     func journeyRunsAsWritten() throws {
         let doc = try String(contentsOf: Paths.repository.appendingPathComponent("docs/testing-your-app.md"), encoding: .utf8)
         var blocks: [String] = []
@@ -16,9 +16,9 @@ struct TestingYourAppDocTests {
             blocks.append(String(doc[start.upperBound..<end.lowerBound]))
             cursor = end.upperBound
         }
-        try #require(blocks.count == 2, "\(blocks)")
+        try #require(blocks.count == 3, "\(blocks)")
         let base = try freeConsecutivePorts(RegionFacts.all.count + 3)
-        let calls = blocks[1]
+        let calls = blocks[2]
             .replacingOccurrences(of: "127.0.0.1:8100", with: "127.0.0.1:\(base)")
             .replacingOccurrences(of: "127.0.0.1:8111", with: "127.0.0.1:\(base + 11)")
         let checkout = TemporaryDirectory()
@@ -26,6 +26,8 @@ struct TestingYourAppDocTests {
             sandbox up --base-port \(base) > up.log &
             until [ -s .sandbox/endpoints.json ]; do sleep 0.2; done
             \(blocks[0])
+            echo
+            \(blocks[1])
             echo
             \(calls)
             echo
@@ -42,7 +44,10 @@ struct TestingYourAppDocTests {
         #expect(lines.contains { $0.hasPrefix("ready-to-pay ") && $0.contains(" 14 of 14 ") }, "the list: \(text)")
         #expect(lines.contains { $0.hasPrefix("Reset 14 services in ") }, "\(text)")
         #expect(text.contains(#"{"bytes":"#) && text.components(separatedBy: #""name":"eu-only""#).count == 3, "saved, then restored: \(text)")
-        #expect(lines.last == "count: exit 13", "after the reset the host no longer knows the device's session: \(text)")
+        // The seed after the reset: its device is logged in, its history is the seed's, and it pays at once.
+        #expect(lines.contains { $0.hasPrefix("Seeded EU: 1 device (EU-T0101, logged in in ") }, "\(text)")
+        #expect(lines.contains("6") && lines.contains { $0.hasPrefix("CLEARED ") && $0.contains("sale 12.50 EUR") }, "\(text)")
+        #expect(lines.last == "7", "the seed's six, and the sale: \(text)")
         #expect(!FileManager.default.fileExists(atPath: checkout.file(".sandbox/snapshots/ready-to-pay").path), "deleted")
     }
 }

@@ -88,4 +88,38 @@ struct SeedTests {
             #expect(again.errorField == "devices[0].terminalId")
         }
     }
+
+    /// The seeds shipped in sandbox-data/seeds/: each is valid by the schema (checked by Python's
+    /// `jsonschema`, as an editor checks it) and each region's part applies on its host.
+    @Test("every seed in sandbox-data/seeds/ is valid by seed.schema.json and applies on its hosts")
+    func shippedSeedsApply() async throws {
+        let folder = Paths.sandboxData.appendingPathComponent("seeds")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") && $0 != "seed.schema.json" }.sorted()
+        #expect(files.count >= 2, "\(files)")
+        let check = try SpawnedProcess.run("python3", [
+            "-c",
+            """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            for path in sys.argv[2:]:
+                errors = list(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(path))))
+                if errors: print(path, errors[0].json_path, errors[0].message)
+            """,
+            folder.appendingPathComponent("seed.schema.json").path,
+        ] + files.map { folder.appendingPathComponent($0).path })
+        #expect(check.status == 0 && check.standardOutput.isEmpty, "\(String(decoding: check.standardOutput, as: UTF8.self)) \(check)")
+        for file in files {
+            let seed = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(file))) as? [String: Any])
+            let regions = try #require(seed["regions"] as? [String: [String: Any]], "\(file)")
+            try await withSandbox(regions: regions.keys.sorted()) { sandbox in
+                for (region, part) in regions {
+                    let applied = expectReply(
+                        await try sandbox.host(region).service.call("POST", "/_sandbox/seed", body: part), 201, nil, "\(file): \(region)")
+                    #expect(applied.array("transactions")?.count == (part["transactions"] as? [Any])?.count ?? 0, "\(file): \(applied)")
+                }
+            }
+        }
+    }
 }

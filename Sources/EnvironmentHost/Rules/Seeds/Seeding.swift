@@ -185,10 +185,16 @@ struct Seeding {
             if seeded.card != nil { throw Refusal(field: path + ".card", message: "card is for CARD payments.") }
             if method == .BLIK {
                 if seeded.brand != nil { throw Refusal(field: path + ".brand", message: "A BLIK payment has no brand to name.") }
+                guard terminal.blikEnabled == true else {
+                    throw Refusal(field: path + ".method", message: "Terminal \(terminal.terminalId) does not take BLIK.")
+                }
                 record.cardBrand = APMPaymentData.APMBrand.BLIK.rawValue
                 record.apmBrandFullName = "BLIK"
             } else {
                 let active = terminal.apmConfig.filter(\.isActive)
+                guard terminal.apmEnabled, !active.isEmpty else {
+                    throw Refusal(field: path + ".method", message: "Terminal \(terminal.terminalId) takes no QR wallet.")
+                }
                 guard let brand = active.first(where: { $0.brandName.rawValue == (seeded.brand ?? active.first?.brandName.rawValue) }) else {
                     throw Refusal(
                         field: path + ".brand",

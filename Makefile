@@ -86,7 +86,7 @@ clean:
 # Both runs always happen; the target fails when either found an error.
 .PHONY: check-ios
 IOS_TYPECHECK ?= ../shared/tools/ios-typecheck/ios-typecheck
-IOS_PRODUCTS ?= TapOnMobileSandbox MoneiTapToPay TapOnPartner Payments TapToPayHardware
+IOS_PRODUCTS ?= TapOnMobileSandbox MoneiTapToPay TapOnPartner Payments TapToPayHardware SandboxTesting
 check-ios:
 	@status=0; \
 	$(IOS_TYPECHECK) $(IOS_PRODUCTS) || status=1; \

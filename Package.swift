@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TapOnPartner", targets: ["TapOnPartner"]),
         .library(name: "Payments", targets: ["Payments"]),
         .library(name: "TapToPayHardware", targets: ["TapToPayHardware"]),
+        .library(name: "SandboxTesting", targets: ["SandboxTesting"]),
         .library(name: "SandboxCrypto", targets: ["SandboxCrypto"]),
         .library(name: "SandboxCore", targets: ["SandboxCore"]),
         .library(name: "WebhookSignature", targets: ["WebhookSignature"]),
@@ -66,6 +67,9 @@ let package = Package(
         .target(name: "TapOnPartner", dependencies: ["TapOnMobileSandbox", "SimulatedReader", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         // Geopagos' Payments SDK (seeds 001 and 003) and its Apple Tap to Pay reader, over the Geopagos host.
         .target(name: "Payments", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport"]),
+        // What an app's tests drive a running sandbox with (reset, seeds, snapshots, clocks, faults, the
+        // customer, the inbox): device side, over the SDKs' transport.
+        .target(name: "SandboxTesting", dependencies: ["SandboxWire", "DeviceTransport"]),
         .target(name: "TapToPayHardware", dependencies: ["Payments", "SimulatedReader", "DeviceUI"]),
         .target(name: "CommandLineSupport", dependencies: ["SandboxCore", "SandboxWire"]),
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
@@ -91,7 +95,7 @@ let package = Package(
             name: "Launcher",
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
-                "SandboxHTTPClient", "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto",
+                "SandboxHTTPClient", "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto", "SandboxTesting",
             ]
         ),
 
@@ -170,6 +174,7 @@ let package = Package(
         .testTarget(
             name: "GeopagosTests",
             dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "SandboxTestingTests", dependencies: ["SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )

@@ -36,8 +36,8 @@ struct DependencyGraphTests {
         return seen
     }
 
-    @Test("Payments, TapToPayHardware, TapOnPartner, MoneiTapToPay and TapOnMobileSandbox link no server module", arguments: [
-        "Payments", "TapToPayHardware", "TapOnPartner", "MoneiTapToPay", "TapOnMobileSandbox",
+    @Test("Payments, TapToPayHardware, TapOnPartner, MoneiTapToPay, TapOnMobileSandbox and SandboxTesting link no server module", arguments: [
+        "Payments", "TapToPayHardware", "TapOnPartner", "MoneiTapToPay", "TapOnMobileSandbox", "SandboxTesting",
     ])
     func deviceProduct(_ target: String) throws {
         let graph = try Self.targets()

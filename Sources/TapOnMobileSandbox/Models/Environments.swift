@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 /// The environments the SDK can talk to: the seed's cases, plus mBank's, Payone Austria's and
 /// PagBank's (whose Tap On SDK, `TapOnPartner`, runs over this SDK on the PagBank host).
@@ -26,11 +27,11 @@ public enum Environments: String, CaseIterable, Sendable, Codable {
 
     /// The sandbox's region ids in catalogue order (`sandbox-data/environments.json`); region
     /// *i* listens on `8100 + i` when `sandbox up` runs with its default base port.
-    public static let regions = ["EU", "ANZ", "PAYONE_DE", "PAYONE_AT", "PAYPHONE", "CAWL", "OPP", "ING", "MBANK"]
+    public static let regions = DefaultPorts.worldlineRegions
 
     /// The regions of other vendors the SDK talks to, by their offset from the base port: after the
     /// portal, wallet and inbox (8109 … 8111) and MONEI (8112), as `sandbox up` lays them out.
-    public static let vendorRegionOffsets = ["PAGBANK": 13]
+    public static let vendorRegionOffsets = DefaultPorts.vendorRegionOffsets.filter { $0.key == "PAGBANK" }
 
     /// The flavours, in the order the cases list them.
     public static let flavours = ["uat", "sandbox", "pre", "prod"]

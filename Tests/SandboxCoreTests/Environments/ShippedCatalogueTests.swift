@@ -24,6 +24,18 @@ import Testing
         #expect(ports.offset(of: "MONEI") == 12 && ports.offset(of: "PAGBANK") == 13 && ports.offset(of: "GEOPAGOS") == 14 && ports.count == 15)
     }
 
+    /// The device side's copy of the layout (it has no catalogue) is the catalogue's.
+    @Test func deviceSidesDefaultPortsAreTheCataloguesLayout() {
+        let ports = catalogue.ports
+        let worldline = catalogue.regions.filter { $0.vendor == .worldline }.map(\.id)
+        #expect(DefaultPorts.worldlineRegions == worldline)
+        #expect(worldline.enumerated().allSatisfy { ports.offset(of: $1) == $0 })
+        #expect(ports.portal == DefaultPorts.portalOffset && ports.wallet == DefaultPorts.walletOffset && ports.inbox == DefaultPorts.inboxOffset)
+        let others = catalogue.regions.filter { $0.vendor != .worldline }.map(\.id)
+        #expect(Set(others) == Set(DefaultPorts.vendorRegionOffsets.keys))
+        #expect(others.allSatisfy { ports.offset(of: $0) == DefaultPorts.vendorRegionOffsets[$0] })
+    }
+
     @Test(arguments: [
         ("EU", Flavour.sandbox, "sandbox-wl-emea.softpos.eu"),
         ("EU", .pre, "preprod-wl-emea.softpos.eu"),

@@ -1,0 +1,186 @@
+import DeviceTransport
+import Foundation
+import SandboxWire
+
+/// The clocks, faults, the customer at the wallet, the inbox and the request journal.
+extension TestSandbox {
+    // MARK: - Clocks
+
+    /// Moves the sandbox clock `seconds` ahead: of one region's host, or of every host and the
+    /// wallet (nil), so that sessions, codes, orders and retries fall due together.
+    public func advanceClock(by seconds: Double, region: String? = nil) async throws(TestSandboxError) {
+        let body = try Self.json(["advanceSeconds": seconds])
+        let targets = try region.map { region throws(TestSandboxError) in [try host(region)] } ?? clocked
+        try await Self.each(targets) { base async throws(TestSandboxError) in try await call("POST", base, "/_sandbox/clock", body: body) }
+    }
+
+    /// A region's sandbox clock.
+    public func clock(region: String) async throws(TestSandboxError) -> SandboxClockState {
+        try await call("GET", try host(region), "/_sandbox/clock", as: SandboxClockState.self)
+    }
+
+    /// The hosts and the wallet: what has a clock.
+    private var clocked: [URL] {
+        endpoints.environments.keys.sorted().map { endpoints.environments[$0]! } + [endpoints.wallet].compactMap { $0 }
+    }
+
+    // MARK: - Faults
+
+    /// A fault a host plays on the requests it matches (docs/terminal-lifecycle.md, "Faults").
+    public struct Fault: Encodable, Sendable, Equatable {
+        public struct Match: Encodable, Sendable, Equatable {
+            public var method: String?
+            /// A path, or a prefix ending in `*`.
+            public var path: String?
+            /// `terminal`, `merchant`, `backoffice`, `provider` …
+            public var surface: String?
+
+            public init(method: String? = nil, path: String? = nil, surface: String? = nil) {
+                self.method = method
+                self.path = path
+                self.surface = surface
+            }
+        }
+
+        public var match: Match?
+        /// How many requests it plays on (or ``share`` of them, or for ``seconds``).
+        public var count: Int?
+        public var share: Double?
+        public var seconds: Double?
+        /// `status`, `delay` or `drop`.
+        public var action: String
+        public var status: Int?
+        public var code: String?
+        public var delayMilliseconds: Int?
+
+        /// The next `count` matching requests answer `status` with the error `code`.
+        public static func status(_ status: Int, code: String? = nil, _ match: Match, count: Int = 1) -> Fault {
+            Fault(match: match, count: count, action: "status", status: status, code: code)
+        }
+
+        /// The next `count` matching requests are answered `milliseconds` late.
+        public static func delay(milliseconds: Int, _ match: Match, count: Int = 1) -> Fault {
+            Fault(match: match, count: count, action: "delay", delayMilliseconds: milliseconds)
+        }
+
+        /// The next `count` matching requests are received and get no answer (the connection closes).
+        public static func drop(_ match: Match, count: Int = 1) -> Fault {
+            Fault(match: match, count: count, action: "drop")
+        }
+
+        public init(
+            match: Match? = nil, count: Int? = nil, share: Double? = nil, seconds: Double? = nil, action: String, status: Int? = nil,
+            code: String? = nil, delayMilliseconds: Int? = nil
+        ) {
+            self.match = match
+            self.count = count
+            self.share = share
+            self.seconds = seconds
+            self.action = action
+            self.status = status
+            self.code = code
+            self.delayMilliseconds = delayMilliseconds
+        }
+    }
+
+    /// Sets a fault on a region's host; answers its id.
+    @discardableResult
+    public func addFault(_ fault: Fault, region: String) async throws(TestSandboxError) -> String {
+        struct Added: Decodable { let id: String }
+        return try await call("POST", try host(region), "/_sandbox/faults", body: try Self.json(fault), as: Added.self).id
+    }
+
+    /// Clears every fault of a region's host.
+    public func clearFaults(region: String) async throws(TestSandboxError) {
+        try await call("DELETE", try host(region), "/_sandbox/faults")
+    }
+
+    // MARK: - The customer at the wallet
+
+    /// The customer's answer to the next QR order or BLIK request (of `terminalId`, or of any
+    /// terminal), `afterSeconds` after it comes on the wallet's clock: a standing rule used once.
+    public enum CustomerAnswer: Sendable, Equatable {
+        case approve
+        /// With the wallet's reason (`declined_by_customer`, `insufficient_funds`, …).
+        case decline(reason: String)
+        case expire
+    }
+
+    public func answerNextWalletPayment(_ answer: CustomerAnswer, terminalId: String? = nil, afterSeconds: Int = 0) async throws(TestSandboxError) {
+        struct Rule: Encodable {
+            let action: String
+            let reason: String?
+            let terminalId: String?
+            let afterSeconds: Int
+            let count = 1
+        }
+        let rule: Rule
+        switch answer {
+        case .approve: rule = Rule(action: "approve", reason: nil, terminalId: terminalId, afterSeconds: afterSeconds)
+        case .decline(let reason): rule = Rule(action: "decline", reason: reason, terminalId: terminalId, afterSeconds: afterSeconds)
+        case .expire: rule = Rule(action: "expire", reason: nil, terminalId: terminalId, afterSeconds: afterSeconds)
+        }
+        try await call("POST", try wallet(), "/api/rules", body: try Self.json(rule))
+    }
+
+    /// A BLIK code from the customer's bank app (`jan`, `anna`, `piotr` of `sandbox-data/wallet.json`),
+    /// good for 120 s on the wallet's clock.
+    public func blikCode(customer: String = "jan") async throws(TestSandboxError) -> String {
+        struct Code: Decodable { let code: String }
+        return try await call("POST", try wallet(), "/api/blik/codes", body: try Self.json(["customerId": customer]), as: Code.self).code
+    }
+
+    /// Removes every standing rule of the wallet.
+    public func clearWalletRules() async throws(TestSandboxError) {
+        try await call("DELETE", try wallet(), "/api/rules")
+    }
+
+    // MARK: - What the sandbox saw
+
+    /// A webhook the sandbox's inbox received.
+    public struct ReceivedWebhook: Decodable, Sendable, Equatable {
+        public let receivedAt: String
+        public let region: String
+        public let merchantId: String
+        public let eventId: String?
+        /// `payment.succeeded`, `refund.succeeded` …
+        public let type: String?
+        /// `valid`, or why not; `not checked` for Standard Webhooks.
+        public let signature: String
+        public let headers: [String: String]
+        public let body: String
+    }
+
+    /// What the inbox received, newest first.
+    public func receivedWebhooks() async throws(TestSandboxError) -> [ReceivedWebhook] {
+        struct Events: Decodable { let events: [ReceivedWebhook] }
+        return try await call("GET", try inbox(), "/api/events", as: Events.self).events
+    }
+
+    /// Empties the inbox.
+    public func clearReceivedWebhooks() async throws(TestSandboxError) {
+        try await call("DELETE", try inbox(), "/api/events")
+    }
+
+    /// A request a host answered, from its request journal.
+    public struct JournalEntry: Decodable, Sendable, Equatable {
+        public let requestId: String
+        public let time: String
+        public let surface: String
+        public let method: String
+        public let path: String
+        public let status: Int
+        public let milliseconds: Double
+        public let errorCode: String?
+        public let fault: String?
+        public let dropped: Bool
+    }
+
+    /// The requests a region's host answered, newest first (its back office's journal, through the
+    /// portal, which holds the region's key).
+    public func requests(region: String) async throws(TestSandboxError) -> [JournalEntry] {
+        struct Journal: Decodable { let requests: [JournalEntry] }
+        _ = try host(region)
+        return try await call("GET", try portal(), "/api/regions/\(DeviceTransport.encode(region))/requests", as: Journal.self).requests
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HostTestSupport
+import SandboxTestSupport
+import SandboxTesting
+import SandboxWire
+import Testing
+
+/// `SandboxTesting` against a running sandbox (hosts, wallet and inbox in this process, over HTTP),
+/// as an app's UI test drives it.
+@Suite("SandboxTesting: a test drives the sandbox")
+struct TestSandboxTests {
+    static func library(_ sandbox: InProcessSandbox) -> TestSandbox {
+        TestSandbox(
+            TestSandbox.Endpoints(
+                environments: sandbox.endpoints, portal: URL(string: sandbox.sandbox.portal.url), wallet: URL(string: sandbox.sandbox.wallet.url),
+                inbox: URL(string: sandbox.sandbox.inbox.url)))
+    }
+
+    static let seed = SandboxSeed(regions: [
+        "EU": HostSeed(
+            devices: [HostSeed.Device(terminalId: "EU-T0101", secureCode: "2468", loggedIn: true)],
+            transactions: [HostSeed.Transaction(terminalId: "EU-T0101", amount: 1250, status: .CLEARED, secondsAgo: 3600)])
+    ])
+
+    @Test("seed, snapshot, change, restore and reset: the device's history and the clock follow")
+    func stateRoundTrip() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            let eu = Service(name: "EU", baseURL: try sandbox.url(of: "EU"))
+            let results = try await library.seed(Self.seed)
+            let token = try #require(results.first?.devices.first?.sessionToken, "\(results)")
+            func count() async -> Int? { await eu.call("GET", "/terminal/v1/transactions/count", bearer: token).int("count") }
+            #expect(await count() == 1, "the seeded payment")
+
+            try await library.snapshot("seeded")
+            #expect(try await library.snapshots() == ["seeded"])
+            try await library.advanceClock(by: 60)
+            #expect(try await library.clock(region: "EU").skewSeconds == 60)
+            try await library.restore("seeded")
+            #expect(try await library.clock(region: "EU").skewSeconds == 0, "the clock as saved")
+            #expect(await count() == 1)
+
+            try await library.deleteSnapshot("seeded")
+            #expect(try await library.snapshots().isEmpty)
+            try await library.reset()
+            #expect(await eu.call("GET", "/terminal/v1/transactions/count", bearer: token).status == 401, "reset: the session is gone")
+        }
+    }
+
+    @Test("a refused seed is a typed error with the host's code and the field's path in the seed; nothing of it stays")
+    func refusedSeed() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            var bad = Self.seed
+            bad.regions["EU"]?.devices?[0].secureCode = "12"
+            do throws(TestSandboxError) {
+                try await library.seed(bad)
+                Issue.record("a 2-digit secure code was accepted")
+            } catch {
+                #expect(error.status == 400 && error.code == .invalidRequest, "\(error)")
+                #expect(error.field == "regions.EU.devices[0].secureCode", "\(error)")
+            }
+            try await library.seed(Self.seed)
+            do throws(TestSandboxError) {
+                try await library.seed(Self.seed)
+                Issue.record("a terminal seeded twice")
+            } catch {
+                #expect(error.status == 409 && error.code == .terminalInUse && error.field == "regions.EU.devices[0].terminalId", "\(error)")
+            }
+        }
+    }
+
+    @Test("faults, the customer's next answer, BLIK codes, the inbox and the journal")
+    func controlAndObservation() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            let eu = Service(name: "EU", baseURL: try sandbox.url(of: "EU"))
+            let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+
+            try await library.addFault(.status(503, TestSandbox.Fault.Match(path: "/v1/environment")), region: "EU")
+            #expect(await eu.call("GET", "/v1/environment").status == 503)
+            #expect(await eu.call("GET", "/v1/environment").status == 200, "one request only")
+            let journal = try await library.requests(region: "EU")
+            #expect(journal.contains { $0.path == "/v1/environment" && $0.status == 503 && $0.fault != nil }, "\(journal)")
+            try await library.addFault(.status(503, TestSandbox.Fault.Match(path: "/v1/environment"), count: 5), region: "EU")
+            try await library.clearFaults(region: "EU")
+            #expect(await eu.call("GET", "/v1/environment").status == 200)
+
+            try await library.answerNextWalletPayment(.decline(reason: "insufficient_funds"), terminalId: "EU-T0101")
+            let rules = await wallet.call("GET", "/api/rules")
+            #expect(rules.array("rules")?.count == 1 && rules.text.contains("insufficient_funds") && rules.text.contains("EU-T0101"), "\(rules)")
+            try await library.clearWalletRules()
+            #expect(await wallet.call("GET", "/api/rules").array("rules")?.isEmpty == true)
+            let code = try await library.blikCode(customer: "jan")
+            #expect(code.count == 6 && code.allSatisfy(\.isNumber), "\(code)")
+
+            expectReply(await eu.call("POST", "/_sandbox/webhooks/trigger", body: ["event": "payment.succeeded"]), 202, nil, "a sample webhook")
+            let received = await eventuallyValue { () async -> [TestSandbox.ReceivedWebhook]? in
+                let events = (try? await library.receivedWebhooks()) ?? []
+                return events.isEmpty ? nil : events
+            }
+            #expect(received?.first?.type == "payment.succeeded" && received?.first?.merchantId.hasPrefix("EU-") == true, "\(String(describing: received))")
+            try await library.clearReceivedWebhooks()
+            #expect(try await library.receivedWebhooks().isEmpty)
+        }
+    }
+
+    @Test("no sandbox running: the error says so, with no status")
+    func nothingListens() async throws {
+        // Ports 1 to 15 of this machine: nothing listens there.
+        let library = TestSandbox.local(basePort: 1)
+        do throws(TestSandboxError) {
+            try await library.snapshot("x")
+            Issue.record("a snapshot of nothing")
+        } catch {
+            #expect(error.status == nil && error.message.contains("Is the sandbox running"), "\(error)")
+        }
+    }
+}
+
+/// docs/testing-your-app.md's Swift example is `ReadyToPayExample.swift` word for word, so it
+/// compiles here, and it runs: the first test seeds and saves, the next one restores.
+@Suite("docs/testing-your-app.md: the SandboxTesting example")
+struct ReadyToPayExampleTests {
+    @Test("the doc's Swift block is ReadyToPayExample.swift, and it prepares twice: seeded and saved, then restored")
+    func exampleRuns() async throws {
+        let doc = try String(contentsOf: Paths.repository.appendingPathComponent("docs/testing-your-app.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```swift\n"))
+        let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+        let file = try String(
+            contentsOf: Paths.repository.appendingPathComponent("Tests/SandboxTestingTests/ReadyToPayExample.swift"), encoding: .utf8)
+        #expect(String(doc[start.upperBound..<end.lowerBound]) + "\n" == file, "the doc's example and the compiled file differ")
+
+        try await withSandbox { sandbox in
+            let library = TestSandboxTests.library(sandbox)
+            let seed = Paths.sandboxData.appendingPathComponent("seeds/logged-in-eu.json")
+            try await Checkout.prepare(library, seed: seed)
+            #expect(try await library.snapshots() == ["ready-to-pay"])
+            let eu = Service(name: "EU", baseURL: try sandbox.url(of: "EU"))
+            let terminal = "/backoffice/v1/terminals/EU-T0101"
+            let key = sandbox.fixtures.regions["EU"]?.backOfficeKey ?? ""
+            #expect(await eu.call("GET", terminal, bearer: key).json.map { ($0 as? [String: Any])?["registered"] as? Bool } == true)
+            // A journey changes the state: here, the back office unregisters the device.
+            expectReply(await eu.call("POST", terminal + "/unregister", bearer: key), 204, nil, "unregister")
+            #expect(await eu.call("GET", terminal, bearer: key).json.map { ($0 as? [String: Any])?["registered"] as? Bool } == false)
+            try await Checkout.prepare(library, seed: seed)
+            #expect(await eu.call("GET", terminal, bearer: key).json.map { ($0 as? [String: Any])?["registered"] as? Bool } == true, "restored")
+            let rules = await Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url).call("GET", "/api/rules")
+            #expect(rules.array("rules")?.count == 1, "the restore took the first prepare's rule back, the second added its own: \(rules)")
+            #expect(try await Checkout.webhooks(library).isEmpty)
+        }
+    }
+}

@@ -10,7 +10,8 @@ extension TestSandbox {
     /// wallet (nil), so that sessions, codes, orders and retries fall due together.
     public func advanceClock(by seconds: Double, region: String? = nil) async throws(TestSandboxError) {
         let body = try Self.json(["advanceSeconds": seconds])
-        let targets = try region.map { region throws(TestSandboxError) in [try host(region)] } ?? clocked
+        var targets = clocked
+        if let region { targets = [try host(region)] }
         try await Self.each(targets) { base async throws(TestSandboxError) in try await call("POST", base, "/_sandbox/clock", body: body) }
     }
 

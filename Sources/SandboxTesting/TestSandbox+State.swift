@@ -23,7 +23,8 @@ extension TestSandbox {
     ///   (`regions.EU.devices[0].secureCode`).
     @discardableResult
     public func seed(_ seed: SandboxSeed) async throws(TestSandboxError) -> [SeedResult] {
-        let parts = try seed.regions.keys.sorted().map { region throws(TestSandboxError) in (region, try host(region), try Self.json(seed.regions[region]!)) }
+        var parts: [(String, URL, Data)] = []
+        for region in seed.regions.keys.sorted() { parts.append((region, try host(region), try Self.json(seed.regions[region]!))) }
         func located(_ region: String, _ error: TestSandboxError) -> TestSandboxError {
             TestSandboxError(status: error.status, code: error.code, message: error.message, field: "regions.\(region)" + (error.field.map { "." + $0 } ?? ""))
         }

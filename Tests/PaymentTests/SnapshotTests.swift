@@ -120,4 +120,60 @@ struct SnapshotTests {
             #expect(await eu.service.call("GET", "/backoffice/v1/merchants", bearer: eu.fixture.backOfficeKey).text == merchants)
         }
     }
+
+    @Test("a restore under load: sales acknowledged after it stay, those acknowledged before it started are gone, and every request meanwhile is answered whole")
+    func restoreUnderLoad() async throws {
+        try await withSandbox { sandbox in
+            let host = try sandbox.host("EU")
+            let till = try await Till.open(host, try host.counter())
+            expectReply(await host.service.call("POST", "/_sandbox/snapshots", body: ["name": "empty"]), 201, nil, "the snapshot")
+            let service = host.service, token = till.token
+
+            // The restore starts once three sales went through, while the sales and a reader go on.
+            let (started, go) = AsyncStream.makeStream(of: Void.self)
+            let restore = Task { () -> (ContinuousClock.Instant, ContinuousClock.Instant, Int) in
+                for await _ in started { break }
+                let begin = ContinuousClock.now
+                let reply = await service.call("POST", "/_sandbox/snapshots/empty/restore")
+                return (begin, ContinuousClock.now, reply.status)
+            }
+            // Stopped by a flag, not by cancelling: a cancelled request has no answer to check.
+            final class Flag: @unchecked Sendable {
+                private let lock = NSLock()
+                private var raised = false
+                var isRaised: Bool { lock.withLock { raised } }
+                func raise() { lock.withLock { raised = true } }
+            }
+            let stop = Flag()
+            let reader = Task { () -> [Int] in
+                var statuses: [Int] = []
+                while !stop.isRaised && statuses.count < 5_000 {
+                    statuses.append(await service.call("GET", "/terminal/v1/transactions/count", bearer: token).status)
+                }
+                return statuses
+            }
+            var sales: [(id: String, sent: ContinuousClock.Instant, acknowledged: ContinuousClock.Instant)] = []
+            for index in 0..<30 {
+                let sent = ContinuousClock.now
+                let id = try await till.cleared(amount: 100 + index, "sale \(index)")
+                sales.append((id, sent, ContinuousClock.now))
+                if index == 2 { go.yield() }
+            }
+            go.finish()
+            let (begin, end, status) = await restore.value
+            stop.raise()
+            let statuses = await reader.value
+            #expect(status == 200, "the restore")
+            #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 200 }, "every read during the sales and the restore: \(Set(statuses))")
+
+            let listed = expectReply(await service.call("GET", "/terminal/v1/transactions?itemsPerPage=100", bearer: token), 200, nil, "history")
+            let kept = Set((listed.array("items") as? [[String: Any]] ?? []).compactMap { $0["transactionId"] as? String })
+            let after = sales.filter { $0.sent > end }
+            let before = sales.filter { $0.acknowledged < begin }
+            #expect(!after.isEmpty && !before.isEmpty, "sales on both sides of the restore")
+            #expect(after.allSatisfy { kept.contains($0.id) }, "a sale acknowledged after the restore was lost")
+            #expect(before.allSatisfy { !kept.contains($0.id) }, "a sale of before the restore came back")
+            #expect(await till.count("at the end") == kept.count)
+        }
+    }
 }

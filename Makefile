@@ -75,6 +75,7 @@ bench: release
 	bench/webhooks.sh
 	SKIP_BUILD=1 bench/webhook-delivery.sh
 	SKIP_BUILD=1 bench/portal.sh
+	SKIP_BUILD=1 bench/snapshot.sh
 	SKIP_BUILD=1 bench/idle.sh
 
 clean:

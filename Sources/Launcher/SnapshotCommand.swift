@@ -48,9 +48,9 @@ public enum SnapshotCommand {
             let sandbox = try RunningSandbox(options)
             switch (action, name) {
             case ("list", nil): try sandbox.list()
-            case ("save", let name?): try sandbox.save(name)
-            case ("restore", let name?): try sandbox.restore(name)
-            case ("delete", let name?): try sandbox.delete(name)
+            case ("save", let name?): CommandMain.say(try sandbox.save(name))
+            case ("restore", let name?): CommandMain.say(try sandbox.restore(name))
+            case ("delete", let name?): CommandMain.say(try sandbox.delete(name))
             case ("list", _?): throw UsageError("'list' takes no name")
             case ("save", nil), ("restore", nil), ("delete", nil): throw UsageError("'\(action)' needs a snapshot name")
             default: throw UsageError("unknown action '\(action)': save, restore, list or delete")
@@ -188,14 +188,15 @@ struct RunningSandbox: Sendable {
         }
     }
 
-    func save(_ name: String) throws {
+    /// Saves every service's part; what to tell the tester.
+    func save(_ name: String) throws -> String {
         let started = ContinuousClock.now
         try each { service in try call(service, .post, "/_sandbox/snapshots", body: ["name": name]) }
-        CommandMain.say("Saved snapshot '\(name)' of \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms.")
+        return "Saved snapshot '\(name)' of \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms."
     }
 
     /// Restores only when every service holds its part: a snapshot is brought back whole or not at all.
-    func restore(_ name: String) throws {
+    func restore(_ name: String) throws -> String {
         let listings = try listings()
         let missing = services.filter { service in !(listings[service.name] ?? []).contains { $0.name == name } }.map(\.name)
         guard missing.isEmpty else {
@@ -206,14 +207,14 @@ struct RunningSandbox: Sendable {
         }
         let started = ContinuousClock.now
         try each { service in try call(service, .post, "/_sandbox/snapshots/\(name)/restore") }
-        CommandMain.say("Restored snapshot '\(name)' on \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms.")
+        return "Restored snapshot '\(name)' on \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms."
     }
 
-    func delete(_ name: String) throws {
+    func delete(_ name: String) throws -> String {
         let listings = try listings()
         let holding = services.filter { service in (listings[service.name] ?? []).contains { $0.name == name } }
         guard !holding.isEmpty else { throw Failure(description: "no snapshot named '\(name)' ('sandbox snapshot list' shows them)") }
         for service in holding { try call(service, .delete, "/_sandbox/snapshots/\(name)") }
-        CommandMain.say("Deleted snapshot '\(name)'.")
+        return "Deleted snapshot '\(name)'."
     }
 }

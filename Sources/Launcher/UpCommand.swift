@@ -24,13 +24,17 @@ public enum SandboxCommand {
                 "seed", "FILE",
                 "A seed file, or the name of one in sandbox-data/seeds/, applied once the services listen, on a fresh data directory only: devices registered and logged in, payments, webhook endpoints (see 'sandbox seed --help')."),
             .value(
+                "import", "DIR",
+                "Start with the state a --export-on-exit wrote to DIR (every host, the wallet, the inbox), on a fresh data directory only."),
+            .value("export-on-exit", "DIR", "On a clean stop (Ctrl-C, SIGTERM), save the state of every service to DIR, which --import reads."),
+            .value(
                 "regions", "LIST",
                 "Run only these regions' hosts (comma-separated: EU,MBANK), each on its usual port; the portal, the wallet and the webhook inbox always run. Default: every region."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "<data-dir>/access.log") + Resources.options,
         files: Resources.filesHelp,
         examples: [
             "sandbox up", "sandbox up --base-port 9100 --data-dir /tmp/sandbox --host 0.0.0.0", "sandbox up --regions EU,MBANK",
-            "sandbox up --data-dir /tmp/seeded --seed logged-in-eu",
+            "sandbox up --data-dir /tmp/seeded --seed logged-in-eu", "sandbox up --data-dir /tmp/ci --export-on-exit /tmp/ci-state",
         ])
 
     public static let usage = """
@@ -104,6 +108,9 @@ public enum SandboxCommand {
                 throw UsageError("--seed \(seed.file): regions.\(unknown[0]): this sandbox runs no host of region \(unknown[0])")
             }
         }
+        let importFolder = try options.string("import").map(StateFolder.checkImport)
+        let exportFolder = options.string("export-on-exit").map { URL(fileURLWithPath: $0) }
+        if importFolder != nil, seed != nil { throw UsageError("--import and --seed both set the state to start from: give one") }
         if options.flag("dry-run") {
             printJSON([
                 "service": "sandbox up", "host": server.host, "basePort": basePort, "flavour": flavour.rawValue,
@@ -141,6 +148,16 @@ public enum SandboxCommand {
         } else if let seed {
             seeded = ["\(dataDirectory.path) already holds state: the seed \(seed.file) was not applied again ('sandbox reset' then 'sandbox seed \(seed.file)' starts over from it)."]
         }
+        if let importFolder, fresh {
+            do {
+                seeded.append(try StateFolder.importState(from: importFolder, into: RunningSandbox(sandbox.endpoints), dataDirectory: dataDirectory))
+            } catch {
+                sandbox.stop()
+                throw error
+            }
+        } else if let importFolder {
+            seeded.append("\(dataDirectory.path) already holds state: \(importFolder.path) was not imported again.")
+        }
         let file = try sandbox.writeEndpoints()
         CommandMain.say("""
             TapSandbox is up (\(flavour.rawValue) flavour, data in \(dataDirectory.path)):
@@ -153,6 +170,13 @@ public enum SandboxCommand {
         if let notice = Listening.controlNotice(server) { CommandMain.say(notice + "\n  (also controlKey in \(file.path))") }
         let signal = CommandMain.waitForTerminationSignal()
         CommandMain.say("Stopping on \(signal == SIGINT ? "SIGINT" : "SIGTERM")…")
+        if let exportFolder {
+            do {
+                CommandMain.say(try StateFolder.exportState(to: exportFolder, from: RunningSandbox(sandbox.endpoints), dataDirectory: dataDirectory))
+            } catch {
+                FileHandle.standardError.write(Data("sandbox up: --export-on-exit \(exportFolder.path) failed: \(error)\n".utf8))
+            }
+        }
         sandbox.stop()
         // Clients now say "the sandbox is not running" instead of failing to connect.
         try? FileManager.default.removeItem(at: file)

@@ -85,4 +85,34 @@ struct SeedCommandTests {
         let text = try runExample(script, in: checkout.url, scratch: checkout, environment: ["TAPSANDBOX_HOME": Paths.repository.path])
         #expect(text.contains("Seeded EU") && text.contains("Saved snapshot 'before-checkout'") && text.contains("Reset "), "\(text)")
     }
+
+    @Test("--export-on-exit writes the state on a clean stop; --import starts another data directory from it, where the device goes on", .timeLimit(.minutes(2)))
+    func exportThenImport() throws {
+        let checkout = TemporaryDirectory()
+        let base = try freeConsecutivePorts(RegionFacts.all.count + 3)
+        let script = """
+            sandbox up --base-port \(base) --regions EU --seed logged-in-eu --export-on-exit state > first.log & pid=$!
+            until [ -s .sandbox/endpoints.json ]; do sleep 0.1; done
+            tapsim --field transaction.transactionStatus pay --amount 1250
+            kill $pid; wait $pid
+            grep '^Exported the state of ' first.log
+            sandbox up --base-port \(base) --regions EU --data-dir other --import state > second.log & pid=$!
+            until [ -s other/endpoints.json ]; do sleep 0.1; done
+            grep '^Imported the state of ' second.log
+            tapsim --endpoints other/endpoints.json --device .sandbox/devices/EU --field count count
+            sandbox up --data-dir third --import nowhere --dry-run 2> refused.txt || echo "refused: exit $?"
+            kill $pid; wait $pid
+            """
+        let text = try runExample(script, in: checkout.url, scratch: checkout, environment: ["TAPSANDBOX_HOME": Paths.repository.path])
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(text)")
+        #expect(lines.first == "CLEARED", "\(text)")
+        #expect(lines.count > 2 && lines[1].hasPrefix("Exported the state of 3 services to ") && lines[2].hasPrefix("Imported the state of 3 services from "), "\(text)")
+        // The seed's six and the sale, on the other data directory; the seeded device's session came along.
+        #expect(lines.count > 3 && lines[3] == "7", "\(text)")
+        #expect(lines.last == "refused: exit 2", "\(text)")
+        let refused = (try? String(contentsOf: checkout.file("refused.txt"), encoding: .utf8)) ?? ""
+        #expect(refused.contains("--import nowhere: no such folder"), "\(refused)")
+        #expect(FileManager.default.fileExists(atPath: checkout.file("state/eu.sqlite").path), "the exported folder holds the host's part")
+    }
 }

@@ -120,15 +120,6 @@ public final class Sandbox: Sendable {
                 started.append(host)
                 hosts.append(host)
             }
-            let portal = try PortalSimulator.start(
-                configuration: .init(
-                    server: configuration.server(at: ports.portal), webRoot: resources.web.appendingPathComponent("portal"),
-                    openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
-                    environments: hosts.map {
-                        .init(region: $0.name, url: $0.url, backOfficeKey: $0.configuration.fixtures.backOfficeKey)
-                    },
-                    accessLog: configuration.accessLog))
-            started.append(portal)
             let wallet = try WalletSimulator.start(
                 configuration: .init(
                     server: configuration.server(at: ports.wallet), webRoot: resources.web.appendingPathComponent("wallet"),
@@ -138,7 +129,18 @@ public final class Sandbox: Sendable {
                     hostURLs: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
                     publicURL: configuration.walletPublicURL))
             // The wallet starts after the hosts (it is told their URLs), so they learn its URL now.
+            started.append(wallet)
             for host in hosts { host.useWallet(at: wallet.url) }
+            // The portal last: it resets and snapshots the wallet and the inbox with the hosts.
+            let portal = try PortalSimulator.start(
+                configuration: .init(
+                    server: configuration.server(at: ports.portal), webRoot: resources.web.appendingPathComponent("portal"),
+                    openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"),
+                    environments: hosts.map {
+                        .init(region: $0.name, url: $0.url, backOfficeKey: $0.configuration.fixtures.backOfficeKey)
+                    },
+                    walletURL: wallet.url, inboxURL: inbox.url, accessLog: configuration.accessLog))
+            started.append(portal)
             return Sandbox(
                 configuration: configuration, hosts: hosts, portal: portal, wallet: wallet, inbox: inbox, clocks: clocks)
         } catch {

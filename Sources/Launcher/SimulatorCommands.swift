@@ -29,10 +29,12 @@ public enum PortalCommand {
             return environment
         }
         let clock = SandboxClock()
+        // A sandbox's endpoints.json also names its wallet and inbox, which sandbox control resets and snapshots with the hosts.
+        let endpoints = options.string("endpoints").flatMap { try? EndpointsFile.load(from: URL(fileURLWithPath: $0)) }
         let configuration = PortalSimulator.Configuration(
             server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("portal"),
             openAPIFile: resources.openAPI.appendingPathComponent("portal.yaml"), environments: environments,
-            accessLog: try Listening.accessLog(options, clock: clock))
+            walletURL: endpoints?.wallet, inboxURL: endpoints?.webhooks, accessLog: try Listening.accessLog(options, clock: clock))
         if options.flag("dry-run") {
             printJSON([
                 "service": "portal-sim", "host": configuration.server.host, "port": Int(port),

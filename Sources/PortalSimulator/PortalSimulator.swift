@@ -32,16 +32,22 @@ public final class PortalSimulator: RunningService, Responder {
         public var openAPIFile: URL
         /// The hosts, in catalogue order.
         public var environments: [Environment]
+        /// The wallet and the webhook inbox of the sandbox, which `/api/sandbox/…` resets and
+        /// snapshots with the hosts.
+        public var walletURL: String?
+        public var inboxURL: String?
         public var accessLog: AccessLog?
 
         public init(
-            server: ServerConfiguration, webRoot: URL, openAPIFile: URL, environments: [Environment] = [],
-            accessLog: AccessLog? = nil
+            server: ServerConfiguration, webRoot: URL, openAPIFile: URL, environments: [Environment] = [], walletURL: String? = nil,
+            inboxURL: String? = nil, accessLog: AccessLog? = nil
         ) {
             self.server = server
             self.webRoot = webRoot
             self.openAPIFile = openAPIFile
             self.environments = environments
+            self.walletURL = walletURL
+            self.inboxURL = inboxURL
             self.accessLog = accessLog
         }
     }
@@ -89,6 +95,11 @@ public final class PortalSimulator: RunningService, Responder {
         }
         Self.addRegistrationRoutes(to: &router, hosts: hosts)
         for relay in Self.relays { relay.register(on: &router, hosts: hosts, controlKey: configuration.server.controlKey) }
+        let services =
+            environments.map { ControlledService(name: $0.region, url: $0.url) }
+            + [configuration.walletURL.map { ControlledService(name: "wallet", url: $0) }, configuration.inboxURL.map { ControlledService(name: "webhooks", url: $0) }]
+            .compactMap { $0 }
+        Self.addSandboxRoutes(to: &router, services: services, controlKey: configuration.server.controlKey)
         try router.serveOpenAPI(configuration.openAPIFile)
         router.fallback = StaticFiles(root: configuration.webRoot)
         // With a key (a portal that listens beyond loopback), the back office is not open to

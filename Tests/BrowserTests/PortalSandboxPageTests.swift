@@ -42,6 +42,43 @@ import SandboxTestSupport
     }
 
     @Test(
+        "the whole sandbox from the page: a snapshot saved, the clock moved, the snapshot restored; a bad name refused in place; everything reset",
+        .enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
+    func snapshotsAndResetFromThePage() throws {
+        let bench = try PortalBench()
+        let services = bench.running.sandbox.hosts.count + 2
+        let seen = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"),
+            .fill("Snapshot name", "before-checkout"), .click("Save snapshot"), .waitText("#whole-message", contains: "Saved"),
+            .read("#whole-message"), .waitText("#snapshots tbody", contains: "before-checkout"), .read("#snapshots tbody"),
+            .click("10 min"), .waitText("#message", contains: "ahead"), .read("#clock-skew"),
+            .clickIn("#snapshots tbody tr", name: "Restore"), .waitText("#whole-message", contains: "Restored"), .read("#whole-message"),
+            .waitText("#clock-skew", contains: "real time"), .read("#clock-skew"),
+            .fill("Snapshot name", "../etc"), .click("Save snapshot"), .waitText("#whole-message", contains: "letters"),
+        ])
+        #expect(seen[0] as? String == "Saved snapshot before-checkout of \(services) services.", "\(seen)")
+        #expect((seen[1] as? String)?.contains("\(services) of \(services)") == true, "\(seen)")
+        #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[3] as? String == "Restored snapshot before-checkout on \(services) services.", "\(seen)")
+        #expect(seen[4] as? String == "0 s (real time)", "the clock as saved: \(seen)")
+        #expect(bench.running.sandbox.clocks["EU"]?.skew == 0)
+
+        // Reset everything: the inbox is emptied with the regions.
+        let inbox = Service(name: "webhooks", baseURL: bench.running.sandbox.inbox.url)
+        let eu = Service(name: "EU", baseURL: try bench.running.url(of: "EU"))
+        _ = eu.call("POST", "/_sandbox/webhooks/trigger", body: ["event": "payment.succeeded"])
+        #expect(eventuallyBlocking { (inbox.call("GET", "/api/events").array("events") ?? []).count == 1 }, "the sample webhook arrives")
+        let reset = try BrowserPerson.run([
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .acceptDialog, .click("Reset everything"),
+            .waitText("#whole-message", contains: "fixtures"), .read("#whole-message"),
+            .clickIn("#snapshots tbody tr", name: "Delete"), .waitText("#whole-message", contains: "Deleted"), .readAll("#snapshots tbody tr"),
+        ])
+        #expect(reset[0] as? String == "Every region, the wallet and the webhook inbox are back to their fixtures.", "\(reset)")
+        #expect((reset[1] as? [String])?.isEmpty == true, "no snapshot left: \(reset)")
+        #expect(inbox.call("GET", "/api/events").array("events")?.isEmpty == true)
+    }
+
+    @Test(
         "behind a control key, the clock moves only once the key is typed on the page, and the tab keeps it",
         .enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
     func theControlKeyIsTypedOnThePage() throws {

@@ -48,6 +48,8 @@ struct SandboxControlTests {
         // The wallet's control, and the portal's relays of the hosts' (it passes its key on).
         #expect(try fetch("POST", wallet + "/_sandbox/reset").status == 401)
         #expect(try fetch("POST", wallet + "/_sandbox/reset", headers: [ControlGate.header: key]).status == 204)
+        #expect(try fetch("POST", portal + "/api/sandbox/reset").status == 401, "the whole sandbox's reset needs the key too")
+        #expect(try fetch("POST", portal + "/api/sandbox/reset", headers: [ControlGate.header: key]).status == 204)
         let relayed = try fetch("POST", portal + "/api/regions/EU/reset")
         #expect(relayed.status == 401 && relayed.json?[path: "error", "code"] as? String == "control_key_required", "\(relayed)")
         #expect(try fetch("POST", portal + "/api/regions/EU/reset", headers: [ControlGate.header: key]).status == 204)
@@ -56,7 +58,7 @@ struct SandboxControlTests {
         // the request journal, registration tokens and the clock need the key; the region list does not.
         for (method, path) in [
             ("GET", "/api/regions/EU/merchants/EU-M01/webhook"), ("GET", "/api/regions/EU/requests"), ("GET", "/api/regions/EU/clock"),
-            ("GET", "/api/regions/EU/transactions"),
+            ("GET", "/api/regions/EU/transactions"), ("GET", "/api/sandbox/snapshots"),
         ] {
             let open = try fetch(method, portal + path)
             #expect(open.status == 401 && open.json?[path: "error", "code"] as? String == "control_key_required", "\(path): \(open)")

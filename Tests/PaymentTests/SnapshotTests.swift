@@ -176,4 +176,34 @@ struct SnapshotTests {
             #expect(await till.count("at the end") == kept.count)
         }
     }
+
+    @Test("the portal's whole-sandbox calls: one snapshot of every service, refused whole when a service lacks its part, one reset")
+    func portalWholeSandbox() async throws {
+        try await withSandbox { sandbox in
+            let portal = Service(name: "portal", baseURL: sandbox.sandbox.portal.url)
+            let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+            let host = try sandbox.host("EU")
+            let services = sandbox.sandbox.hosts.count + 2
+            let saved = expectReply(await portal.call("POST", "/api/sandbox/snapshots", body: ["name": "all"]), 201, nil, "save")
+            #expect(saved["services"] as? Int == services, "\(saved)")
+            let listed = await portal.call("GET", "/api/sandbox/snapshots")
+            #expect(listed["services"] as? Int == services && listed.text.contains(#""name":"all""#), "\(listed)")
+            expectReply(await portal.call("POST", "/api/sandbox/snapshots", body: ["name": "../x"]), 400, "invalid_request", "a bad name")
+            expectReply(await portal.call("POST", "/api/sandbox/snapshots/none/restore"), 404, "snapshot_not_found", "nothing of that name")
+
+            // A snapshot the wallet lost its part of is refused whole: the host's clock stays moved.
+            await host.advanceClock(60, "after the snapshot")
+            expectReply(await wallet.call("DELETE", "/_sandbox/snapshots/all"), 204, nil, "the wallet's part gone")
+            let refused = expectReply(await portal.call("POST", "/api/sandbox/snapshots/all/restore"), 409, "snapshot_mismatch", "incomplete")
+            #expect(refused.errorMessage?.contains("wallet") == true, "\(refused)")
+            #expect(await host.service.call("GET", "/_sandbox/clock")["skewSeconds"] as? Int == 60, "nothing was restored")
+            expectReply(await portal.call("DELETE", "/api/sandbox/snapshots/all"), 204, nil, "deleted where it is")
+            #expect(await portal.call("GET", "/api/sandbox/snapshots").array("snapshots")?.isEmpty == true)
+
+            // One reset: the region's device is gone with the rest.
+            let till = try await Till.open(host, try host.counter())
+            expectReply(await portal.call("POST", "/api/sandbox/reset"), 204, nil, "reset everything")
+            #expect(await host.service.call("GET", "/terminal/v1/transactions/count", bearer: till.token).status == 401)
+        }
+    }
 }

@@ -1,4 +1,5 @@
-// Sandbox: the picked host's clock (advance it by a preset or any number of seconds) and its reset.
+// Sandbox: the whole sandbox's snapshots and reset; the picked host's clock (advance it by a preset
+// or any number of seconds), its reset, faults and request journal.
 "use strict";
 
 const message = document.getElementById("message");
@@ -49,6 +50,7 @@ document.getElementById("control-key-form").addEventListener("submit", (event) =
   load();
   loadFaults().catch((f) => Portal.say(message, f.message, "error"));
   loadJournal().catch((f) => Portal.say(message, f.message, "error"));
+  loadSnapshots().catch((f) => Portal.say(wholeMessage, f.message, "error"));
 });
 
 document.getElementById("real-time").addEventListener("click", async () => {
@@ -81,6 +83,80 @@ document.getElementById("reset").addEventListener("click", async () => {
     await load();
   } catch (failure) {
     Portal.say(message, failure.message, "error");
+  }
+});
+
+// The whole sandbox: snapshots of every service, and one reset. Feedback shows beside the controls.
+const wholeMessage = document.getElementById("whole-message");
+const snapshotPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+async function loadSnapshots() {
+  const body = document.querySelector("#snapshots tbody");
+  const { services, snapshots } = await Portal.api("GET", "/api/sandbox/snapshots");
+  body.replaceChildren();
+  for (const snapshot of snapshots) {
+    const row = body.insertRow();
+    row.dataset.snapshot = snapshot.name;
+    Portal.cell(row, snapshot.name);
+    Portal.cell(row, Portal.time(snapshot.savedAt));
+    Portal.cell(row, `${snapshot.services} of ${services}`);
+    Portal.cell(row, `${(snapshot.bytes / 1e6).toFixed(1)} MB`);
+    row.insertCell().append(
+      Portal.button("Restore", () => restoreSnapshot(snapshot.name)), " ",
+      Portal.button("Delete", () => deleteSnapshot(snapshot.name)));
+  }
+}
+
+// What a restore or reset changed on this page is read again.
+async function reloadRegion() {
+  await load();
+  await loadFaults().catch(() => {});
+}
+
+async function restoreSnapshot(name) {
+  try {
+    const { services } = await Portal.api("POST", `/api/sandbox/snapshots/${encodeURIComponent(name)}/restore`);
+    Portal.say(wholeMessage, `Restored snapshot ${name} on ${services} services.`, "ok");
+    await reloadRegion();
+  } catch (failure) {
+    Portal.say(wholeMessage, failure.message, "error");
+  }
+}
+
+async function deleteSnapshot(name) {
+  try {
+    await Portal.api("DELETE", `/api/sandbox/snapshots/${encodeURIComponent(name)}`);
+    await loadSnapshots();
+    Portal.say(wholeMessage, `Deleted snapshot ${name}.`, "ok");
+  } catch (failure) {
+    Portal.say(wholeMessage, failure.message, "error");
+  }
+}
+
+document.getElementById("snapshot-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = document.getElementById("snapshot-name").value.trim();
+  if (!snapshotPattern.test(name)) {
+    Portal.say(wholeMessage, "A snapshot name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.", "error");
+    return;
+  }
+  try {
+    const { services } = await Portal.api("POST", "/api/sandbox/snapshots", { name });
+    await loadSnapshots();
+    Portal.say(wholeMessage, `Saved snapshot ${name} of ${services} services.`, "ok");
+  } catch (failure) {
+    Portal.say(wholeMessage, failure.message, "error");
+  }
+});
+
+document.getElementById("reset-all").addEventListener("click", async () => {
+  if (!confirm("Reset everything? Every region, the wallet and the webhook inbox go back to their fixtures.")) return;
+  try {
+    await Portal.api("POST", "/api/sandbox/reset");
+    Portal.say(wholeMessage, "Every region, the wallet and the webhook inbox are back to their fixtures.", "ok");
+    await reloadRegion();
+  } catch (failure) {
+    Portal.say(wholeMessage, failure.message, "error");
   }
 });
 
@@ -182,3 +258,4 @@ Portal.setUpRegionPicker(() => {
   loadJournal().catch((f) => Portal.say(message, f.message, "error"));
 })
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));
+loadSnapshots().catch((failure) => Portal.say(wholeMessage, `Cannot list the snapshots: ${failure.message}`, "error"));

@@ -14,7 +14,7 @@ public enum SeedCommand {
         name: "sandbox seed",
         summary: """
             Applies a seed file to a running sandbox: devices registered (and logged in) on named terminals with their device \
-            folders, payments in the terminals' history, merchants' webhook endpoints. A seed is applied whole or refused whole, \
+            folders, payments in the terminals' history, merchants' webhook endpoints, the wallet's BLIK customers and standing rules. A seed is applied whole or refused whole, \
             naming its first bad field. FILE is a path, or the name of a seed in sandbox-data/seeds/. USAGE: sandbox seed FILE.
             """,
         options: [.value("data-dir", "DIR", "The data directory of the running sandbox ('sandbox up --data-dir').", default: ".sandbox")],
@@ -24,6 +24,8 @@ public enum SeedCommand {
     struct Plan {
         /// Each region's part as the file wrote it, by region id.
         let parts: [(region: String, body: [UInt8])]
+        /// The wallet's part as the file wrote it.
+        var wallet: [UInt8]? = nil
         let seed: SandboxSeed
         let file: String
     }
@@ -73,7 +75,8 @@ public enum SeedCommand {
         let parts = try regions.keys.sorted().map { region in
             (region, Array(try JSONSerialization.data(withJSONObject: regions[region]!)))
         }
-        return Plan(parts: parts, seed: seed, file: path)
+        let wallet = try ((json as? [String: Any])?["wallet"]).map { Array(try JSONSerialization.data(withJSONObject: $0)) }
+        return Plan(parts: parts, wallet: wallet, seed: seed, file: path)
     }
 
     /// `regions.EU.devices[0].amount: …` from a decoding error.
@@ -102,10 +105,17 @@ public enum SeedCommand {
             }
             hosts.append((region, service, body))
         }
+        if plan.wallet != nil {
+            guard let wallet = sandbox.services.first(where: { $0.name == "wallet" }) else {
+                throw RunningSandbox.Failure(description: "\(plan.file): wallet: this sandbox runs no wallet; nothing was applied")
+            }
+            hosts.append(("wallet", wallet, plan.wallet!))
+        }
         let folders = try deviceFolders(plan, dataDirectory: dataDirectory)
         func refused(_ region: String, _ failure: RunningSandbox.Failure) -> RunningSandbox.Failure {
             guard let envelope = failure.envelope else { return failure }
-            let field = envelope.error.field.map { "regions.\(region).\($0): " } ?? "regions.\(region): "
+            let part = region == "wallet" ? "wallet" : "regions.\(region)"
+            let field = envelope.error.field.map { "\(part).\($0): " } ?? "\(part): "
             return RunningSandbox.Failure(
                 description: "\(plan.file): \(field)\(envelope.error.message ?? envelope.error.code.rawValue) (\(envelope.error.code.rawValue)); nothing was applied",
                 envelope: envelope)
@@ -118,6 +128,16 @@ public enum SeedCommand {
         }
         var lines: [String] = []
         for (region, service, body) in hosts {
+            if region == "wallet" {
+                let result: WalletSeedResult
+                do {
+                    result = try JSONDecoder().decode(WalletSeedResult.self, from: Data(try sandbox.call(service, .post, "/_sandbox/seed", bytes: body)))
+                } catch let failure as RunningSandbox.Failure {
+                    throw refused(region, failure)
+                }
+                lines.append("Seeded the wallet: \(result.customers.count) customer\(result.customers.count == 1 ? "" : "s"), \(result.rules.count) rule\(result.rules.count == 1 ? "" : "s").")
+                continue
+            }
             let result: SeedResult
             do {
                 result = try JSONDecoder().decode(SeedResult.self, from: Data(try sandbox.call(service, .post, "/_sandbox/seed", bytes: body)))

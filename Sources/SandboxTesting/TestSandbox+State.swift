@@ -15,9 +15,9 @@ extension TestSandbox {
         }
     }
 
-    /// Applies a seed whole or not at all: every region's host checks its part first (a part one
-    /// host refuses leaves the others untouched), then each applies it. Answers each region's
-    /// devices (secrets, sessions) and payments.
+    /// Applies a seed whole or not at all: every region's host and the wallet check their part
+    /// first (a part one refuses leaves the others untouched), then each applies it. Answers each
+    /// region's devices (secrets, sessions) and payments.
     ///
     /// - Throws: the first refusal, its ``TestSandboxError/field`` the path in the seed
     ///   (`regions.EU.devices[0].secureCode`).
@@ -28,11 +28,20 @@ extension TestSandbox {
         func located(_ region: String, _ error: TestSandboxError) -> TestSandboxError {
             TestSandboxError(status: error.status, code: error.code, message: error.message, field: "regions.\(region)" + (error.field.map { "." + $0 } ?? ""))
         }
+        var walletPart: (URL, Data)?
+        if let wallet = seed.wallet { walletPart = (try self.wallet(), try Self.json(wallet)) }
         for (region, base, body) in parts {
             do throws(TestSandboxError) {
                 try await call("POST", base, "/_sandbox/seed?dryRun=true", body: body)
             } catch {
                 throw located(region, error)
+            }
+        }
+        if let (base, body) = walletPart {
+            do throws(TestSandboxError) {
+                try await call("POST", base, "/_sandbox/seed?dryRun=true", body: body)
+            } catch {
+                throw TestSandboxError(status: error.status, code: error.code, message: error.message, field: "wallet" + (error.field.map { "." + $0 } ?? ""))
             }
         }
         var results: [SeedResult] = []
@@ -43,6 +52,7 @@ extension TestSandbox {
                 throw located(region, error)
             }
         }
+        if let (base, body) = walletPart { try await call("POST", base, "/_sandbox/seed", body: body) }
         return results
     }
 

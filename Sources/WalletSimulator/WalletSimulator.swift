@@ -130,6 +130,7 @@ public final class WalletSimulator: RunningService, Responder {
         Self.addCustomerRoutes(to: &router, book: book)
         Self.addBlikRoutes(to: &router, book: book)
         Self.addSandboxRoutes(to: &router, book: book)
+        Self.addSeedRoutes(to: &router, book: book)
         let shelf = SnapshotShelf(
             folder: configuration.snapshotDirectory ?? configuration.dataDirectory.appendingPathComponent("snapshots"), file: Self.databaseFile)
         router.addSnapshotRoutes(

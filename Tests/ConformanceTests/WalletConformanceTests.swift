@@ -70,6 +70,15 @@ struct WalletConformanceTests {
                     Schema-violating bodies are still checked to be refused.
                     """,
                 noPositiveCheck: true)
+        ] : tag == "sandbox" ? [
+            Schemathesis.OperationSettings(
+                operations: ["seedWallet"],
+                reason: """
+                    A seed's rules are addRule's: `reason` goes only with `decline`, a rule for refunds only approves or \
+                    declines, and a customer is named once; a schema-valid part is sometimes rightly 400 invalid_request. \
+                    Schema-violating parts are still checked to be refused.
+                    """,
+                noPositiveCheck: true)
         ] : tag == "blik" ? [
             Schemathesis.OperationSettings(
                 operations: ["getBlikCustomer", "listBlikRequests", "createBlikCode"],

@@ -119,7 +119,44 @@ struct SeedTests {
                         await try sandbox.host(region).service.call("POST", "/_sandbox/seed", body: part), 201, nil, "\(file): \(region)")
                     #expect(applied.array("transactions")?.count == (part["transactions"] as? [Any])?.count ?? 0, "\(file): \(applied)")
                 }
+                if let part = seed["wallet"] as? [String: Any] {
+                    let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+                    let applied = expectReply(await wallet.call("POST", "/_sandbox/seed", body: part), 201, nil, "\(file): wallet")
+                    #expect(applied.array("rules")?.count == (part["rules"] as? [Any])?.count ?? 0, "\(file): \(applied)")
+                }
             }
+        }
+    }
+
+    @Test("the wallet's part: a customer made, one of wallet.json changed, a rule added; a bad part refused whole with its path")
+    func walletPart() async throws {
+        try await withSandbox { sandbox in
+            let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+            let customers: [[String: Any]] = [
+                ["customerId": "ola", "name": "Ola Zielińska", "bank": "mBank", "currency": "PLN", "balance": 25_000, "perPaymentLimit": 20_000],
+                ["customerId": "anna", "name": "Anna Nowak", "bank": "PKO Bank Polski", "currency": "PLN", "balance": 1, "perPaymentLimit": 100],
+            ]
+            let rules: [[String: Any]] = [["terminalId": "EU-T0101", "action": "approve", "afterSeconds": 2]]
+            var bad = customers
+            bad[1]["balance"] = -5
+            let refused = expectReply(
+                await wallet.call("POST", "/_sandbox/seed", body: ["customers": bad, "rules": rules]), 400, "invalid_request", "a negative balance")
+            #expect(refused.errorField == "customers[1].balance", "\(refused)")
+            let badRule = expectReply(
+                await wallet.call("POST", "/_sandbox/seed", body: ["customers": customers, "rules": [["action": "pay"]]]), 400, "invalid_request", "a bad rule")
+            #expect(badRule.errorField == "rules[0].action", "\(badRule)")
+            let misspelt = expectReply(await wallet.call("POST", "/_sandbox/seed", body: ["customer": customers]), 400, "invalid_request", "misspelt")
+            #expect(misspelt.errorField == "customer", "\(misspelt)")
+            expectReply(await wallet.call("GET", "/api/blik/customers/ola"), 404, "customer_not_found", "nothing of the refused parts stayed")
+            #expect(await wallet.call("GET", "/api/rules").array("rules")?.isEmpty == true)
+
+            expectReply(await wallet.call("POST", "/_sandbox/seed?dryRun=true", body: ["customers": customers, "rules": rules]), 200, nil, "dry run")
+            expectReply(await wallet.call("GET", "/api/blik/customers/ola"), 404, "customer_not_found", "a dry run keeps nothing")
+            let applied = expectReply(await wallet.call("POST", "/_sandbox/seed", body: ["customers": customers, "rules": rules]), 201, nil, "the part")
+            #expect(applied.array("customers") as? [String] == ["ola", "anna"], "\(applied)")
+            #expect(await wallet.call("GET", "/api/blik/customers/ola")["balance"] as? Int == 25_000)
+            #expect(await wallet.call("GET", "/api/blik/customers/anna")["balance"] as? Int == 1, "wallet.json's customer changed")
+            #expect(await wallet.call("GET", "/api/rules").text.contains("EU-T0101"))
         }
     }
 }

@@ -10,12 +10,15 @@
 public struct SandboxSeed: Codable, Sendable, Equatable {
     /// Each region's part, by region id (`EU`, `MONEI`, …); its host applies it.
     public var regions: [String: HostSeed]
+    /// The wallet's part: its BLIK customers and standing rules.
+    public var wallet: WalletSeed?
 
-    public init(regions: [String: HostSeed]) {
+    public init(regions: [String: HostSeed], wallet: WalletSeed? = nil) {
         self.regions = regions
+        self.wallet = wallet
     }
 
-    static let fields: Set<String> = ["$schema", "regions"]
+    static let fields: Set<String> = ["$schema", "regions", "wallet"]
 
     /// The path of the first member that no seed has (`regions.EU.devices[0].terminalID`), or nil.
     ///
@@ -28,7 +31,82 @@ public struct SandboxSeed: Codable, Sendable, Equatable {
         for region in regions.keys.sorted() {
             if let found = HostSeed.unknownField(in: regions[region]!, path: "regions.\(region)") { return found }
         }
+        if let wallet = object["wallet"], let found = WalletSeed.unknownField(in: wallet, path: "wallet") { return found }
         return nil
+    }
+}
+
+/// The wallet's part of a seed: BLIK customers (new ones, or the balance and limit of one of
+/// `wallet.json`) and standing rules (as `POST /api/rules` makes them).
+public struct WalletSeed: Codable, Sendable, Equatable {
+    public var customers: [WalletBlik.Customer]?
+    public var rules: [Rule]?
+
+    public init(customers: [WalletBlik.Customer]? = nil, rules: [Rule]? = nil) {
+        self.customers = customers
+        self.rules = rules
+    }
+
+    /// A standing rule: the customer's answer to the orders (or refunds) it matches.
+    public struct Rule: Codable, Sendable, Equatable {
+        /// `orders` (default) or `refunds`.
+        public var appliesTo: String?
+        public var region: String?
+        public var merchantId: String?
+        public var terminalId: String?
+        /// `approve`, `decline`, `expire` or `scanOnly`.
+        public var action: String
+        public var reason: String?
+        public var afterSeconds: Double?
+        /// Gone after this many orders; nil: stays.
+        public var count: Int?
+
+        public init(
+            appliesTo: String? = nil, region: String? = nil, merchantId: String? = nil, terminalId: String? = nil, action: String,
+            reason: String? = nil, afterSeconds: Double? = nil, count: Int? = nil
+        ) {
+            self.appliesTo = appliesTo
+            self.region = region
+            self.merchantId = merchantId
+            self.terminalId = terminalId
+            self.action = action
+            self.reason = reason
+            self.afterSeconds = afterSeconds
+            self.count = count
+        }
+
+        static let fields: Set<String> = ["appliesTo", "region", "merchantId", "terminalId", "action", "reason", "afterSeconds", "count"]
+    }
+
+    static let fields: Set<String> = ["customers", "rules"]
+    static let customerFields: Set<String> = ["customerId", "name", "bank", "currency", "balance", "perPaymentLimit"]
+
+    /// The path of the first member that no wallet part has, below `path`, or nil.
+    public static func unknownField(in json: Any, path: String = "") -> String? {
+        func named(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+        guard let object = json as? [String: Any] else { return nil }
+        if let key = object.keys.sorted().first(where: { !fields.contains($0) }) { return named(key) }
+        for (key, known) in [("customers", customerFields), ("rules", Rule.fields)] {
+            guard let items = object[key] as? [Any] else { continue }
+            for (index, item) in items.enumerated() {
+                guard let member = item as? [String: Any] else { continue }
+                if let bad = member.keys.sorted().first(where: { !known.contains($0) }) { return named("\(key)[\(index)].\(bad)") }
+            }
+        }
+        return nil
+    }
+}
+
+/// What the wallet answers to its part of a seed.
+public struct WalletSeedResult: Codable, Sendable, Equatable {
+    /// The customers made or changed, by id.
+    public var customers: [String]
+    /// The rules made, by id.
+    public var rules: [String]
+
+    public init(customers: [String], rules: [String]) {
+        self.customers = customers
+        self.rules = rules
     }
 }
 

@@ -43,6 +43,14 @@ extension OrderBook {
 
     func rules() throws -> [StandingRule] { try store.read { db in try db.rules.all() } }
 
+    /// A seed's wallet part, in one write: customers made or changed, rules added.
+    func applySeed(customers: [WalletBlik.Customer], rules: [StandingRule]) throws {
+        try store.write { db in
+            for customer in customers { try db.blik.upsert(customer) }
+            for rule in rules { try db.rules.insert(rule) }
+        }
+    }
+
     func deleteRule(_ ruleId: String) throws {
         guard try store.write({ db in try db.rules.delete(ruleId) }) else { throw WalletError.ruleNotFound }
     }

@@ -28,6 +28,20 @@ struct BlikRepository {
         }
     }
 
+    /// A seed's customer: made, or the one of that id given its name, bank, currency, balance and limit.
+    func upsert(_ customer: WalletBlik.Customer) throws {
+        try db.run(
+            """
+            INSERT INTO blik_customers(customer_id, name, bank, currency, balance, per_payment_limit) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(customer_id) DO UPDATE SET name = excluded.name, bank = excluded.bank, currency = excluded.currency,
+                balance = excluded.balance, per_payment_limit = excluded.per_payment_limit
+            """,
+            [
+                .text(customer.customerId), .text(customer.name), .text(customer.bank), .text(customer.currency),
+                .integer(Int64(customer.balance)), .integer(Int64(customer.perPaymentLimit)),
+            ])
+    }
+
     func customers() throws -> [WalletBlik.Customer] {
         try db.query("SELECT customer_id, name, bank, currency, balance, per_payment_limit FROM blik_customers ORDER BY rowid").map(Self.customer)
     }

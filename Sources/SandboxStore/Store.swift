@@ -215,6 +215,32 @@ public final class Store: Sendable {
         return try result.get()
     }
 
+    /// Replaces the whole database with the copy at `path` (``Connection/backup(to:)`` made it),
+    /// page by page through SQLite's backup API, in one write transaction of its own on the writer:
+    /// the writes queued before it commit first, those after it wait; a reader sees the old
+    /// contents or the new, never a mix. Answered once the new contents are synced.
+    ///
+    /// ```swift
+    /// try store.restore(from: "snapshots/before/eu.sqlite")
+    /// ```
+    ///
+    /// - Throws: ``DatabaseError/schemaMismatch`` when the copy's schema or `user_version` is not
+    ///   this database's (nothing changes), or SQLite's error.
+    public func restore(from path: String) throws {
+        let result = withoutActuallyEscaping({ (db: Connection) throws in try db.restore(from: path) }) { body -> Result<Void, any Error> in
+            var result: Result<Void, any Error>?
+            let done = DispatchSemaphore(value: 0)
+            enqueue(body, exclusive: true) { outcome in
+                result = outcome
+                done.signal()
+            }
+            done.wait()
+            return result!
+        }
+        Self.startCheckpointIfDue(checkpointer, commits: writes.commitCount)
+        try result.get()
+    }
+
     /// Starts the passive checkpoint when it is due, on a thread of the system's pool: the caller
     /// whose write made it due does not wait for it (copying the WAL and syncing the database file
     /// delayed that caller's answer, a customer's Pay among them, by a few to some 40 ms).
@@ -249,14 +275,16 @@ public final class Store: Sendable {
     /// Queues `body` for the writer; `completion` gets the write's outcome once it is durable or
     /// failed: the body's own error first, then the error of its batch (BEGIN, COMMIT, the sync).
     private func enqueue<T>(
-        _ body: @escaping (Connection) throws -> T, waitsForSync: Bool = true, _ completion: @escaping (Result<T, any Error>) -> Void
+        _ body: @escaping (Connection) throws -> T, waitsForSync: Bool = true, exclusive: Bool = false,
+        _ completion: @escaping (Result<T, any Error>) -> Void
     ) {
         let box = ResultBox<T>()
         writes.submit(WriteQueue.Job({ db in
-            box.result = Result { try db.inSavepoint(body) }
+            // An exclusive body runs with no transaction (a savepoint would open one).
+            box.result = Result { exclusive ? try body(db) : try db.inSavepoint(body) }
             if case .success = box.result { return true }
             return false
-        }, waitsForSync: waitsForSync, done: { [weak self] failure in
+        }, waitsForSync: waitsForSync, exclusive: exclusive, done: { [weak self] failure in
             let outcome: Result<T, any Error> =
                 switch (box.result, failure) {
                 case (.failure?, _), (.success?, nil): box.result!

@@ -25,10 +25,17 @@ final class WriteQueue: @unchecked Sendable {
         private let done: ((any Error)?) -> Void
         /// Whether `done` waits for the sync (else it is told once the commit returned).
         let waitsForSync: Bool
+        /// Runs alone, outside any transaction (a whole-database restore through SQLite's backup
+        /// API, which cannot run inside one): the writes before it commit first, those after wait.
+        let exclusive: Bool
 
-        init(_ body: @escaping (Connection) -> Bool, waitsForSync: Bool = true, done: @escaping ((any Error)?) -> Void) {
+        init(
+            _ body: @escaping (Connection) -> Bool, waitsForSync: Bool = true, exclusive: Bool = false,
+            done: @escaping ((any Error)?) -> Void
+        ) {
             self.body = body
             self.waitsForSync = waitsForSync
+            self.exclusive = exclusive
             self.done = done
         }
 
@@ -141,6 +148,10 @@ final class WriteQueue: @unchecked Sendable {
     /// commits, and hands the batch to the syncer (or fails it).
     private func runBatch() {
         guard let connection else { return }
+        if let job = takeExclusive() {
+            runAlone(job, on: connection)
+            return
+        }
         var batch: [Job] = []
         var failure: (any Error)?
         var isOpen = false
@@ -196,10 +207,39 @@ final class WriteQueue: @unchecked Sendable {
         commits.committed(syncing)
     }
 
+    /// Runs an exclusive job with no transaction open, then has its work synced as a batch's.
+    private func runAlone(_ job: Job, on connection: Connection) {
+        let succeeded = job.run(on: connection)
+        var failure: (any Error)?
+        if connection.isInTransaction {
+            try? connection.run("ROLLBACK")
+            failure = DatabaseError.misuse.with(message: "an exclusive write left a transaction open: it was rolled back")
+        }
+        connection.notifications = []
+        guard succeeded, failure == nil else {
+            job.finish(failure)
+            return
+        }
+        condition.lock()
+        commitNumber += 1
+        condition.unlock()
+        if job.waitsForSync { commits.committed([job]) } else { job.finish(nil) }
+    }
+
+    /// The first queued job when it is exclusive.
+    private func takeExclusive() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let first = queue.first, first.exclusive else { return nil }
+        queue.removeFirst()
+        return first
+    }
+
+    /// Up to `limit` queued jobs, stopping before an exclusive one (it runs after them, alone).
     private func take(_ limit: Int) -> ArraySlice<Job> {
         condition.lock()
         defer { condition.unlock() }
-        let taken = queue.prefix(limit)
+        let taken = queue.prefix(limit).prefix { !$0.exclusive }
         queue.removeFirst(taken.count)
         return taken
     }

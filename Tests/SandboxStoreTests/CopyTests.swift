@@ -3,8 +3,8 @@ import SandboxStore
 import SandboxTestSupport
 import Testing
 
-/// Whole-database copies (`Connection.backup(to:)`, `Connection.replaceContents(from:)`): what a
-/// sandbox snapshot is made of.
+/// Whole-database copies (`Connection.backup(to:)`, `Store.restore(from:)`): what a sandbox
+/// snapshot is made of.
 @Suite("Store copies: backup and bringing a copy back")
 struct CopyTests {
     /// Accounts with an AUTOINCREMENT id, entries that a trigger totals into them, an implicit
@@ -49,7 +49,7 @@ struct CopyTests {
         }
         #expect(try store.read { db in try Self.state(db) } != saved)
 
-        try store.write { db in try db.replaceContents(from: copy) }
+        try store.restore(from: copy)
         #expect(try store.read { db in try Self.state(db) } == saved)
 
         // The trigger is back (it did not fire on the copied rows: totals are the copy's), and the
@@ -72,13 +72,13 @@ struct CopyTests {
         let copy = folder.file("items.sqlite").path
         try other.read { db in try db.backup(to: copy) }
         let error = #expect(throws: DatabaseError.self) {
-            try store.write { db in try db.replaceContents(from: copy) }
+            try store.restore(from: copy)
         }
         #expect(error == .schemaMismatch, "\(String(describing: error))")
         #expect(try store.read { db in try db.count("accounts") } == 1)
     }
 
-    @Test("a backup never overwrites a file, and replaceContents runs only inside a write")
+    @Test("a backup never overwrites a file, and a restore runs only outside a transaction")
     func misuse() throws {
         let store = try Store.temporary(migrations: [Self.ledger])
         let folder = TemporaryDirectory()
@@ -88,7 +88,7 @@ struct CopyTests {
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "keep me")
         let fresh = folder.file("fresh.sqlite").path
         try store.read { db in try db.backup(to: fresh) }
-        #expect(throws: DatabaseError.misuse) { try store.read { db in try db.replaceContents(from: fresh) } }
+        #expect(throws: DatabaseError.misuse) { try store.write { db in try db.restore(from: fresh) } }
     }
 
     @Test("a reader sees the old contents or the new, never a mix")
@@ -118,7 +118,7 @@ struct CopyTests {
             }
             return (reads, mixed)
         }
-        for _ in 0..<5 { try store.write { db in try db.replaceContents(from: copy) } }
+        for _ in 0..<5 { try store.restore(from: copy) }
         done.set()
         let seen = try reader.join()
         #expect(seen.reads > 0 && seen.mixed.isEmpty, "half-restored reads: \(seen.mixed.prefix(3))")

@@ -10,7 +10,7 @@ import SandboxWire
 /// let gate = RequestGate()
 /// let server = Server(name: "EU", configuration: configuration, responder: gate.guarding(router))
 /// // in the restore route, which runs inside the gate:
-/// try gate.alone { try store.write { db in try db.replaceContents(from: path) } }
+/// try gate.alone { try store.restore(from: path) }
 /// ```
 ///
 /// Waiting requests hold no thread: they are parked and sent on when the gate opens.

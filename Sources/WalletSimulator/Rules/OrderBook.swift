@@ -173,14 +173,12 @@ final class OrderBook: Sendable {
         orderChanged.broadcast()
     }
 
-    /// Brings back a snapshot of the wallet's database (`Connection.backup(to:)`) in one write,
-    /// its clock offset with it: orders, refunds, rules, notifications, BLIK codes and balances are
-    /// the snapshot's.
+    /// Brings back a snapshot of the wallet's database (`Connection.backup(to:)`) whole
+    /// (``Store/restore(from:)``), its clock offset with it: orders, refunds, rules, notifications,
+    /// BLIK codes and balances are the snapshot's.
     func restore(from path: String) throws {
-        let offset = try store.write { db in
-            try db.replaceContents(from: path)
-            return try db.walletState.clockOffset()
-        }
+        try store.restore(from: path)
+        let offset = try store.read { db in try db.walletState.clockOffset() }
         clock.restore(offset: offset)
         orderChanged.broadcast()
     }

@@ -133,16 +133,24 @@ extension Lifecycle {
         try loadFixtures(fixtures)
     }
 
-    /// A snapshot of this region's database (`Connection.backup(to:)`) brought back in one write:
-    /// every row is the snapshot's, the fixtures are written over it as at start, and the counts of
-    /// wrong codes are forgotten. Answers the clock offset the snapshot kept.
+    /// A snapshot of this region's database (`Connection.backup(to:)`) brought back whole
+    /// (``Store/restore(from:)``): every row is the snapshot's, then the fixtures are written over
+    /// it as at start, and the counts of wrong codes are forgotten. Answers the clock offset the
+    /// snapshot kept. The request gate keeps requests out meanwhile.
     ///
     /// - Throws: ``SnapshotMismatch`` when another region's host saved it, `DatabaseError.schemaMismatch`
     ///   when another schema version did (nothing changed either way).
     func restore(from path: String, _ fixtures: RegionFixtures) throws -> Double {
+        // Whose it is, read from the copy before anything changes.
+        let owner: String? = try {
+            let copy = try Connection(path: path, access: .readOnly)
+            guard try !copy.query("SELECT name FROM sqlite_master WHERE name = 'host_identity'").isEmpty else { return nil }
+            return try copy.query("SELECT value FROM host_identity WHERE key = 'region'").first?["value"]
+        }()
+        if let owner, owner != region.id { throw SnapshotMismatch(region: owner) }
+        defer { sessions.invalidate() }
+        try store.restore(from: path)
         let offset = try write { db in
-            try db.replaceContents(from: path)
-            if let owner = try db.host.claim(for: region.id), owner != region.id { throw SnapshotMismatch(region: owner) }
             try db.terminals.save(fixtures.merchants)
             return try db.host.clockOffset()
         }

@@ -5,9 +5,9 @@
 # inbox) at the fixtures' size, against `.backup` of each of its databases one after another.
 #
 # Each figure is the median of REPS runs, timed around the control call (curl's time_total) or the
-# command. A host's restore takes the snapshot back inside one write transaction (schema checked,
-# rows replaced), where `.restore` overwrites a scratch copy page by page: the reference is the
-# floor, not the same work. Ends with `name: value` lines. Timings are for reading, never asserted.
+# command. Both sides copy pages through SQLite's backup API; a host's restore also checks the
+# schema and the region, waits for the writes queued before it, syncs, and writes its fixtures over
+# the copy. Ends with `name: value` lines. Timings are for reading, never asserted.
 #
 #   bench/snapshot.sh                     # fixtures and 1M rows, 5 runs each
 #   ROWS=100000 REPS=9 bench/snapshot.sh

@@ -24,11 +24,7 @@ extension WalletSimulator {
             let now = Date(milliseconds: book.now)
             let rules = try (seed.rules ?? []).enumerated().map { index, seeded in
                 do {
-                    return try rule(
-                        StandingRule.Draft(
-                            appliesTo: seeded.appliesTo, region: seeded.region, merchantId: seeded.merchantId, terminalId: seeded.terminalId,
-                            action: seeded.action, reason: seeded.reason, afterSeconds: seeded.afterSeconds, count: seeded.count),
-                        id: book.ids.next("rule"), now: now)
+                    return try rule(seeded, id: book.ids.next("rule"), now: now)
                 } catch let error as WalletError {
                     throw WalletError(error.status, error.code, error.message, field: "rules[\(index)]" + (error.field.map { "." + $0 } ?? ""))
                 }

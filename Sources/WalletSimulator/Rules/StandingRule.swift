@@ -91,15 +91,6 @@ public struct StandingRule: Codable, Sendable, Equatable {
             && (self.terminalId.map { $0 == terminalId } ?? true)
     }
 
-    /// `POST /api/rules`: every field but the action may be left out.
-    struct Draft: Decodable {
-        let appliesTo: String?
-        let region: String?
-        let merchantId: String?
-        let terminalId: String?
-        let action: String
-        let reason: String?
-        let afterSeconds: Double?
-        let count: Int?
-    }
+    /// `POST /api/rules` and a seed's wallet rules: every field but the action may be left out.
+    typealias Draft = WalletSeed.Rule
 }

@@ -1,6 +1,7 @@
 import CommandLineSupport
 import EnvironmentHost
 import Foundation
+import SandboxWire
 import SandboxCore
 import SandboxHTTP
 import WebhookInbox
@@ -25,6 +26,9 @@ public enum HostCommand {
             .value(
                 "wallet-url", "URL",
                 "The wallet simulator (wallet-sim) that makes QR wallet orders, as 'sandbox up' passes it; without it QR payments answer apm_provider_unavailable."),
+            .value(
+                "seed", "FILE",
+                "A seed file, or the name of one in sandbox-data/seeds/, whose part for this region is applied once the host listens, on a fresh database only; its other parts are for other services (sandbox up --seed applies them all)."),
         ] + Listening.options(defaultPort: nil, accessLogDefault: "-") + Resources.options,
         files: Resources.filesHelp,
         examples: [
@@ -32,6 +36,7 @@ public enum HostCommand {
             "sandbox-host --env EU --webhook-inbox http://127.0.0.1:8111",
             "sandbox-host --env EU --wallet-url http://127.0.0.1:8110",
             "sandbox-host --env MONEI --webhook-inbox http://127.0.0.1:8111",
+            "sandbox-host --env EU --data-dir /tmp/eu-seeded --seed logged-in-eu",
         ])
 
     public static func run(_ options: ParsedArguments) throws {
@@ -67,6 +72,11 @@ public enum HostCommand {
         if let inbox {
             configuration.webhookURL = { merchant in WebhookInbox.hookURL(base: inbox, region: region.id, merchant: merchant) }
         }
+        let seed = try options.string("seed").map { try SeedCommand.read($0, sandboxData: resources.sandboxData) }
+        if let seed, !seed.parts.contains(where: { $0.region == region.id }) {
+            throw UsageError("--seed \(seed.file) has no part for \(region.id) (it has \(seed.parts.map(\.region).joined(separator: ", ")))")
+        }
+        let fresh = !FileManager.default.fileExists(atPath: configuration.databaseFile.path)
         if options.flag("dry-run") {
             var resolved: [String: any Sendable] = [
                 "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,
@@ -81,7 +91,25 @@ public enum HostCommand {
             configuration.dataDirectory, databases: [configuration.databaseFile], sandbox: false,
             command: "sandbox-host --env \(region.id)", ports: [Int(port)])
         defer { locks.release() }
-        try serveUntilSignalled({ try EnvironmentHost.start(configuration: configuration) }, locks: locks) {
+        try serveUntilSignalled(
+            { try EnvironmentHost.start(configuration: configuration) }, locks: locks,
+            afterStart: { host in
+                guard let seed else { return [] }
+                guard fresh else {
+                    return ["\(configuration.databaseFile.path) already holds state: the seed \(seed.file) was not applied again."]
+                }
+                // This region's part only: the others are for other services.
+                let part = SeedCommand.Plan(
+                    parts: seed.parts.filter { $0.region == region.id }, seed: SandboxSeed(regions: seed.seed.regions.filter { $0.key == region.id }),
+                    file: seed.file)
+                let endpoints = EndpointsFile(
+                    portal: nil, wallet: nil, webhooks: nil, environments: [region.id: host.url], controlKey: configuration.server.controlKey)
+                var lines = try SeedCommand.apply(part, to: RunningSandbox(endpoints), dataDirectory: configuration.dataDirectory)
+                let others = seed.parts.map(\.region).filter { $0 != region.id } + (seed.wallet == nil ? [] : ["wallet"])
+                if !others.isEmpty { lines.append("(the seed's parts for \(others.joined(separator: ", ")) are for other services: not applied here)") }
+                return lines
+            }
+        ) {
             "sandbox-host \(region.id) (\(flavour.rawValue)) listening on \($0)"
         }
     }

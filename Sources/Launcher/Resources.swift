@@ -157,12 +157,21 @@ func printJSON(_ value: [String: any Sendable]) {
 
 /// Starts one service, says where it listens, and stops it in order on SIGINT or SIGTERM.
 func serveUntilSignalled(
-    _ start: () throws -> any RunningService, locks: DataDirectoryLocks? = nil, banner: (String) -> String
+    _ start: () throws -> any RunningService, locks: DataDirectoryLocks? = nil,
+    afterStart: (any RunningService) throws -> [String] = { _ in [] }, banner: (String) -> String
 ) throws {
     CommandMain.blockTerminationSignals()
     let service = try start()
     locks?.update(ports: [Int(service.server.port)])
+    let said: [String]
+    do {
+        said = try afterStart(service)
+    } catch {
+        service.stop()
+        throw error
+    }
     CommandMain.say(banner(service.reachableURL))
+    for line in said { CommandMain.say(line) }
     if let notice = Listening.controlNotice(service.server.configuration) { CommandMain.say(notice) }
     CommandMain.waitForTerminationSignal()
     service.stop()

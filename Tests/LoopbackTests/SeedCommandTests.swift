@@ -118,4 +118,31 @@ struct SeedCommandTests {
         #expect(refused.contains("--import nowhere: no such folder"), "\(refused)")
         #expect(FileManager.default.fileExists(atPath: checkout.file("state/eu.sqlite").path), "the exported folder holds the host's part")
     }
+
+    @Test("sandbox-host --seed applies its region's part and says the others are not for it; the seeded session answers", .timeLimit(.minutes(2)))
+    func hostWithSeed() throws {
+        let checkout = TemporaryDirectory()
+        let port = freePort()
+        let script = """
+            sandbox-host --env EU --port \(port) --data-dir d --seed busy-yesterday > host.log & pid=$!
+            until grep -q 'listening on' host.log; do sleep 0.1; done
+            grep '^Seeded EU' host.log
+            grep 'are for other services' host.log
+            token=$(python3 -c 'import json; print(json.load(open("d/devices/EU/device.json"))["session"]["token"])')
+            curl -s -H "Authorization: Bearer $token" http://127.0.0.1:\(port)/terminal/v1/transactions/count
+            echo
+            kill $pid; wait $pid
+            sandbox-host --env EU --port \(port) --data-dir d --seed logged-in-eu --dry-run > /dev/null
+            sandbox-host --env ANZ --data-dir d --seed logged-in-eu --dry-run 2> refused.txt || echo "refused: exit $?"
+            """
+        let text = try runExample(script, in: checkout.url, scratch: checkout, environment: ["TAPSANDBOX_HOME": Paths.repository.path])
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(text)")
+        #expect(lines.first?.hasPrefix("Seeded EU: 1 device (EU-T0101, logged in in ") == true, "\(text)")
+        #expect(lines.count > 1 && lines[1] == "(the seed's parts for MBANK, wallet are for other services: not applied here)", "\(text)")
+        #expect(lines.count > 2 && lines[2] == #"{"count":21}"#, "twenty sales and the refund of the REFUNDED one: \(text)")
+        #expect(lines.last == "refused: exit 2", "\(text)")
+        let refused = (try? String(contentsOf: checkout.file("refused.txt"), encoding: .utf8)) ?? ""
+        #expect(refused.contains("has no part for ANZ (it has EU)"), "\(refused)")
+    }
 }

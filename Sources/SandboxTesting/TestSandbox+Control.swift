@@ -139,18 +139,7 @@ extension TestSandbox {
     // MARK: - What the sandbox saw
 
     /// A webhook the sandbox's inbox received.
-    public struct ReceivedWebhook: Decodable, Sendable, Equatable {
-        public let receivedAt: String
-        public let region: String
-        public let merchantId: String
-        public let eventId: String?
-        /// `payment.succeeded`, `refund.succeeded` …
-        public let type: String?
-        /// `valid`, or why not; `not checked` for Standard Webhooks.
-        public let signature: String
-        public let headers: [String: String]
-        public let body: String
-    }
+    public typealias ReceivedWebhook = InboxDelivery
 
     /// What the inbox received, newest first.
     public func receivedWebhooks() async throws(TestSandboxError) -> [ReceivedWebhook] {

@@ -41,18 +41,7 @@ public final class WebhookInbox: RunningService, Responder {
     }
 
     /// One delivery as the inbox received it.
-    public struct Delivery: Codable, Sendable {
-        public let receivedAt: String
-        public let region: String
-        public let merchantId: String
-        public let eventId: String?
-        public let type: String?
-        /// `valid`, or why not (`no matching signature`, …); `not checked` for Standard Webhooks,
-        /// whose per-merchant secret only the host knows.
-        public let signature: String
-        public let headers: [String: String]
-        public let body: String
-    }
+    public typealias Delivery = InboxDelivery
 
     public let name = "webhooks"
     public let server: Server

@@ -159,4 +159,20 @@ struct SeedTests {
             #expect(await wallet.call("GET", "/api/rules").text.contains("EU-T0101"))
         }
     }
+
+    @Test("a MONEI host takes seeded payments and no devices (its devices sign in with POS tokens)")
+    func moneiTakesNoDevices() async throws {
+        try await withSandbox(regions: ["MONEI"]) { sandbox in
+            let host = try sandbox.host("MONEI").service
+            let refused = expectReply(
+                await host.call("POST", "/_sandbox/seed", body: ["devices": [["terminalId": "MONEI-T0101"]]]), 400, "invalid_request", "a device")
+            #expect(refused.errorField == "devices[0]", "\(refused)")
+            let seeded = expectReply(
+                await host.call(
+                    "POST", "/_sandbox/seed",
+                    body: ["transactions": [["terminalId": "MONEI-T0101", "amount": 1250, "status": "CLEARED", "secondsAgo": 60]]]),
+                201, nil, "a payment")
+            #expect(seeded.array("transactions")?.count == 1, "\(seeded)")
+        }
+    }
 }

@@ -67,6 +67,13 @@ struct Seeding {
         -> SeedResult.Device
     {
         let terminalID = seeded.terminalId
+        // MONEI's devices sign in with POS tokens their backend buys, Geopagos' readers with reader
+        // tokens: neither registers a device, so there is none to seed.
+        guard lifecycle.region.vendor == .worldline || lifecycle.region.vendor == .pagbank else {
+            throw Refusal(
+                field: path,
+                message: "The \(lifecycle.region.id) host registers no devices (its devices sign in with tokens their backend buys): seed its transactions and webhooks only.")
+        }
         guard let terminal = lifecycle.directory.terminals[terminalID] else {
             throw Refusal(field: path + ".terminalId", message: "The \(lifecycle.region.id) region has no terminal '\(terminalID)'.")
         }

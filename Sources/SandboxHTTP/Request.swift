@@ -42,6 +42,17 @@ public struct Request: Sendable {
         parameters[name] ?? ""
     }
 
+    /// A query flag such as `?dryRun=true`: false when absent, else `true` or `false`.
+    ///
+    /// - Throws: 400 `invalid_request` naming `query.<name>` for any other value.
+    public func flag(_ name: String) throws(HTTPError) -> Bool {
+        switch query[name] {
+        case nil, "false": return false
+        case "true": return true
+        default: throw HTTPError(status: 400, code: .invalidRequest, message: "\(name) must be true or false.", field: "query.\(name)")
+        }
+    }
+
     /// Decodes a JSON body, turning every decoding failure into a 400 that names the field. The
     /// body is held to ``JSONShape`` first: a key twice in one object, an object of more than
     /// 1,000 members or nesting deeper than 64 levels is refused, whatever the type reads.

@@ -80,6 +80,8 @@ struct SeedTests {
                 let refused = expectReply(await host.call("POST", "/_sandbox/seed", body: body), status, code, "refused: \(field)")
                 #expect(refused.errorField == field, "\(refused)")
             }
+            let badFlag = expectReply(await host.call("POST", "/_sandbox/seed?dryRun=yes", body: [:]), 400, "invalid_request", "dryRun=yes")
+            #expect(badFlag.errorField == "query.dryRun", "\(badFlag)")
             // A dry run checks and keeps nothing.
             expectReply(await host.call("POST", "/_sandbox/seed?dryRun=true", body: ["devices": [Self.device], "transactions": Self.history]), 200, nil, "dry run")
             // Nothing of the refused seeds, nor of the dry run, stayed: the whole seed applies now, once.

@@ -7,12 +7,7 @@ import SandboxWire
 extension EnvironmentHost {
     static func addSeedRoutes(to router: inout Router, _ seeding: Seeding) {
         router.post("/_sandbox/seed") { request in
-            let dryRun: Bool
-            switch request.query["dryRun"] {
-            case nil, "false": dryRun = false
-            case "true": dryRun = true
-            default: throw HTTPError.invalidRequest("dryRun must be true or false.", field: "query.dryRun")
-            }
+            let dryRun = try request.flag("dryRun")
             let seed = try request.decode(HostSeed.self)
             if let parsed = try? JSONSerialization.jsonObject(with: Data(request.body)), let field = HostSeed.unknownField(in: parsed) {
                 throw HTTPError.invalidRequest("\(field) is not a field of a seed (sandbox-data/seeds/seed.schema.json).", field: field)

@@ -8,12 +8,7 @@ import SandboxWire
 extension WalletSimulator {
     static func addSeedRoutes(to router: inout Router, book: OrderBook) {
         router.post("/_sandbox/seed") { request in
-            let dryRun: Bool
-            switch request.query["dryRun"] {
-            case nil, "false": dryRun = false
-            case "true": dryRun = true
-            default: throw WalletError.invalid("dryRun must be true or false.", field: "query.dryRun")
-            }
+            let dryRun = try request.flag("dryRun")
             let seed = try request.decode(WalletSeed.self)
             if let parsed = try? JSONSerialization.jsonObject(with: Data(request.body)), let field = WalletSeed.unknownField(in: parsed) {
                 throw WalletError.invalid("\(field) is not a field of a seed's wallet part (sandbox-data/seeds/seed.schema.json).", field: field)

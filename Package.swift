@@ -123,7 +123,7 @@ let package = Package(
             name: "HostTestSupport",
             dependencies: [
                 "SandboxTestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
-                "SandboxTime", "SandboxHTTPClient",
+                "SandboxTime", "SandboxHTTPClient", "TapsimCLI",
             ],
             path: "Tests/HostTestSupport"),
         .executableTarget(name: "store-crash-writer", dependencies: ["SandboxStore"], path: "Tests/Tools/StoreCrashWriter"),

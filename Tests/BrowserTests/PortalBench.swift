@@ -32,10 +32,8 @@ final class PortalBench {
         try tapsimOutput(arguments)
     }
 
+    /// In this process, as the executable would run it in `work` (the tapsim suites test the executable itself).
     func tapsimOutput(_ arguments: [String]) throws -> ProcessOutput {
-        try SpawnedProcess.run(
-            try builtExecutable("tapsim"),
-            ["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path, "--json"] + arguments, in: work,
-            timeout: 60)
+        runInProcess(["--endpoints", endpoints.path, "--sandbox-data", Paths.sandboxData.path, "--json"] + arguments, in: work, timeout: 60)
     }
 }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SandboxHTTP
 import SandboxHTTPClient
 import SandboxTesting
 import SandboxWire
@@ -67,7 +68,8 @@ public enum SeedCommand {
         }
         let seed: SandboxSeed
         do { seed = try JSONDecoder().decode(SandboxSeed.self, from: data) } catch let error as DecodingError {
-            throw UsageError("\(path): \(Self.describe(error))")
+            // The field's path and what is wrong with it, in the words a host answers a bad body with.
+            throw UsageError("\(path): \(HTTPError.invalidJSON(error).message)")
         }
         guard let regions = (json as? [String: Any])?["regions"] as? [String: Any] else {
             throw UsageError("\(path): regions must be an object of each region's part")
@@ -77,21 +79,6 @@ public enum SeedCommand {
         }
         let wallet = try ((json as? [String: Any])?["wallet"]).map { Array(try JSONSerialization.data(withJSONObject: $0)) }
         return Plan(parts: parts, wallet: wallet, seed: seed, file: path)
-    }
-
-    /// `regions.EU.devices[0].amount: …` from a decoding error.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.reduce(into: "") { text, key in
-                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : "." + key.stringValue }
-            }
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(path(context.codingPath)) has the wrong type"
-        case .dataCorrupted(let context): return "\(path(context.codingPath)) has an invalid value"
-        @unknown default: return "not a seed"
-        }
     }
 
     /// Applies `plan` to a running sandbox; the lines that say what was made.

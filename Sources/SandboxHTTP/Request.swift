@@ -114,7 +114,7 @@ extension Request {
 
 extension HTTPError {
     /// A 400 naming the JSON path that failed to decode (`items[2].amount`).
-    static func invalidJSON(_ error: DecodingError) -> HTTPError {
+    public static func invalidJSON(_ error: DecodingError) -> HTTPError {
         func path(_ codingPath: [any CodingKey]) -> String? {
             guard !codingPath.isEmpty else { return nil }
             return codingPath.reduce(into: "") { text, key in

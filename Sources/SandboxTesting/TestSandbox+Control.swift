@@ -108,18 +108,12 @@ extension TestSandbox {
     }
 
     public func answerNextWalletPayment(_ answer: CustomerAnswer, terminalId: String? = nil, afterSeconds: Int = 0) async throws(TestSandboxError) {
-        struct Rule: Encodable {
-            let action: String
-            let reason: String?
-            let terminalId: String?
-            let afterSeconds: Int
-            let count = 1
-        }
-        let rule: Rule
+        // The wallet's own rule body (a seed's wallet rules are the same), used once.
+        var rule = WalletSeed.Rule(terminalId: terminalId, action: "approve", afterSeconds: Double(afterSeconds), count: 1)
         switch answer {
-        case .approve: rule = Rule(action: "approve", reason: nil, terminalId: terminalId, afterSeconds: afterSeconds)
-        case .decline(let reason): rule = Rule(action: "decline", reason: reason, terminalId: terminalId, afterSeconds: afterSeconds)
-        case .expire: rule = Rule(action: "expire", reason: nil, terminalId: terminalId, afterSeconds: afterSeconds)
+        case .approve: break
+        case .decline(let reason): (rule.action, rule.reason) = ("decline", reason)
+        case .expire: rule.action = "expire"
         }
         try await call("POST", try wallet(), "/api/rules", body: try Self.json(rule))
     }

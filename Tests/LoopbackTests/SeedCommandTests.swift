@@ -48,6 +48,8 @@ struct SeedCommandTests {
             sandbox seed misspelt.json 2>> refused.txt && exit 1
             echo '{"regions": {"EU": {"devices": [{"terminalId": "EU-T0101", "secureCode": "2468"}]}}, "wallet": {"customers": [{"customerId": "ola", "name": "Ola", "bank": "mBank", "currency": "PLN", "balance": -1, "perPaymentLimit": 100}]}}' > wallet.json
             sandbox seed wallet.json 2>> refused.txt && exit 1
+            echo '{"regions": {"EU": {"transactions": [{"terminalId": "EU-T0101", "amount": "x", "status": "CLEARED", "secondsAgo": 1}]}}}' > type.json
+            sandbox seed type.json 2>> refused.txt && exit 1
             sandbox seed good.json
             tapsim --field terminalId status
             kill %1
@@ -59,6 +61,7 @@ struct SeedCommandTests {
         #expect(refused.contains("nothing was applied"), "\(refused)")
         #expect(refused.contains("misspelt.json: regions.EU.devices[0].pin is not a field of a seed"), "\(refused)")
         #expect(refused.contains("wallet.json: wallet.customers[0].balance: "), "the wallet's part refused, EU's not applied: \(refused)")
+        #expect(refused.contains("type.json: The field regions.EU.transactions[0].amount has the wrong type."), "\(refused)")
         // EU's part of the refused seed was not applied: its terminal is still free for the good one.
         #expect(text.hasPrefix("Seeded EU: 1 device (EU-T0101, logged in in "), "\(text)")
         #expect(text.hasSuffix("EU-T0101\n"), "\(text)")

@@ -86,6 +86,14 @@ public enum Tapsim {
         }
     }
 
+    /// Runs `job` while no command of `region`'s SDK (`MONEI`, `PAGBANK`, `GEOPAGOS`) runs in this
+    /// process, and starts none until it ends: those SDKs keep one state per app, as on a phone, so
+    /// code that drives one of them directly in a process that also runs tapsim's commands (a test
+    /// process) takes this same turn.
+    public static func asTheOnlyApp<T>(of region: String, _ job: () async throws -> T) async rethrows -> T {
+        try await VendorContext.turns(of: region).run(job)
+    }
+
     private static func run(_ arguments: [String], in directory: URL) async throws(TapsimExit) {
         let wantsJSON = arguments.contains("--json")
         let invocation: Invocation
@@ -113,7 +121,7 @@ public enum Tapsim {
                     return
                 }
                 // The vendors' SDKs keep one state per app, as on a phone: one vendor command at a time in a process.
-                report = try await VendorContext.oneAtATime.run { try await run(context, invocation.options) }
+                report = try await VendorContext.turns(of: region).run { try await run(context, invocation.options) }
             }
         } catch let error as UsageError {
             throw Output.usageFailure(error.description, name: "tapsim " + invocation.command.name, json: invocation.globals.json)

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import Synchronization
 import SimulatedReader
 
 /// One invocation of another vendor's commands (`tapsim monei …`, `tapsim pagbank …`): that
@@ -62,9 +63,19 @@ final class VendorContext: @unchecked Sendable {
 }
 
 extension VendorContext {
-    /// MONEI's, PagBank's and Geopagos' SDKs keep one state per app, as on a phone (the configured
-    /// endpoint, the reader): in one process, their commands take turns.
-    static let oneAtATime = Turns()
+    /// MONEI's, PagBank's and Geopagos' SDKs each keep one state per app, as on a phone (the
+    /// configured endpoint, the reader, the running intent): in one process, one vendor's
+    /// commands take turns, each vendor its own.
+    static func turns(of region: String) -> Turns {
+        everyRegionsTurns.withLock { turns in
+            if let existing = turns[region] { return existing }
+            let made = Turns()
+            turns[region] = made
+            return made
+        }
+    }
+
+    private static let everyRegionsTurns = Mutex<[String: Turns]>([:])
 }
 
 /// Runs one job at a time, in the order they asked.

@@ -9,7 +9,7 @@ import Testing
 struct MoneiConformanceTests {
     @Test("schemathesis: the backend's and the device's operations of the MONEI host conform to openapi/monei.yaml")
     func moneiConformsToItsDocument() throws {
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let host = try HostUnderTest(region: "MONEI")
         let fixtures = try Fixtures.load(region: "MONEI")
         let key = try #require(fixtures.merchants.first?.apiKey)

@@ -102,7 +102,7 @@ extension ConformanceTests {
 
     @Test("webhook events carry the document's WebhookEvent payload")
     func webhookPayloadsConformToTheDocument() throws {
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let host = try HostUnderTest()
         let fixtures = try Fixtures.load()
         // Samples of every type, and real payments: a cleared sale naming a callbackUrl (its event goes

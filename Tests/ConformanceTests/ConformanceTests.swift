@@ -268,7 +268,7 @@ struct ConformanceTests {
 
     @Test("the host answers as its OpenAPI document says", arguments: Surface.allCases)
     func surfaceConformsToTheDocument(_ surface: Surface) throws {
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let host =
             try surface == .apm
             ? HostUnderTest(wallet: try Self.apmWallet())
@@ -333,7 +333,7 @@ struct ConformanceTests {
                 })
             json.dump(operations, sys.stdout)
             """
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let python = try #require(onPath("python3"), "python3 is needed; run scripts/setup")
         let result = try Schemathesis.capture(
             [python.path, "-c", script, Paths.openAPI.appendingPathComponent("environment-host.yaml").path])

@@ -72,7 +72,7 @@ struct PortalConformanceTests {
 
     @Test("the portal answers as its OpenAPI document says, relayed answers of every host included")
     func portalConformsToTheDocument() throws {
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let data = TemporaryDirectory()
         let (sandbox, basePort) = try startSandboxUp(dataDirectory: data.url)
         defer { _ = sandbox.finish(within: 2) }

@@ -9,7 +9,7 @@ import SandboxTestSupport
 /// schemathesis --config-file <scratch>/schemathesis.toml run <base>/openapi.yaml --url <base>
 ///     --include-tag <surface> [-H 'Authorization: Bearer <credential>']
 ///     --exclude-checks use_after_free,ensure_resource_availability,object_level_authorization
-///     --phases examples,coverage,fuzzing --max-examples 40 --seed 20261129
+///     --phases examples,coverage,fuzzing --max-examples 10 --seed 20261129
 ///     --generation-database none --request-timeout 10 --workers 1 --no-color
 /// ```
 ///
@@ -20,11 +20,17 @@ import SandboxTestSupport
 enum Schemathesis {
     /// The major version whose command line this file speaks.
     static let majorVersion = "4."
-    /// Fixed, so a failure found once is found again by the next run.
-    static let seed = "20261129"
-    /// Test cases per operation in the fuzzing phase. The examples and coverage phases add
-    /// their own deterministic cases (boundaries, missing fields, wrong types, undeclared methods).
-    static let maxExamples = "40"
+    /// Fixed, so a failure found once is found again by the next run; `SCHEMATHESIS_SEED=random`
+    /// (as `make fuzz` sets) lets schemathesis draw one, which its report prints to replay with.
+    static let seed: String? = {
+        let chosen = ProcessInfo.processInfo.environment["SCHEMATHESIS_SEED"] ?? "20261129"
+        return chosen == "random" ? nil : chosen
+    }()
+    /// Test cases per operation in the fuzzing phase: 10 in `make test`, whose fixed seed draws the
+    /// same cases every run, so more of them buy little but time; `make fuzz` draws 200 with a new
+    /// seed (`SCHEMATHESIS_MAX_EXAMPLES`). The examples and coverage phases add their own
+    /// deterministic cases either way (boundaries, missing fields, wrong types, undeclared methods).
+    static let maxExamples = ProcessInfo.processInfo.environment["SCHEMATHESIS_MAX_EXAMPLES"].flatMap(Int.init).map(String.init) ?? "10"
 
     /// Checks that cannot hold for this host, each with its reason.
     ///
@@ -88,14 +94,13 @@ enum Schemathesis {
             positiveStatuses: ["2xx", "401", "423", "429"]),
     ]
 
-    /// The command to run: `schemathesis` on `PATH`, else `python3 -m schemathesis.cli`, found
-    /// once per test process (asking its version costs half a second of CPU, and the suite makes
-    /// about seventy runs).
-    static func command() throws -> [String] { try found.get() }
+    /// The server every run of this test process goes to (``SchemathesisServer``), started by the
+    /// first with the `python3` on `PATH` once it was found to import schemathesis 4.x.
+    static func server() throws -> SchemathesisServer { try started.get() }
 
-    private static let found: Result<[String], HarnessError> = {
+    private static let started: Result<SchemathesisServer, HarnessError> = {
         do {
-            return .success(try findCommand())
+            return .success(try SchemathesisServer(python: try findPython()))
         } catch let error as HarnessError {
             return .failure(error)
         } catch {
@@ -103,23 +108,20 @@ enum Schemathesis {
         }
     }()
 
-    private static func findCommand() throws -> [String] {
-        let candidates: [[String]] =
-            [onPath("schemathesis").map { [$0.path] }, onPath("python3").map { [$0.path, "-m", "schemathesis.cli"] }]
-            .compactMap { $0 }
-        for candidate in candidates {
-            guard let version = try? capture(candidate + ["--version"]), version.status == 0 else { continue }
-            // "schemathesis, version 4.32.5"
-            guard let number = version.output.split(separator: " ").last.map(String.init) else { continue }
-            guard number.hasPrefix(majorVersion) else {
-                throw HarnessError(
-                    "schemathesis \(number) is installed, the conformance suite needs \(majorVersion)x; run scripts/setup")
-            }
-            return candidate
+    private static func findPython() throws -> URL {
+        guard let python = onPath("python3"), let version = try? capture([python.path, "-m", "schemathesis.cli", "--version"]),
+            version.status == 0
+        else {
+            throw HarnessError(
+                "schemathesis is not installed (`python3 -m schemathesis.cli` does not run); "
+                    + "run scripts/setup, which installs the pinned 4.x version")
         }
-        throw HarnessError(
-            "schemathesis is not installed (neither `schemathesis` nor `python3 -m schemathesis.cli` runs); "
-                + "run scripts/setup, which installs the pinned 4.x version")
+        // "schemathesis, version 4.32.5"
+        let number = version.output.split(separator: " ").last.map(String.init) ?? version.output
+        guard number.hasPrefix(majorVersion) else {
+            throw HarnessError("schemathesis \(number) is installed, the conformance suite needs \(majorVersion)x; run scripts/setup")
+        }
+        return python
     }
 
     struct Outcome {
@@ -148,7 +150,7 @@ enum Schemathesis {
         base: String, filters: [String], authorization: String?, header: String? = nil, dictionaries: [String: [String]] = [:],
         numbers: [String: [Int]] = [:], settings: [OperationSettings] = [], timeoutSeconds: Double = 400
     ) throws -> Outcome {
-        let command = try command()
+        let server = try server()
         let scratch = TemporaryDirectory()
         let config = scratch.file("schemathesis.toml")
         let text = try configuration(dictionaries: dictionaries, numbers: numbers, settings: standingSettings + settings)
@@ -162,17 +164,18 @@ enum Schemathesis {
         if let header { arguments += ["-H", "Authorization: \(header)"] }
         arguments += ["--exclude-checks", excludedChecks.map(\.check).joined(separator: ",")]
         arguments += [
-            "--phases", "examples,coverage,fuzzing", "--max-examples", maxExamples, "--seed", seed,
+            "--phases", "examples,coverage,fuzzing", "--max-examples", maxExamples,
             "--generation-database", "none", "--request-timeout", "10", "--workers", "1", "--no-color",
         ]
+        if let seed { arguments += ["--seed", seed] }
         // Run in the scratch folder: nothing (hypothesis' folder, reports) lands in the checkout.
-        let child = try ChildProcess(
-            URL(fileURLWithPath: command[0]), Array(command.dropFirst()) + arguments, environment: childEnvironment(),
-            workingDirectory: scratch.url, combinedOutput: true)
-        let status = child.wait(seconds: timeoutSeconds)
-        let shown = (command + arguments).map { $0.contains(" ") || $0.contains("|") ? "'\($0)'" : $0 }.joined(separator: " ")
-        var output = child.stdout
-        if status == nil { output += "\n(schemathesis was killed after \(Int(timeoutSeconds)) s)" }
+        // The limits are set for `make test`'s volume and grow with more cases per operation (`make fuzz`).
+        let limit = timeoutSeconds * max(1, (Double(maxExamples) ?? 10) / 10)
+        let outputFile = scratch.file("output")
+        let status = try server.run(arguments, in: scratch.url, output: outputFile, seconds: limit)
+        let shown = (["schemathesis"] + arguments).map { $0.contains(" ") || $0.contains("|") ? "'\($0)'" : $0 }.joined(separator: " ")
+        var output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "(schemathesis wrote no output)"
+        if status == nil { output += "\n(schemathesis was killed after \(Int(limit)) s)" }
         return Outcome(status: status, output: output, commandLine: shown, configuration: text)
     }
 

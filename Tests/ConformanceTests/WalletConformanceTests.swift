@@ -52,7 +52,7 @@ struct WalletConformanceTests {
 
     @Test("the wallet answers as its OpenAPI document says", arguments: ["customer", "rules", "blik", "sandbox", "platform"])
     func surfaceConformsToTheDocument(_ tag: String) throws {
-        _ = try Schemathesis.command()
+        _ = try Schemathesis.server()
         let wallet = try WalletUnderTest()
         let orders = (1...6).map { "conformance-order-\($0)" }
         for order in orders { try wallet.makeOrder(order) }

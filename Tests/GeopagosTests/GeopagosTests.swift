@@ -9,7 +9,7 @@ import Testing
 /// Geopagos' Payments SDK through an app written from the seeds, against a Geopagos host in this
 /// process (its clock standing still) and a reader on a manual clock. Serialized: the SDK's
 /// configuration and the sandbox set-up are global, as on a phone.
-@Suite("Geopagos Payments SDK: the seeds' app on the Geopagos host", .serialized)
+@Suite("Geopagos Payments SDK: the seeds' app on the Geopagos host", .serialized, .vendorApp("GEOPAGOS"))
 struct GeopagosTests {
     /// A Geopagos host, the merchant's backend that buys reader tokens, and the app.
     final class Stage: @unchecked Sendable {

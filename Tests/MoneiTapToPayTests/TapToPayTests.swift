@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import MoneiTapToPay
 import SimulatedReader
 import SandboxTestSupport
@@ -7,7 +8,7 @@ import Testing
 /// MONEI's device library against the MONEI host, through an app written from the seed's example
 /// (``SeedConsumer``) and through the calls themselves. Serialized: `TapToPay` is one app in one
 /// process, and this suite is the only one that uses it.
-@Suite("MONEI Tap to Pay on the device", .serialized)
+@Suite("MONEI Tap to Pay on the device", .serialized, .vendorApp("MONEI"))
 @MainActor
 struct TapToPayTests {
     @Test("the seed's app on a supported phone: approved, declined, busy, and outcomeUnknown for a refused callback URL and a lost answer")

@@ -9,7 +9,7 @@ import Testing
 /// PagBank's Tap On through the seed's ExampleViewModel, against the PagBank host: activation,
 /// sales, cancels (a reversal, and a refund once the sale can no longer be reversed) and logout.
 /// Serialized: the example prints, and the tests read what it printed.
-@Suite("PagBank Tap On: the seed's example on the PagBank host", .serialized)
+@Suite("PagBank Tap On: the seed's example on the PagBank host", .serialized, .vendorApp("PAGBANK"))
 @MainActor
 struct TapOnPartnerTests {
     static let appKey = "tapon_test_5f0c2d8e91b34a7c"

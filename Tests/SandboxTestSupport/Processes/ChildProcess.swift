@@ -11,11 +11,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `environment` (``childEnvironment()`` by default) in `workingDirectory`.
     ///
-    /// - Parameter combinedOutput: standard error goes to the same file as standard output, in the
-    ///   order written (``stdout`` then holds both, and ``stderr`` is empty).
+    /// - Parameters:
+    ///   - stdin: the file its standard input reads (`/dev/fd/N` for a pipe of this process's).
+    ///   - combinedOutput: standard error goes to the same file as standard output, in the
+    ///     order written (``stdout`` then holds both, and ``stderr`` is empty).
     public init(
         _ executable: URL, _ arguments: [String], environment: [String: String] = childEnvironment(),
-        workingDirectory: URL? = nil, combinedOutput: Bool = false
+        stdin: String = "/dev/null", workingDirectory: URL? = nil, combinedOutput: Bool = false
     ) throws {
         outputFile = folder.file("stdout")
         errorFile = combinedOutput ? outputFile : folder.file("stderr")
@@ -23,7 +25,7 @@ public final class ChildProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: folder.file("stderr").path, contents: nil)
         process = try SpawnedProcess(
             executable: executable.path, arguments: arguments, environment: environment,
-            directory: (workingDirectory ?? folder.url).path, stdout: outputFile.path, stderr: errorFile.path)
+            directory: (workingDirectory ?? folder.url).path, stdin: stdin, stdout: outputFile.path, stderr: errorFile.path)
     }
 
     deinit { stop() }

@@ -94,13 +94,16 @@ enum Schemathesis {
             positiveStatuses: ["2xx", "401", "423", "429"]),
     ]
 
-    /// The server every run of this test process goes to (``SchemathesisServer``), started by the
-    /// first with the `python3` on `PATH` once it was found to import schemathesis 4.x.
-    static func server() throws -> SchemathesisServer { try started.get() }
+    /// The server every run of this test process goes to: `schemathesis-server.py`, Python with
+    /// schemathesis imported once, which forks a child for each run (importing it again cost each
+    /// of the suites' thirty-odd runs about a second of CPU). Started by the first run with the
+    /// `python3` on `PATH`, once that was found to import schemathesis 4.x.
+    static func server() throws -> LineServer { try started.get() }
 
-    private static let started: Result<SchemathesisServer, HarnessError> = {
+    private static let started: Result<LineServer, HarnessError> = {
         do {
-            return .success(try SchemathesisServer(python: try findPython()))
+            let script = Paths.repository.appendingPathComponent("Tests/ConformanceTests/schemathesis-server.py")
+            return .success(try LineServer(try findPython(), [script.path], name: "schemathesis-server.py"))
         } catch let error as HarnessError {
             return .failure(error)
         } catch {
@@ -172,7 +175,11 @@ enum Schemathesis {
         // The limits are set for `make test`'s volume and grow with more cases per operation (`make fuzz`).
         let limit = timeoutSeconds * max(1, (Double(maxExamples) ?? 10) / 10)
         let outputFile = scratch.file("output")
-        let status = try server.run(arguments, in: scratch.url, output: outputFile, seconds: limit)
+        // It answers the run's pid, then its exit status; a run still going at the limit is killed.
+        let answer = try server.exchange(
+            ["args": arguments, "cwd": scratch.url.path, "output": outputFile.path], lines: 2, seconds: limit)
+        if !answer.complete, let pid = answer.lines.first.flatMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+        let status = answer.complete ? Int32(answer.lines[1]) : nil
         let shown = (["schemathesis"] + arguments).map { $0.contains(" ") || $0.contains("|") ? "'\($0)'" : $0 }.joined(separator: " ")
         var output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "(schemathesis wrote no output)"
         if status == nil { output += "\n(schemathesis was killed after \(Int(limit)) s)" }

@@ -69,11 +69,10 @@ public enum BrowserPerson {
         let request: [String: Any] = [
             "steps": steps.map(\.json), "timeoutMilliseconds": timeoutMilliseconds, "chromium": chromium.path, "resolve": resolving,
         ]
-        let script = Paths.repository.appendingPathComponent("Tests/SandboxTestSupport/Browsers/person.py")
-        let output = try SpawnedProcess.run(
-            "python3", [script.path], environment: ["NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"],
-            stdin: Array(try JSONSerialization.data(withJSONObject: request)), timeout: 180)
-        guard let result = output.json else { throw Failure(description: "person.py: \(output)") }
+        let answer = try people().exchange(request, lines: 1, seconds: 180)
+        guard answer.complete, let line = answer.lines.first,
+            let result = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        else { throw Failure(description: "person.py answered no result within 180 s: \(answer.lines)") }
         if let error = result["error"] as? String {
             let index = result["step"] as? Int ?? -1
             let step = steps.indices.contains(index) ? "\(steps[index])" : "?"
@@ -81,6 +80,25 @@ public enum BrowserPerson {
         }
         return result["reads"] as? [Any] ?? []
     }
+
+    /// The test process's one `person.py --serve`: one Playwright driver and one Chromium, a new
+    /// browser context (its own cookies, storage and pages) for each ``run(_:timeoutMilliseconds:resolving:)``.
+    private static func people() throws -> LineServer { try started.get() }
+
+    private static let started: Result<LineServer, HarnessError> = {
+        do {
+            let python = try onPath("python3") ?? { throw HarnessError("python3 is needed; run scripts/setup") }()
+            let script = Paths.repository.appendingPathComponent("Tests/SandboxTestSupport/Browsers/person.py")
+            var environment = childEnvironment()
+            environment["NO_PROXY"] = "127.0.0.1,localhost"
+            environment["no_proxy"] = "127.0.0.1,localhost"
+            return .success(try LineServer(python, [script.path, "--serve"], name: "person.py", environment: environment))
+        } catch let error as HarnessError {
+            return .failure(error)
+        } catch {
+            return .failure(HarnessError("\(error)"))
+        }
+    }()
 
     /// Whether Playwright for Python is installed (scripts/setup installs it).
     public static var isAvailable: Bool {

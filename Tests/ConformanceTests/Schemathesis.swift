@@ -3,7 +3,7 @@ import SandboxTestSupport
 
 /// The schemathesis 4.x command line (installed by `scripts/setup`), run against a live host.
 ///
-/// One `run` is one invocation of
+/// One `run` is one invocation, in a child that `schemathesis-server.py` forks (``server()``), of
 ///
 /// ```text
 /// schemathesis --config-file <scratch>/schemathesis.toml run <base>/openapi.yaml --url <base>

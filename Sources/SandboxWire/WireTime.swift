@@ -68,7 +68,25 @@ public enum WireTime {
 
     /// The instant an ISO 8601 date and time names (`Z` or an offset, with or without
     /// fractional seconds), as parsed, or nil.
+    ///
+    /// An offset may be anything RFC 3339 (OpenAPI's `date-time`) allows, up to ±23:59: Foundation's
+    /// parser reads offsets up to ±18:00 only, so the offset is read here and the rest as UTC.
     public static func date(from text: String) -> Date? {
+        let tail = Array(text.utf8.suffix(6))
+        guard tail.count == 6, tail[0] == UInt8(ascii: "+") || tail[0] == UInt8(ascii: "-") else { return utc(text) }
+        let digits = [tail[1], tail[2], tail[4], tail[5]].map { Int($0) - Int(UInt8(ascii: "0")) }
+        guard tail[3] == UInt8(ascii: ":"), digits.allSatisfy((0...9).contains) else { return nil }
+        let (hours, minutes) = (digits[0] * 10 + digits[1], digits[2] * 10 + digits[3])
+        // The seconds (or their fraction) come right before the offset: `…:22+01:00`, never `…:22Z+01:00`.
+        let rest = text.utf8.dropLast(6)
+        guard hours < 24, minutes < 60, let last = rest.last, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(last),
+            let local = utc(String(decoding: rest, as: UTF8.self) + "Z")
+        else { return nil }
+        let offset = Double((hours * 60 + minutes) * 60)
+        return local.addingTimeInterval(tail[0] == UInt8(ascii: "+") ? -offset : offset)
+    }
+
+    private static func utc(_ text: String) -> Date? {
         (try? fractional.parse(text)) ?? (try? whole.parse(text))
     }
 

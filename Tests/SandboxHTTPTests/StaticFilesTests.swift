@@ -14,6 +14,8 @@ import SandboxTestSupport
         try Data("body{}".utf8).write(to: site.appendingPathComponent("style.css"))
         try Data("<svg/>".utf8).write(to: site.appendingPathComponent("docs/qr.svg"))
         try Data("secret".utf8).write(to: folder.file("secret.txt"))
+        // A name that starts with a combining mark: `/` and that mark are one Swift Character.
+        try Data("secret".utf8).write(to: folder.file("\u{0301}secret.txt"))
         try FileManager.default.createSymbolicLink(
             at: site.appendingPathComponent("escape.txt"), withDestinationURL: folder.file("secret.txt"))
         files = StaticFiles(root: site)
@@ -46,7 +48,7 @@ import SandboxTestSupport
 
     @Test(arguments: [
         "/../secret.txt", "/docs/../../secret.txt", "/./index.html", "/docs//qr.svg", "/..\\secret.txt",
-        "/escape.txt", "/index.html\0.png",
+        "/escape.txt", "/index.html\0.png", "/../\u{0301}secret.txt",
     ])
     func refusesPathsOutsideTheFolder(path: String) {
         let response = get(path)

@@ -44,7 +44,19 @@ import Testing
         #expect(WireTime.millisecondDate(from: "2025-11-29T10:48:22.555Z") == Date(timeIntervalSince1970: 1_764_413_302_555 / 1000))
     }
 
-    @Test(arguments: ["", "2025-11-29", "10:48:22Z", "yesterday", "2025-11-29 10:48:22"])
+    /// RFC 3339 (OpenAPI's `date-time`) allows offsets up to ±23:59; Foundation's parser alone stops at ±18:00.
+    @Test func readsEveryOffsetRFC3339Allows() {
+        let instant = Date(timeIntervalSince1970: 1_764_413_302)
+        #expect(WireTime.date(from: "2025-11-30T07:51:22+21:03") == instant)
+        #expect(WireTime.date(from: "2025-11-28T10:49:22-23:59") == instant)
+        #expect(WireTime.date(from: "2025-11-29T10:48:22-00:00") == instant)
+        #expect(WireTime.date(from: "2025-11-30T07:51:22.5+21:03") == instant.addingTimeInterval(0.5))
+    }
+
+    @Test(arguments: [
+        "", "2025-11-29", "10:48:22Z", "yesterday", "2025-11-29 10:48:22", "2025-11-29T10:48:22+24:00", "2025-11-29T10:48:22+01:60",
+        "2025-11-29T10:48:22+1:000", "2025-11-29T10:48:22Z+01:00", "+01:00",
+    ])
     func refusesWhatIsNotADateAndTime(_ text: String) {
         #expect(WireTime.date(from: text) == nil)
         #expect(WireTime.millisecondDate(from: text) == nil)

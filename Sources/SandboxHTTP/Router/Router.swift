@@ -331,8 +331,11 @@ public struct Router: Responder, RouterMethods {
         }
     }
 
+    /// The path's segments, split at every `/` scalar: not at `/` characters, since a `/` followed
+    /// by a combining mark or an emoji modifier is one character with it, and a path such as
+    /// `/api/regions/%F0%9F%8F%BB/faults` would otherwise lose a segment and match another route.
     private static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: true).map(Substring.init)
     }
 
     /// The path as `literalRoutes` keys it: `/` and the non-empty segments joined by `/`; most

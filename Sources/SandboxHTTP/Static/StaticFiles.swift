@@ -52,7 +52,8 @@ public struct StaticFiles: Responder {
 
     /// The file a URL path names inside the root, or nil when the path may not be served.
     func resolve(_ path: String) -> String? {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Split at every `/` scalar, as the file system does (a `/` followed by a combining mark is one Character with it).
+        let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(Substring.init).dropFirst()
         for segment in segments.dropLast() where segment.isEmpty { return nil }
         for segment in segments where segment == ".." || segment == "." || segment.contains("\\") || segment.contains("\0") {
             return nil

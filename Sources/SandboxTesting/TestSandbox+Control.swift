@@ -27,64 +27,8 @@ extension TestSandbox {
 
     // MARK: - Faults
 
-    /// A fault a host plays on the requests it matches (docs/terminal-lifecycle.md, "Faults").
-    public struct Fault: Encodable, Sendable, Equatable {
-        public struct Match: Encodable, Sendable, Equatable {
-            public var method: String?
-            /// A path, or a prefix ending in `*`.
-            public var path: String?
-            /// `terminal`, `merchant`, `backoffice`, `provider` …
-            public var surface: String?
-
-            public init(method: String? = nil, path: String? = nil, surface: String? = nil) {
-                self.method = method
-                self.path = path
-                self.surface = surface
-            }
-        }
-
-        public var match: Match?
-        /// How many requests it plays on (or ``share`` of them, or for ``seconds``).
-        public var count: Int?
-        public var share: Double?
-        public var seconds: Double?
-        /// `status`, `delay` or `drop`.
-        public var action: String
-        public var status: Int?
-        public var code: String?
-        public var delayMilliseconds: Int?
-
-        /// The next `count` matching requests answer `status` with the error `code`.
-        public static func status(_ status: Int, code: String? = nil, _ match: Match, count: Int = 1) -> Fault {
-            Fault(match: match, count: count, action: "status", status: status, code: code)
-        }
-
-        /// The next `count` matching requests are answered `milliseconds` late.
-        public static func delay(milliseconds: Int, _ match: Match, count: Int = 1) -> Fault {
-            Fault(match: match, count: count, action: "delay", delayMilliseconds: milliseconds)
-        }
-
-        /// The next `count` matching requests are received and get no answer (the connection closes).
-        public static func drop(_ match: Match, count: Int = 1) -> Fault {
-            Fault(match: match, count: count, action: "drop")
-        }
-
-        public init(
-            match: Match? = nil, count: Int? = nil, share: Double? = nil, seconds: Double? = nil, action: String, status: Int? = nil,
-            code: String? = nil, delayMilliseconds: Int? = nil
-        ) {
-            self.match = match
-            self.count = count
-            self.share = share
-            self.seconds = seconds
-            self.action = action
-            self.status = status
-            self.code = code
-            self.delayMilliseconds = delayMilliseconds
-        }
-    }
-
-    /// Sets a fault on a region's host; answers its id.
+    /// Sets a fault on a region's host (docs/terminal-lifecycle.md, "Faults"): ``Fault/status(_:code:_:count:)``,
+    /// ``Fault/delay(milliseconds:_:count:)``, ``Fault/drop(_:count:)``, or any the host takes. Answers its id.
     @discardableResult
     public func addFault(_ fault: Fault, region: String) async throws(TestSandboxError) -> String {
         struct Added: Decodable { let id: String }

@@ -2,6 +2,7 @@ import Foundation
 import SandboxCore
 import SandboxHTTP
 import SandboxHTTPClient
+import SandboxWire
 import Synchronization
 import Testing
 import SandboxTestSupport

@@ -77,12 +77,12 @@ struct TestSandboxTests {
             let eu = Service(name: "EU", baseURL: try sandbox.url(of: "EU"))
             let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
 
-            try await library.addFault(.status(503, TestSandbox.Fault.Match(path: "/v1/environment")), region: "EU")
+            try await library.addFault(.status(503, Fault.Match(path: "/v1/environment")), region: "EU")
             #expect(await eu.call("GET", "/v1/environment").status == 503)
             #expect(await eu.call("GET", "/v1/environment").status == 200, "one request only")
             let journal = try await library.requests(region: "EU")
             #expect(journal.contains { $0.path == "/v1/environment" && $0.status == 503 && $0.fault != nil }, "\(journal)")
-            try await library.addFault(.status(503, TestSandbox.Fault.Match(path: "/v1/environment"), count: 5), region: "EU")
+            try await library.addFault(.status(503, Fault.Match(path: "/v1/environment"), count: 5), region: "EU")
             try await library.clearFaults(region: "EU")
             #expect(await eu.call("GET", "/v1/environment").status == 200)
 

@@ -1,4 +1,5 @@
 import SandboxHTTP
+import SandboxWire
 
 /// The request journal on the back-office API (`/backoffice/v1/requests`) and the faults on the
 /// sandbox-control API (`/_sandbox/faults`).

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxWire
 
 extension FaultPlan {
     /// A fault as a snapshot keeps it: with its id, its counters and its end.
@@ -12,7 +13,8 @@ extension FaultPlan {
 
     /// Every fault set, with its counters, as JSON (a snapshot's `<service>.faults.json`).
     public func exported() throws -> Data {
-        try JSONEncoder().encode(list().map { Kept(fault: $0, id: $0.id, applied: $0.applied, seen: $0.seen, endsAtMilliseconds: $0.endsAtMilliseconds) })
+        try JSONEncoder().encode(
+            entries().map { Kept(fault: $0.fault, id: $0.fault.id, applied: $0.fault.applied, seen: $0.seen, endsAtMilliseconds: $0.fault.endsAtMilliseconds) })
     }
 
     /// Replaces every fault with those of `data` (from ``exported()``), counters and ends as they were.
@@ -21,9 +23,8 @@ extension FaultPlan {
             var fault = kept.fault
             fault.id = kept.id
             fault.applied = kept.applied
-            fault.seen = kept.seen
             fault.endsAtMilliseconds = kept.endsAtMilliseconds
-            return fault
+            return Entry(fault: fault, seen: kept.seen)
         }
         replaceAll(kept)
     }

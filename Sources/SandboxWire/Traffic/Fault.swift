@@ -16,30 +16,22 @@ import Foundation
 /// `code` or `injected_fault`, without doing the work; `delay` does the work and answers after
 /// `delayMilliseconds` (up to 60,000); `drop` does the work (a sale is stored) and closes the
 /// connection without the answer: the "outcome unknown" case.
+///
+/// One shape for both sides: the host decodes the body and lists its faults with it, and an app's
+/// tests set one with it (`TestSandbox.addFault(_:region:)`). A body's `id`, `applied` and
+/// `endsAtMilliseconds` are ignored: the host sets them.
 public struct Fault: Sendable, Codable, Equatable {
     public struct Match: Sendable, Codable, Equatable {
         public var method: String?
         /// A path, or a prefix ending in `*`.
         public var path: String?
+        /// `terminal`, `merchant`, `backoffice`, `provider` …
         public var surface: String?
 
         public init(method: String? = nil, path: String? = nil, surface: String? = nil) {
             self.method = method
             self.path = path
             self.surface = surface
-        }
-
-        func admits(method: String, path: String, surface: String) -> Bool {
-            if let wanted = self.method, wanted.uppercased() != method { return false }
-            if let wanted = self.surface, wanted != surface { return false }
-            if let wanted = self.path {
-                if wanted.hasSuffix("*") {
-                    guard path.hasPrefix(wanted.dropLast()) else { return false }
-                } else if wanted != path {
-                    return false
-                }
-            }
-            return true
         }
     }
 
@@ -60,8 +52,6 @@ public struct Fault: Sendable, Codable, Equatable {
     public var applied: Int
     /// When a `seconds` fault ends (milliseconds since 1970 on the service's clock).
     public var endsAtMilliseconds: Int64?
-    /// How many matching requests a `share` fault has seen.
-    var seen: Int
 
     public init(
         id: String = "", match: Match = Match(), count: Int? = nil, share: Double? = nil, seconds: Double? = nil, action: Action,
@@ -77,7 +67,21 @@ public struct Fault: Sendable, Codable, Equatable {
         self.code = code
         self.delayMilliseconds = delayMilliseconds
         applied = 0
-        seen = 0
+    }
+
+    /// The next `count` matching requests answer `status` with the error `code` (`injected_fault` when nil).
+    public static func status(_ status: Int, code: String? = nil, _ match: Match, count: Int = 1) -> Fault {
+        Fault(match: match, count: count, action: .status, status: status, code: code)
+    }
+
+    /// The next `count` matching requests are answered `milliseconds` late.
+    public static func delay(milliseconds: Int, _ match: Match, count: Int = 1) -> Fault {
+        Fault(match: match, count: count, action: .delay, delayMilliseconds: milliseconds)
+    }
+
+    /// The next `count` matching requests are received and get no answer (the connection closes).
+    public static func drop(_ match: Match, count: Int = 1) -> Fault {
+        Fault(match: match, count: count, action: .drop)
     }
 
     enum CodingKeys: String, CodingKey {

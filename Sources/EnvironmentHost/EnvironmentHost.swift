@@ -178,6 +178,7 @@ public final class EnvironmentHost: RunningService, Responder {
                 courier.wake()
                 dispatcher.wake()
             })
+        Self.addCustomerRoutes(to: &router, lifecycle, issuer: payments.data.issuer)
         Self.addSeedRoutes(to: &router, Seeding(lifecycle: lifecycle, payments: payments, outbox: outbox))
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addAPMRoutes(to: &router, qr, courier: courier)

@@ -29,14 +29,17 @@ public struct ControlGate: Responder {
         self.isControl = isControl
     }
 
-    /// Every `/_sandbox/*` request but a read (`GET`, `HEAD`).
+    /// Every `/_sandbox/*` request but a read (`GET`, `HEAD`) and the simulated reader's take of
+    /// its terminal's next scripted customer (`POST /_sandbox/customer/{terminalId}/next`), which a
+    /// device makes at each card screen and which has no key to send.
     @Sendable public static func isSandboxControl(_ request: Request) -> Bool {
         isSandboxControl(method: request.method, path: request.path)
     }
 
     /// The rule itself, for a call not yet made (the portal's relay of one).
     public static func isSandboxControl(method: String, path: String) -> Bool {
-        path.hasPrefix("/_sandbox/") && method != "GET" && method != "HEAD"
+        guard path.hasPrefix("/_sandbox/"), method != "GET", method != "HEAD" else { return false }
+        return !(method == "POST" && path.hasPrefix("/_sandbox/customer/") && path.hasSuffix("/next") && path.utf8.count(where: { $0 == 0x2F }) == 4)
     }
 
     /// Whether `request` carries `key` (compared in constant time).

@@ -40,6 +40,38 @@ extension TestSandbox {
         try await call("DELETE", try host(region), "/_sandbox/faults")
     }
 
+    // MARK: - The customer at the card screen
+
+    /// Queues what the customer does at the next card screen of `terminalId` on `region`'s host
+    /// (`POST /_sandbox/customer/{terminalId}`): the card tapped (a `sandbox-data/cards.json` name),
+    /// the PIN typed, the choice on a DCC offer. The simulated reader of the device logged in on that
+    /// terminal takes one turn per card screen, before the app's own script; a UI test drives the app
+    /// with it, since it runs in another process than the app. Answers the terminal's queue.
+    ///
+    /// ```swift
+    /// try await sandbox.queueCustomer(.tap("mc-pin", pin: "wrong"), terminalId: "EU-T0101", region: "EU")
+    /// try await sandbox.queueCustomer(.tap("visa-us-dcc", dccOfferAccepted: true), terminalId: "EU-T0101", region: "EU")
+    /// try await sandbox.queueCustomer(.cancel(afterSeconds: 3), terminalId: "EU-T0101", region: "EU")
+    /// ```
+    @discardableResult
+    public func queueCustomer(_ turn: CustomerTurn, terminalId: String, region: String) async throws(TestSandboxError) -> [CustomerTurn] {
+        try await call("POST", try host(region), Self.customerPath(terminalId), body: try Self.json(turn), as: CustomerQueue.self).turns
+    }
+
+    /// The turns still queued for `terminalId`, the next first.
+    public func queuedCustomers(terminalId: String, region: String) async throws(TestSandboxError) -> [CustomerTurn] {
+        try await call("GET", try host(region), Self.customerPath(terminalId), as: CustomerQueue.self).turns
+    }
+
+    /// Empties `terminalId`'s queue: the app's own script plays again.
+    public func clearCustomers(terminalId: String, region: String) async throws(TestSandboxError) {
+        try await call("DELETE", try host(region), Self.customerPath(terminalId))
+    }
+
+    private struct CustomerQueue: Decodable { let turns: [CustomerTurn] }
+
+    private static func customerPath(_ terminalId: String) -> String { "/_sandbox/customer/" + DeviceTransport.encode(terminalId) }
+
     // MARK: - The customer at the wallet
 
     /// The customer's answer to the next QR order or BLIK request (of `terminalId`, or of any

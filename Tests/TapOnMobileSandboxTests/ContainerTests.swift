@@ -73,6 +73,7 @@ struct ContainerTests {
             let device = try await preparedPhone(sandbox) { screen in
                 switch screen {
                 case .transactionProgress: timeline.add("progress screen")
+                case .dccOffer: timeline.add("dcc screen")
                 case .result(let detail):
                     timeline.add("result screen \(detail.transactionStatus)")
                     await gate.wait()  // the customer looks at the result until the test closes it

@@ -16,10 +16,11 @@ extension EnvironmentHost {
         return "catalogue"
     }
 
-    /// The journal's and the faults' own API: never kept, never faulted (reading the journal
-    /// would otherwise fill it).
+    /// The journal's and the faults' own API, and the scripted customer (which the simulated
+    /// reader asks at every card screen, not the app): never kept, never faulted (reading the
+    /// journal would otherwise fill it).
     @Sendable static func isTrafficControl(_ path: String) -> Bool {
-        path.hasPrefix("/backoffice/v1/requests") || path.hasPrefix("/_sandbox/faults")
+        path.hasPrefix("/backoffice/v1/requests") || path.hasPrefix("/_sandbox/faults") || path.hasPrefix("/_sandbox/customer/")
     }
 
     struct JournalPage: Encodable {

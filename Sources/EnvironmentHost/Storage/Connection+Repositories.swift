@@ -14,4 +14,5 @@ extension Connection {
     var transactions: TransactionRepository { TransactionRepository(db: self) }
     var webhooks: WebhookRepository { WebhookRepository(db: self) }
     var apm: APMRepository { APMRepository(db: self) }
+    var customers: CustomerRepository { CustomerRepository(db: self) }
 }

@@ -400,6 +400,18 @@ extension EnvironmentHost {
                 -- backlog.
                 CREATE INDEX webhook_events_due_by_url ON webhook_events(url, next_attempt_at) WHERE state = 'pending';
                 """),
+        Migration(
+            version: 13, name: "scripted customers",
+            sql: """
+                -- What the customer does at a terminal's next card screens, queued by a test
+                -- (/_sandbox/customer) and taken in order by the simulated reader; the turn as JSON.
+                CREATE TABLE customer_turns (
+                    id INTEGER PRIMARY KEY,
+                    terminal_id TEXT NOT NULL,
+                    turn TEXT NOT NULL
+                );
+                CREATE INDEX customer_turns_by_terminal ON customer_turns(terminal_id, id);
+                """),
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.

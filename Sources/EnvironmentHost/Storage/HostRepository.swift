@@ -58,7 +58,7 @@ struct HostRepository {
         ).map { try $0["sql"] }
         // Spent card reads stay: a read id clears once, ever, in this region, so a payload kept from
         // before a reset is still a replay after it.
-        for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls"] {
+        for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls", "customer_turns"] {
             try db.run("DELETE FROM \(table)")
         }
         try db.execute("DROP TABLE transactions")

@@ -34,15 +34,20 @@ public struct CardScript: Sendable, Equatable, Hashable {
     public var attempts: [Attempt]
     /// What the customer types if the host asks for a PIN after this read (`PIN_REQUESTED`).
     public var pinOnRequest: PinEntry
+    /// What the customer chooses if a DCC offer is shown after this read (the SDK's own DCC
+    /// screen, on a payment given a `container`); `nil` leaves the choice to the app.
+    public var dccOfferAccepted: Bool?
 
     /// A script.
     ///
     /// - Parameters:
     ///   - attempts: One per showing of the card screen; empty behaves like ``noTap(thenTryAgain:)``.
     ///   - pinOnRequest: For a later PIN step; the card's PIN by default.
-    public init(attempts: [Attempt], pinOnRequest: PinEntry = .correct) {
+    ///   - dccOfferAccepted: The choice on a DCC offer after the read; `nil`: the app's.
+    public init(attempts: [Attempt], pinOnRequest: PinEntry = .correct, dccOfferAccepted: Bool? = nil) {
         self.attempts = attempts
         self.pinOnRequest = pinOnRequest
+        self.dccOfferAccepted = dccOfferAccepted
     }
 
     /// The customer taps `card` after `seconds`.
@@ -52,10 +57,12 @@ public struct CardScript: Sendable, Equatable, Hashable {
     ///   - seconds: Delay after the screen appears; 2 s by default.
     ///   - pin: What is typed if the card is online-PIN; the card's PIN by default.
     ///   - pinOnRequest: What is typed if the host asks for a PIN later.
+    ///   - dccOfferAccepted: The choice on a DCC offer the SDK shows after the read; `nil`: the app's.
     public static func tap(
-        _ card: TestCard, after seconds: TimeInterval = 2, pin: PinEntry = .correct, pinOnRequest: PinEntry = .correct
+        _ card: TestCard, after seconds: TimeInterval = 2, pin: PinEntry = .correct, pinOnRequest: PinEntry = .correct,
+        dccOfferAccepted: Bool? = nil
     ) -> CardScript {
-        CardScript(attempts: [.tap(card, after: seconds, pin: pin)], pinOnRequest: pinOnRequest)
+        CardScript(attempts: [.tap(card, after: seconds, pin: pin)], pinOnRequest: pinOnRequest, dccOfferAccepted: dccOfferAccepted)
     }
 
     /// Nobody taps for 40 s; then the customer gives up, or taps Try Again and `next` follows.

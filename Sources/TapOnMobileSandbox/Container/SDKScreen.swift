@@ -17,6 +17,12 @@ import SandboxWire
 public enum SDKScreen: Sendable, Equatable, Hashable {
     /// Progress while the host authorises the read card (shown at `.processing`).
     case transactionProgress
+    /// The DCC offer of a `DCC_REQUIRED` sale (``TransactionDetail/dccAmount`` in
+    /// ``TransactionDetail/dccCurrency``), shown when the customer's script makes the choice
+    /// (``CardScript/dccOfferAccepted``, or a scripted customer's `dccOfferAccepted`); the SDK then
+    /// finishes the sale with it. Without a scripted choice the sale completes at `DCC_REQUIRED`
+    /// and the app finishes it (``TapOnMobile/doMakeTransactionFinishDCC(transactionId:dccOfferAccepted:)``).
+    case dccOffer(TransactionDetail)
     /// The final result with the digital-receipt offer, shown after `.finishProcessing` when
     /// `paymentSolutionReceiptHandling` is `true`; the stream's `.completed` comes once it is closed.
     case result(TransactionDetail)

@@ -12,7 +12,12 @@ import UIKit
 /// reference, the refunded sale), then the card screen is shown and the reader's sealed payload
 /// (or what happened instead) goes to the host in one request. A `PIN_REQUESTED` answer asks the customer for the PIN on the reader and
 /// sends it sealed; a `DCC_REQUIRED` answer completes the stream, and the app finishes it with
-/// ``doMakeTransactionFinishDCC(transactionId:dccOfferAccepted:)``.
+/// ``doMakeTransactionFinishDCC(transactionId:dccOfferAccepted:)``, unless a container is given and
+/// the customer's script makes the choice (``SDKScreen/dccOffer(_:)``).
+///
+/// What the customer does at the card screen is, in order: the turn a test queued on the sandbox
+/// for the terminal (`POST /_sandbox/customer/{terminalId}`, `TestSandbox.queueCustomer`), the
+/// app's ``SandboxConfiguration/cardScripts``, the reader's own queue.
 extension TapOnMobile {
     typealias Events = AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>>
 
@@ -129,7 +134,10 @@ extension TapOnMobile {
             if case .failure(let error) = valid { return emit(.failure(error)) }
 
             let reader = loggedIn.registered.context.reader
-            if let script = self.configuration.cardScripts?(request) { await reader.present(script) }
+            // A customer a test queued on the sandbox for this terminal goes first (a UI test cannot
+            // reach the app's provider); then the app's own choice.
+            let script = await self.scriptedCustomer(client, terminalId: loggedIn.terminalId) ?? self.configuration.cardScripts?(request)
+            if let script { await reader.present(script) }
             let shown = Locked(false)
             let read: ReadResult
             do throws(ReaderError) {
@@ -157,6 +165,17 @@ extension TapOnMobile {
                 client, "POST", path, body: body(read, country), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
             if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED, read.sealedPayload != nil {
                 result = await self.enterPin(for: detail, loggedIn: loggedIn, readerSession: readerSession) { emit(.success(.enteringPin)) }
+            }
+            // On a container the SDK shows the DCC offer itself (seed "Managed screens") when the
+            // customer's script makes the choice, and finishes the sale with it.
+            if case .success(let detail) = result, detail.transactionStatus == .DCC_REQUIRED, screens.progress,
+                let accepted = script?.dccOfferAccepted
+            {
+                self.remember(detail)
+                await show(.dccOffer(detail))
+                result = await self.finishDCC(detail.transactionId, accepted: accepted, loggedIn: loggedIn, readerSession: readerSession) {
+                    emit(.success(.enteringPin))
+                }
             }
             switch result {
             case .failure(let error):
@@ -210,18 +229,33 @@ extension TapOnMobile {
                 return .failure(
                     .transaction(TransactionError(.notFound, message: "No transaction waits for a DCC choice on this device.")))
             }
-            var result = await send(
-                loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(id))/dcc",
-                body: PaymentBodies.DCC(dccOfferAccepted: dccOfferAccepted), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
-            if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED {
-                guard let readerSession = runtime.withLock({ $0.readerSession }) else {
-                    return .failure(.cardReaderSession(.notPrepared))
-                }
-                result = await enterPin(for: detail, loggedIn: loggedIn, readerSession: readerSession)
-            }
+            let result = await finishDCC(id, accepted: dccOfferAccepted, loggedIn: loggedIn, readerSession: runtime.withLock({ $0.readerSession }))
             if case .success(let detail) = result { remember(detail) }
             return result
         }
+    }
+
+    /// Sends the customer's DCC choice; an online-PIN card then asks for its PIN on the reader.
+    private func finishDCC(
+        _ id: String, accepted: Bool, loggedIn: LoggedIn, readerSession: ReaderSession?, onPinPad: (@Sendable () -> Void)? = nil
+    ) async -> Result<TransactionDetail, TapOnMobileError> {
+        var result = await send(
+            loggedIn.client, "POST", "/terminal/v1/transactions/\(TerminalClient.encode(id))/dcc",
+            body: PaymentBodies.DCC(dccOfferAccepted: accepted), bearer: loggedIn.token, idempotent: true, as: TransactionDetail.self)
+        if case .success(let detail) = result, detail.transactionStatus == .PIN_REQUESTED {
+            guard let readerSession else { return .failure(.cardReaderSession(.notPrepared)) }
+            result = await enterPin(for: detail, loggedIn: loggedIn, readerSession: readerSession, onPinPad: onPinPad)
+        }
+        return result
+    }
+
+    /// The customer a test queued on the sandbox for this terminal's next card screen
+    /// (`/_sandbox/customer`, `TestSandbox.queueCustomer`), taken from the queue; nil when none is
+    /// queued or the host cannot say (an older host): the app's own script plays then.
+    func scriptedCustomer(_ client: TerminalClient, terminalId: String) async -> CardScript? {
+        let answer = await client.send("POST", "/_sandbox/customer/\(TerminalClient.encode(terminalId))/next", as: RawAnswer.self)
+        guard case .success(let raw) = answer else { return nil }
+        return try? CardScript(takenTurn: raw.data)
     }
 
     /// Tests the contactless reader without a transaction.
@@ -243,7 +277,9 @@ extension TapOnMobile {
                                                          field: "currency"))))
             }
             let reader = loggedIn.registered.context.reader
-            if let script = self.configuration.cardScripts?(.init(operation: .cardReaderTest, amount: 0, currency: currency)) {
+            if let script = await self.scriptedCustomer(loggedIn.client, terminalId: loggedIn.terminalId)
+                ?? self.configuration.cardScripts?(.init(operation: .cardReaderTest, amount: 0, currency: currency))
+            {
                 await reader.present(script)
             }
             do throws(ReaderError) {

@@ -16,6 +16,9 @@ public struct Issuer: Sendable {
     /// The cards with every field of a read, by their short name (`visa-es`): what the MONEI host's
     /// sandbox tap (`POST /_sandbox/monei/card-read`) reads.
     private let cards: [String: CardData]
+    /// Each named card's entry of the file as JSON (`{"name":"visa","pan":…}`): what a device that has
+    /// no catalogue of its own is handed with a scripted customer's tap (`/_sandbox/customer`).
+    private let entries: [String: String]
     /// The cards sample webhooks are paid with (`POST /_sandbox/webhooks/trigger`): the file's first
     /// card without flags or PIN, and its first card flagged `decline`.
     private let approvingSample: CardData?
@@ -43,7 +46,16 @@ public struct Issuer: Sendable {
             }
             let cards: [Card]
         }
-        let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: cardsFile))
+        let bytes = try Data(contentsOf: cardsFile)
+        let file = try JSONDecoder().decode(File.self, from: bytes)
+        var entries: [String: String] = [:]
+        if let root = try JSONSerialization.jsonObject(with: bytes) as? [String: Any], let list = root["cards"] as? [[String: Any]] {
+            for entry in list {
+                guard let name = entry["name"] as? String else { continue }
+                entries[name] = String(decoding: try JSONSerialization.data(withJSONObject: entry, options: [.sortedKeys]), as: UTF8.self)
+            }
+        }
+        self.entries = entries
         var records: [String: Record] = [:]
         for card in file.cards {
             records[Self.key(card.pan)] = Record(pin: card.pin, declines: card.flags?.contains("decline") ?? false)
@@ -60,6 +72,7 @@ public struct Issuer: Sendable {
     public init() {
         records = [:]
         cards = [:]
+        entries = [:]
         approvingSample = nil
         decliningSample = nil
     }
@@ -69,6 +82,9 @@ public struct Issuer: Sendable {
 
     /// The test card of this short name, as a reader reads it.
     func card(named name: String) -> CardData? { cards[name] }
+
+    /// The file's entry of the card of this short name, as JSON.
+    func entry(named name: String) -> String? { entries[name] }
 
     static func key(_ pan: String) -> String { SHA256.hexDigest(pan) }
 

@@ -248,6 +248,7 @@ struct ConformanceTests {
                     ]),
                 Pass(
                     name: "sandbox", filters: ["--include-tag", "sandbox", "--exclude-operation-id", "triggerWebhook"],
+                    dictionaries: ["terminals": fixtures.terminals.map(\.id), "cards": ShippedCards.catalogue.names],
                     settings: [
                         Settings(
                             operations: ["seedHost"],
@@ -255,7 +256,16 @@ struct ConformanceTests {
                                 A seed the schema allows may name a terminal, card or merchant the region does not have (400), \
                                 or a terminal an earlier seed took (409).
                                 """,
-                            positiveStatuses: ["2xx", "400", "409"])
+                            positiveStatuses: ["2xx", "400", "409"]),
+                        Settings(
+                            operations: ["queueCustomerTurn"],
+                            reason: """
+                                A turn the schema allows may name a card sandbox-data/cards.json lacks, or pair an action with \
+                                a member it does not take (a tap without its card, a cancel with a PIN): 400; or a terminal the \
+                                region lacks: 404. Half of the cards and terminals are drawn from the fixtures, so turns are \
+                                queued too.
+                                """,
+                            parameters: [("body.card", "cards"), ("path.terminalId", "terminals")], positiveStatuses: ["2xx", "400", "404"]),
                     ]),
             ]
         }

@@ -6,7 +6,7 @@ import Testing
 /// checkout whose `make run` is running (`sandbox up` on free ports; the doc's ports moved to them).
 @Suite("docs/testing-your-app.md", .blocksThreads)
 struct TestingYourAppDocTests {
-    @Test("the snapshot journey, the seed and the control calls run as written and answer what the comments say", .timeLimit(.minutes(2)))
+    @Test("the snapshot journey, the seed, the queued customer and the control calls run as written and answer what the comments say", .timeLimit(.minutes(2)))
     func journeyRunsAsWritten() throws {
         let doc = try String(contentsOf: Paths.repository.appendingPathComponent("docs/testing-your-app.md"), encoding: .utf8)
         var blocks: [String] = []
@@ -16,11 +16,14 @@ struct TestingYourAppDocTests {
             blocks.append(String(doc[start.upperBound..<end.lowerBound]))
             cursor = end.upperBound
         }
-        try #require(blocks.count == 3, "\(blocks)")
+        try #require(blocks.count == 4, "\(blocks)")
         let base = try freeConsecutivePorts(RegionFacts.all.count + 3)
-        let calls = blocks[2]
-            .replacingOccurrences(of: "127.0.0.1:8100", with: "127.0.0.1:\(base)")
-            .replacingOccurrences(of: "127.0.0.1:8111", with: "127.0.0.1:\(base + 11)")
+        func ported(_ block: String) -> String {
+            block.replacingOccurrences(of: "127.0.0.1:8100", with: "127.0.0.1:\(base)")
+                .replacingOccurrences(of: "127.0.0.1:8111", with: "127.0.0.1:\(base + 11)")
+        }
+        let customer = ported(blocks[2])
+        let calls = ported(blocks[3])
         let checkout = TemporaryDirectory()
         let script = """
             sandbox up --base-port \(base) > up.log &
@@ -28,6 +31,8 @@ struct TestingYourAppDocTests {
             \(blocks[0])
             echo
             \(blocks[1])
+            echo
+            \(customer)
             echo
             \(calls)
             echo
@@ -47,7 +52,10 @@ struct TestingYourAppDocTests {
         // The seed after the reset: its device is logged in, its history is the seed's, and it pays at once.
         #expect(lines.contains { $0.hasPrefix("Seeded EU: 1 device (EU-T0101, logged in in ") }, "\(text)")
         #expect(lines.contains("6") && lines.contains { $0.hasPrefix("CLEARED ") && $0.contains("sale 12.50 EUR") }, "\(text)")
-        #expect(lines.last == "7", "the seed's six, and the sale: \(text)")
+        // The queued customer's wrong PIN, then tapsim's own card.
+        let statuses = lines.filter { $0 == "DECLINED" || $0 == "CLEARED" }
+        #expect(statuses == ["DECLINED", "CLEARED"], "\(text)")
+        #expect(lines.last == "9", "the seed's six, the sale, and the two the queued customer and tapsim's card paid: \(text)")
         #expect(!FileManager.default.fileExists(atPath: checkout.file(".sandbox/snapshots/ready-to-pay").path), "deleted")
     }
 }

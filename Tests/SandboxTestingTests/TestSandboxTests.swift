@@ -105,6 +105,34 @@ struct TestSandboxTests {
         }
     }
 
+    @Test("the customer at the card screen: turns queued in order, read back, emptied; a card cards.json lacks is a typed error naming the field")
+    func customerTurns() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            let queued = try await library.queueCustomer(.tap("mc-pin", pin: "wrong"), terminalId: "EU-T0101", region: "EU")
+            #expect(queued == [.tap("mc-pin", pin: "wrong")])
+            try await library.queueCustomer(.tap("visa-us-dcc", dccOfferAccepted: true), terminalId: "EU-T0101", region: "EU")
+            try await library.queueCustomer(.cancel(afterSeconds: 1), terminalId: "EU-T0101", region: "EU")
+            try await library.queueCustomer(.noTap, terminalId: "EU-T0101", region: "EU")
+            #expect(try await library.queuedCustomers(terminalId: "EU-T0101", region: "EU").map(\.action) == [.tap, .tap, .cancel, .noTap])
+            #expect(try await library.queuedCustomers(terminalId: "EU-T0102", region: "EU").isEmpty, "a queue per terminal")
+            do throws(TestSandboxError) {
+                try await library.queueCustomer(.tap("no-such-card"), terminalId: "EU-T0101", region: "EU")
+                Issue.record("a card cards.json lacks was queued")
+            } catch {
+                #expect(error.status == 400 && error.code == .invalidRequest && error.field == "card", "\(error)")
+            }
+            do throws(TestSandboxError) {
+                try await library.queueCustomer(.noTap, terminalId: "EU-T9999", region: "EU")
+                Issue.record("a terminal the region lacks")
+            } catch {
+                #expect(error.status == 404 && error.code == .terminalNotFound, "\(error)")
+            }
+            try await library.clearCustomers(terminalId: "EU-T0101", region: "EU")
+            #expect(try await library.queuedCustomers(terminalId: "EU-T0101", region: "EU").isEmpty)
+        }
+    }
+
     @Test("no sandbox running: the error says so, with no status")
     func nothingListens() async throws {
         // Ports 1 to 15 of this machine: nothing listens there.

@@ -27,6 +27,11 @@ extension EnvironmentHost {
         router.post("/_sandbox/customer/{terminalId}") { request in
             let id = try terminal(request)
             let turn = try request.decode(CustomerTurn.self)
+            if let members = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any],
+                let unknown = members.keys.sorted().first(where: { !CustomerTurn.fields.contains($0) })
+            {
+                throw HTTPError.invalidRequest("\(unknown) is not a field of a turn (action, card, afterSeconds, pin, dccOfferAccepted).", field: unknown)
+            }
             if let problem = turn.problem { throw HTTPError.invalidRequest(problem.message, field: problem.field) }
             if let card = turn.card, issuer.entry(named: card) == nil {
                 throw HTTPError.invalidRequest("sandbox-data/cards.json has no card named '\(card)'.", field: "card")

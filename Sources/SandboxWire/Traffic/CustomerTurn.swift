@@ -84,6 +84,9 @@ public struct CustomerTurn: Sendable, Codable, Equatable {
         return nil
     }
 
+    /// The members of a turn's JSON; any other is refused.
+    public static let fields: Set<String> = ["action", "card", "afterSeconds", "pin", "dccOfferAccepted"]
+
     /// The words `pin` takes besides digits.
     public static let pins: Set<String> = ["correct", "wrong", "none", "deferred"]
 

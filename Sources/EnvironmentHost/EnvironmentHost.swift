@@ -179,7 +179,7 @@ public final class EnvironmentHost: RunningService, Responder {
                 dispatcher.wake()
             })
         Self.addCustomerRoutes(to: &router, lifecycle, issuer: payments.data.issuer)
-        Self.addSeedRoutes(to: &router, Seeding(lifecycle: lifecycle, payments: payments, outbox: outbox))
+        Self.addSeedRoutes(to: &router, Seeding(lifecycle: lifecycle, payments: payments, outbox: outbox, qr: qr))
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
         Self.addAPMRoutes(to: &router, qr, courier: courier)
         Self.addProviderRoutes(to: &router, qr, courier: courier)

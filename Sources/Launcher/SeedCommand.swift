@@ -141,6 +141,9 @@ public enum SeedCommand {
             if !devices.isEmpty { parts.append("\(devices.count) device\(devices.count == 1 ? "" : "s") (\(devices.joined(separator: "; ")))") }
             if !result.transactions.isEmpty { parts.append("\(result.transactions.count) payment\(result.transactions.count == 1 ? "" : "s")") }
             if !result.webhooks.isEmpty { parts.append("webhook endpoint\(result.webhooks.count == 1 ? "" : "s") of \(result.webhooks.joined(separator: ", "))") }
+            for order in result.qrOrders ?? [] {
+                parts.append("a \(order.brand) QR order waiting at the wallet on \(order.terminalId) (\(order.payUrl))")
+            }
             lines.append("Seeded \(region): \(parts.isEmpty ? "nothing (its part is empty)" : parts.joined(separator: ", ")).")
         }
         return lines

@@ -120,6 +120,7 @@ struct SeedTests {
                     let applied = expectReply(
                         await try sandbox.host(region).service.call("POST", "/_sandbox/seed", body: part), 201, nil, "\(file): \(region)")
                     #expect(applied.array("transactions")?.count == (part["transactions"] as? [Any])?.count ?? 0, "\(file): \(applied)")
+                    #expect(applied.array("qrOrders")?.count == (part["qrOrders"] as? [Any])?.count, "\(file): \(applied)")
                 }
                 if let part = seed["wallet"] as? [String: Any] {
                     let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)

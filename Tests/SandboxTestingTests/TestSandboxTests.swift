@@ -133,6 +133,65 @@ struct TestSandboxTests {
         }
     }
 
+    @Test("a seeded QR order waits at the wallet, keeps its terminal busy, and is paid there as a device's would be")
+    func seededQROrderWaitsAtTheWallet() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+            let eu = Service(name: "EU", baseURL: try sandbox.url(of: "EU"))
+            var seed = Self.seed
+            seed.regions["EU"]?.qrOrders = [HostSeed.QROrder(terminalId: "EU-T0101", amount: 1990, brand: "WECHATPAY", reference: "TABLE-4")]
+            let result = try #require(try await library.seed(seed).first { $0.region == "EU" })
+            let order = try #require(result.qrOrders?.first, "\(result)")
+            #expect(order.terminalId == "EU-T0101" && order.brand == "WECHATPAY" && order.payUrl.contains(order.transactionId), "\(order)")
+
+            let open = await wallet.call("GET", "/api/orders")
+            #expect(open.array("orders")?.count == 1 && open.text.contains(order.transactionId) && open.text.contains("1990"), "\(open)")
+            let token = try #require(result.devices.first?.sessionToken)
+            let busy = await eu.call("POST", "/terminal/v1/transactions/validate", bearer: token, body: ["transactionServiceType": "PAYMENT", "requestedAmount": 500])
+            #expect(busy.status == 409 && busy.text.contains("terminal_busy"), "the order holds the terminal: \(busy)")
+
+            expectReply(await wallet.call("POST", "/api/orders/\(order.transactionId)/pay"), 200, nil, "the customer pays")
+            let paid = await eventuallyValue { () async -> HTTPReply? in
+                let reply = await eu.call("GET", "/terminal/v1/apm/transactions/\(order.transactionId)", bearer: token)
+                return reply.text.contains("CLEARED") ? reply : nil
+            }
+            #expect(paid != nil, "the host hears of the payment as for a device's order")
+        }
+    }
+
+    @Test("a QR order the terminal cannot take is refused with its path, and nothing of the seed stays")
+    func refusedQROrder() async throws {
+        try await withSandbox { sandbox in
+            let library = Self.library(sandbox)
+            let wallet = Service(name: "wallet", baseURL: sandbox.sandbox.wallet.url)
+            for (order, field) in [
+                (HostSeed.QROrder(terminalId: "EU-T0102", amount: 500), "regions.EU.qrOrders[0].terminalId"),
+                (HostSeed.QROrder(terminalId: "EU-T0101", amount: 500, brand: "TWINT"), "regions.EU.qrOrders[0].brand"),
+                (HostSeed.QROrder(terminalId: "EU-T0101", amount: 0), "regions.EU.qrOrders[0].amount"),
+            ] {
+                var seed = Self.seed
+                seed.regions["EU"]?.qrOrders = [order]
+                do throws(TestSandboxError) {
+                    try await library.seed(seed)
+                    Issue.record("\(order) was seeded")
+                } catch {
+                    #expect(error.field == field, "\(order): \(error)")
+                }
+            }
+            var twice = Self.seed
+            twice.regions["EU"]?.qrOrders = [HostSeed.QROrder(terminalId: "EU-T0101", amount: 500), HostSeed.QROrder(terminalId: "EU-T0101", amount: 600)]
+            do throws(TestSandboxError) {
+                try await library.seed(twice)
+                Issue.record("two orders on one terminal")
+            } catch {
+                #expect(error.field == "regions.EU.qrOrders[0].terminalId", "\(error)")
+            }
+            #expect(await wallet.call("GET", "/api/orders").array("orders")?.isEmpty == true, "no order was made")
+            try await library.seed(Self.seed)  // the device's terminal is still free: nothing stayed
+        }
+    }
+
     @Test("no sandbox running: the error says so, with no status")
     func nothingListens() async throws {
         // Ports 1 to 15 of this machine: nothing listens there.

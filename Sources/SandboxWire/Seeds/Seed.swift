@@ -115,11 +115,37 @@ public struct HostSeed: Codable, Sendable, Equatable {
     public var devices: [Device]?
     public var transactions: [Transaction]?
     public var webhooks: [Webhook]?
+    public var qrOrders: [QROrder]?
 
-    public init(devices: [Device]? = nil, transactions: [Transaction]? = nil, webhooks: [Webhook]? = nil) {
+    public init(devices: [Device]? = nil, transactions: [Transaction]? = nil, webhooks: [Webhook]? = nil, qrOrders: [QROrder]? = nil) {
         self.devices = devices
         self.transactions = transactions
         self.webhooks = webhooks
+        self.qrOrders = qrOrders
+    }
+
+    /// A QR payment under way: made now, as a device's `doQRPayment` makes one, so its order waits at
+    /// the wallet for the customer (scan, pay, decline, or let it expire at the terminal's
+    /// `apmTimeout` on the sandbox clock) and the terminal is busy until it is final.
+    public struct QROrder: Codable, Sendable, Equatable {
+        /// A terminal of the region that takes QR payments (`apmEnabled`), with nothing in flight.
+        public var terminalId: String
+        /// Minor units in the terminal's currency, tip included.
+        public var amount: Int
+        public var tipAmount: Int?
+        /// One of the terminal's active `apmConfig` brands (default: its first).
+        public var brand: String?
+        public var reference: String?
+
+        public init(terminalId: String, amount: Int, tipAmount: Int? = nil, brand: String? = nil, reference: String? = nil) {
+            self.terminalId = terminalId
+            self.amount = amount
+            self.tipAmount = tipAmount
+            self.brand = brand
+            self.reference = reference
+        }
+
+        static let fields: Set<String> = ["terminalId", "amount", "tipAmount", "brand", "reference"]
     }
 
     /// A device registered to a terminal, as `tapsim register` and the SDKs leave one.
@@ -215,14 +241,16 @@ public struct HostSeed: Codable, Sendable, Equatable {
         static let fields: Set<String> = ["merchantId", "url", "scheme", "secret"]
     }
 
-    static let fields: Set<String> = ["devices", "transactions", "webhooks"]
+    static let fields: Set<String> = ["devices", "transactions", "webhooks", "qrOrders"]
 
     /// The path of the first member that no region's part has, below `path`, or nil.
     public static func unknownField(in json: Any, path: String = "") -> String? {
         func named(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
         guard let object = json as? [String: Any] else { return nil }
         if let key = object.keys.sorted().first(where: { !fields.contains($0) }) { return named(key) }
-        for (key, known) in [("devices", Device.fields), ("transactions", Transaction.fields), ("webhooks", Webhook.fields)] {
+        for (key, known) in [
+            ("devices", Device.fields), ("transactions", Transaction.fields), ("webhooks", Webhook.fields), ("qrOrders", QROrder.fields),
+        ] {
             guard let items = object[key] as? [Any] else { continue }
             for (index, item) in items.enumerated() {
                 guard let member = item as? [String: Any] else { continue }
@@ -258,15 +286,34 @@ public struct SeedResult: Codable, Sendable, Equatable {
         }
     }
 
+    /// A QR payment the seed made, waiting at the wallet.
+    public struct QROrder: Codable, Sendable, Equatable {
+        public var terminalId: String
+        public var transactionId: String
+        public var brand: String
+        /// The wallet's pay page of the order: what the customer's phone opens from the QR.
+        public var payUrl: String
+
+        public init(terminalId: String, transactionId: String, brand: String, payUrl: String) {
+            self.terminalId = terminalId
+            self.transactionId = transactionId
+            self.brand = brand
+            self.payUrl = payUrl
+        }
+    }
+
     public var region: String
     public var devices: [Device]
     public var transactions: [String]
     public var webhooks: [String]
+    /// Absent when the seed made none.
+    public var qrOrders: [QROrder]?
 
-    public init(region: String, devices: [Device], transactions: [String], webhooks: [String]) {
+    public init(region: String, devices: [Device], transactions: [String], webhooks: [String], qrOrders: [QROrder]? = nil) {
         self.region = region
         self.devices = devices
         self.transactions = transactions
         self.webhooks = webhooks
+        self.qrOrders = qrOrders
     }
 }

@@ -46,9 +46,13 @@ struct QRPayments: Sendable {
     /// hold while the wallet answers; when the wallet does not answer, the row is removed again
     /// (nothing stays in flight) and the order is closed at the wallet in case it was made after all.
     func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: Payments.IdempotencyKey?) throws -> Response {
-        let terminal = try payments.terminalInfo(session)
+        try create(on: try payments.terminalInfo(session), body, key: key).response
+    }
+
+    /// What a QR payment must meet before it is made: QR payments on, the card sale's rules word for
+    /// word (amount, tip, reference, limit, the terminal's currency), an active brand. Answers the brand.
+    func checked(_ terminal: TerminalInfo, _ body: APMBodies.Payment) throws(PaymentError) -> APMConfig {
         guard terminal.apmEnabled else { throw PaymentError.apmNotEnabled }
-        // The card sale's rules, word for word: amount, tip, reference, limit, the terminal's currency.
         try PaymentValidation.sale(
             SandboxWire.SaleRequest(
                 currency: terminal.currency.code, requestedAmount: body.requestedAmount, tipAmount: body.tipAmount,
@@ -58,6 +62,15 @@ struct QRPayments: Sendable {
         guard let brand = active.first(where: { $0.brandName == body.brand }) else {
             throw PaymentError.apmBrandUnavailable(body.brand.rawValue, active: active.map(\.brandName.rawValue))
         }
+        return brand
+    }
+
+    /// doQRPayment on `terminal` (a device's session's, or a seed's): the answer, and the payment
+    /// made with its pay URL at the wallet (nil when a repeated key was answered again).
+    func create(
+        on terminal: TerminalInfo, _ body: APMBodies.Payment, key: Payments.IdempotencyKey?
+    ) throws -> (response: Response, made: (id: String, payUrl: String)?) {
+        let brand = try checked(terminal, body)
         let timeout = Self.timeout(terminal)
         let now = payments.now()
         let made: TransactionRecord
@@ -70,7 +83,7 @@ struct QRPayments: Sendable {
             $0.reference = body.reference
             $0.apmExpiresAt = now + Int64(timeout) * 1000
         }) {
-        case .replay(let response): return response
+        case .replay(let response): return (response, nil)
         case .made(let record): made = record
         }
         let order: WalletProvider.Order
@@ -85,7 +98,7 @@ struct QRPayments: Sendable {
             throw error
         }
         _ = try? QRImage.svg(order.payUrl)  // drawn here, not on the writer's thread: the answer's image is then looked up
-        return try finish(made, terminal: terminal, key: key, at: now) { $0.apmQRCode = order.payUrl }
+        return (try finish(made, terminal: terminal, key: key, at: now) { $0.apmQRCode = order.payUrl }, (made.id, order.payUrl))
     }
 
     /// The first write of a new APM payment: a passed deadline applied, a repeated key answered
@@ -112,12 +125,17 @@ struct QRPayments: Sendable {
         }
     }
 
-    /// Removes the row of a payment the wallet did not make (nothing stays in flight); `closing`
-    /// also closes the order at the wallet, in case it was made and only answered too late.
+    /// Removes the row of a payment the wallet did not make (nothing stays in flight), or one a
+    /// refused seed made; `closing` also closes the order at the wallet, in case it was made (and
+    /// only answered too late).
     func abandon(_ made: TransactionRecord, closing: Bool, at now: Int64) throws {
+        try abandon(id: made.id, closing: closing, at: now)
+    }
+
+    func abandon(id: String, closing: Bool, at now: Int64) throws {
         try store.write { db in
-            try db.apm.delete(id: made.id)
-            if closing, wallet.baseURL != nil { try WalletCalls.close(db, order: made.id, reason: "cancelled", at: now) }
+            try db.apm.delete(id: id)
+            if closing, wallet.baseURL != nil { try WalletCalls.close(db, order: id, reason: "cancelled", at: now) }
         }
     }
 

@@ -12,10 +12,16 @@ import SandboxWire
 /// Seeded payments are history: they send no webhook and hold no terminal busy; each is what the
 /// host itself would have kept for such a payment (card, authorisation code, response), so the
 /// history, the back office, refunds of them and the statistics read them as any other.
+///
+/// Seeded QR orders are not history: each is made as a device's `doQRPayment` makes one, its order
+/// at the wallet and the terminal busy until it is final. The wallet is called outside the write,
+/// so the whole seed is checked first, the orders are made, then the rest is written; when any of
+/// that fails, the orders made are taken back (and closed at the wallet).
 struct Seeding {
     let lifecycle: Lifecycle
     let payments: Payments
     let outbox: Outbox
+    let qr: QRPayments
 
     /// Why a seed is refused: the first bad field's path (`devices[0].terminalId`) and what is wrong.
     struct Refusal: Error, Equatable {
@@ -43,22 +49,85 @@ struct Seeding {
     ///
     /// - Throws: ``Refusal`` for the first bad field; nothing was written then.
     func apply(_ seed: HostSeed, dryRun: Bool = false) throws -> SeedResult {
+        let orders = try (seed.qrOrders ?? []).enumerated().map { try qrOrder($1, at: "qrOrders[\($0)]", seed.qrOrders ?? []) }
+        if dryRun || orders.isEmpty { return try write(seed, orders: orders, dryRun: dryRun) }
+        _ = try write(seed, orders: orders, dryRun: true)
+        var made: [SeedResult.QROrder] = []
+        do {
+            for order in orders {
+                guard let opened = try qr.create(on: order.terminal, order.body, key: nil).made else { continue }
+                made.append(.init(terminalId: order.terminal.terminalId, transactionId: opened.id, brand: order.body.brand.rawValue, payUrl: opened.payUrl))
+            }
+            var result = try write(seed, orders: [], dryRun: false)
+            result.qrOrders = made
+            return result
+        } catch {
+            let now = lifecycle.now()
+            for order in made { try? qr.abandon(id: order.transactionId, closing: true, at: now) }
+            throw error
+        }
+    }
+
+    /// The seed's one write (or its dry run): devices, transactions, webhooks, and the check that
+    /// each QR order's terminal has nothing in flight.
+    private func write(_ seed: HostSeed, orders: [QROrder], dryRun: Bool) throws -> SeedResult {
         // Resolving a webhook URL's host may wait on DNS: done before the writer is taken.
         let urlRefusals = (seed.webhooks ?? []).map { $0.url.flatMap(outbox.refusal(of:)) }
         let now = lifecycle.now()
         do {
             return try lifecycle.write { db in
+                for order in orders {
+                    try payments.expireStale(db, terminal: order.terminal.terminalId, at: now)
+                    if try payments.inFlight(db, terminal: order.terminal.terminalId) {
+                        throw Refusal(
+                            field: order.path + ".terminalId",
+                            message: "Terminal \(order.terminal.terminalId) has a payment in progress: it takes a QR order once that one is final.",
+                            conflict: .terminalBusy)
+                    }
+                }
                 let result = SeedResult(
                     region: lifecycle.region.id,
                     devices: try (seed.devices ?? []).enumerated().map { try device($1, at: "devices[\($0)]", seed.devices ?? [], db, now) },
                     transactions: try transactions(seed.transactions ?? [], db, now),
-                    webhooks: try webhooks(seed.webhooks ?? [], refusals: urlRefusals, db, now))
+                    webhooks: try webhooks(seed.webhooks ?? [], refusals: urlRefusals, db, now),
+                    qrOrders: orders.isEmpty ? nil : [])
                 if dryRun { throw DryRun(result: result) }
                 return result
             }
         } catch let dry as DryRun {
             return dry.result
         }
+    }
+
+    // MARK: - QR orders
+
+    /// A seeded QR order, checked as `doQRPayment` checks one.
+    struct QROrder {
+        let path: String
+        let terminal: TerminalInfo
+        let body: APMBodies.Payment
+    }
+
+    private func qrOrder(_ seeded: HostSeed.QROrder, at path: String, _ all: [HostSeed.QROrder]) throws -> QROrder {
+        guard let terminal = lifecycle.directory.infos[seeded.terminalId] else {
+            throw Refusal(field: path + ".terminalId", message: "The \(lifecycle.region.id) region has no terminal '\(seeded.terminalId)'.")
+        }
+        if all.filter({ $0.terminalId == seeded.terminalId }).count > 1 {
+            throw Refusal(field: path + ".terminalId", message: "Terminal \(seeded.terminalId) is named by more than one QR order: a terminal has one payment in flight.")
+        }
+        let brand = seeded.brand.map(APMPaymentData.APMBrand.init(rawValue:))
+            ?? terminal.apmConfig.first(where: { $0.isActive && $0.brandName != .BLIK })?.brandName ?? APMPaymentData.APMBrand(rawValue: "")
+        if brand == .BLIK {
+            throw Refusal(field: path + ".brand", message: "A BLIK payment takes the customer's code, not a QR: seed it as a transaction.")
+        }
+        let body = APMBodies.Payment(requestedAmount: seeded.amount, tipAmount: seeded.tipAmount, reference: seeded.reference, brand: brand)
+        do {
+            _ = try qr.checked(terminal, body)
+        } catch {
+            let field = switch error.field { case "requestedAmount": "amount"; case nil: error.code == .apmBrandUnavailable ? "brand" : "terminalId"; case let other?: other }
+            throw Refusal(field: path + "." + field, message: error.message)
+        }
+        return QROrder(path: path, terminal: terminal, body: body)
     }
 
     // MARK: - Devices

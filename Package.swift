@@ -177,6 +177,11 @@ let package = Package(
             name: "GeopagosTests",
             dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(name: "SandboxTestingTests", dependencies: ["SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
+        // The sample app's store (Examples/TapToPayDemo.swiftpm/Sources, symlinked in: no SwiftUI) driven
+        // from a seed and a snapshot with SandboxTesting, as the app's UI tests do.
+        .testTarget(
+            name: "TapToPayDemoTests",
+            dependencies: ["TapOnMobileSandbox", "SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )

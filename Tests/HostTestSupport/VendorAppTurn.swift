@@ -7,7 +7,8 @@ import Testing
 /// for that vendor in this same process, which take the same turn (``Tapsim/asTheOnlyApp(of:_:)``).
 /// Without it, a tapsim payment started beside the test aborts the test's intent, or the other way round.
 public struct VendorAppTurn: SuiteTrait, TestTrait, TestScoping {
-    /// The vendor's region: `MONEI`, `PAGBANK` or `GEOPAGOS`.
+    /// The vendor's region: `MONEI`, `PAGBANK` or `GEOPAGOS`; or `TapOnMobile.shared`, the
+    /// TapOnMobile SDK's one shared device, which the seed's examples and the sample app use.
     public let region: String
 
     public var isRecursive: Bool { true }

@@ -1,13 +1,14 @@
 import Foundation
+import HostTestSupport
 import TapOnMobileSandbox
 import SandboxTestSupport
 import Testing
 
 /// The seed's examples (SeedExamples.swift), run as written on `TapOnMobile.shared` against a live
 /// sandbox: register, log in, prepare, pay with a container, refund, reverse, every read, receipt,
-/// secure code, log out, unregister. Serialized: `TapOnMobile.shared` is one device for the process,
-/// and this suite is the only one that uses it.
-@Suite("The seed's examples against a live sandbox", .serialized)
+/// secure code, log out, unregister. Serialized, and each test takes the process's turn of
+/// `TapOnMobile.shared` (one device for the process; the sample app's tests use it too).
+@Suite("The seed's examples against a live sandbox", .serialized, .vendorApp("TapOnMobile.shared"))
 @MainActor
 struct SeedExampleTests {
     /// Runs `example` and waits for the line it prints that contains `text`.

@@ -1,4 +1,6 @@
+#if canImport(Combine)
 import Combine
+#endif
 import Foundation
 import TapOnMobileSandbox
 
@@ -8,6 +10,10 @@ import TapOnMobileSandbox
 ///
 /// Only `configure(_:)` and `reader` are the sandbox's own (where the host is, what the customer
 /// does at the card screen, what iOS tells Apple's reader); every other call is the vendor's.
+///
+/// The app's tests make it with `configure`, which has the last word on the SDK's configuration
+/// (the sandbox they started, the device's folder a seed wrote, a reader clock that skips the
+/// waits); the app passes none.
 @MainActor
 final class DemoStore: ObservableObject {
     /// Where the merchant is in the flow.
@@ -32,6 +38,7 @@ final class DemoStore: ObservableObject {
 
     private let sdk = TapOnMobile.shared
     private let customerChoice = CustomerChoice()
+    private let configure: @Sendable (inout SandboxConfiguration) -> Void
     private var listener: PrepareProgress?
     private var observers: [any NSObjectProtocol] = []
 
@@ -58,7 +65,8 @@ final class DemoStore: ObservableObject {
     @Published private(set) var cardResult: TransactionDetail?
     @Published private(set) var history: [TransactionHistoryItem] = []
 
-    init() {
+    init(configure: @escaping @Sendable (inout SandboxConfiguration) -> Void = { _ in }) {
+        self.configure = configure
         hostAddress = UserDefaults.standard.string(forKey: Keys.hostAddress) ?? Self.defaultHost
         pretendsUnsupported = UserDefaults.standard.bool(forKey: Keys.pretendsUnsupported)
         // A call that meets an ended session (ten minutes in the sandbox flavour) posts this.
@@ -97,6 +105,7 @@ final class DemoStore: ObservableObject {
         }
         let choice = customerChoice
         configuration.cardScripts = { _ in choice.customer.script }
+        configure(&configuration)
         sdk.removeAllPrepareDeviceListeners()
         sdk.configure(configuration)
 

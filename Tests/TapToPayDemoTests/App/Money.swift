@@ -1,0 +1,1 @@
+../../../Examples/TapToPayDemo.swiftpm/Sources/Money.swift

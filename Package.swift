@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "SandboxStore", dependencies: ["CSQLite"]),
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "SandboxTime", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
+        .target(name: "SandboxControl", dependencies: ["SandboxHTTPClient", "SandboxWire"]),
         .target(name: "SandboxQRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
@@ -81,7 +82,7 @@ let package = Package(
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "CardPayload",
                 "WebhookSignature", "SandboxTime", "FastJSON", "SandboxWire",
             ]),
-        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
+        .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire", "SandboxControl"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "SandboxTime", "SandboxWire"]),
         .target(
             name: "WalletSimulator",
@@ -96,6 +97,7 @@ let package = Package(
             dependencies: [
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
                 "SandboxHTTPClient", "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto", "SandboxTesting",
+                "SandboxControl",
             ]
         ),
 

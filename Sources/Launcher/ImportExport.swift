@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SandboxControl
 
 /// `sandbox up --import DIR` and `--export-on-exit DIR`: a sandbox's whole state as a folder,
 /// carried from one data directory (or machine, or CI job) to another. The folder is a snapshot's:
@@ -20,10 +21,10 @@ enum StateFolder {
         try files.copyItem(at: folder, to: shelf)
         defer { try? files.removeItem(at: shelf) }
         do {
-            _ = try sandbox.restore(transit)
-        } catch let failure as RunningSandbox.Failure {
-            throw RunningSandbox.Failure(
-                description: "--import \(folder.path): " + failure.description.replacingOccurrences(of: "snapshot '\(transit)'", with: "the folder"))
+            _ = try sandbox.restored(transit)
+        } catch {
+            throw CommandFailure(
+                description: "--import \(folder.path): " + "\(error)".replacingOccurrences(of: "snapshot '\(transit)'", with: "the folder"))
         }
         return "Imported the state of \(sandbox.services.count) services from \(folder.path)."
     }
@@ -31,7 +32,7 @@ enum StateFolder {
     /// Saves every service's state and puts it in `folder` (replacing what it held), then removes
     /// the snapshot it passed through.
     static func exportState(to folder: URL, from sandbox: RunningSandbox, dataDirectory: URL) throws -> String {
-        _ = try sandbox.save(transit)
+        try sandbox.save(transit)
         let shelf = dataDirectory.appendingPathComponent("snapshots").appendingPathComponent(transit)
         let files = FileManager.default
         defer { try? files.removeItem(at: shelf) }

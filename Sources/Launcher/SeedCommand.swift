@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SandboxControl
 import SandboxHTTP
 import SandboxHTTPClient
 import SandboxTesting
@@ -87,30 +88,30 @@ public enum SeedCommand {
         for (region, body) in plan.parts {
             guard let service = sandbox.services.first(where: { $0.name == region }) else {
                 let running = sandbox.services.map(\.name).filter { $0 != "wallet" && $0 != "webhooks" }
-                throw RunningSandbox.Failure(
+                throw CommandFailure(
                     description: "\(plan.file): regions.\(region): no host of region \(region) runs in this sandbox (\(running.joined(separator: ", "))); nothing was applied")
             }
             hosts.append((region, service, body))
         }
         if plan.wallet != nil {
             guard let wallet = sandbox.services.first(where: { $0.name == "wallet" }) else {
-                throw RunningSandbox.Failure(description: "\(plan.file): wallet: this sandbox runs no wallet; nothing was applied")
+                throw CommandFailure(description: "\(plan.file): wallet: this sandbox runs no wallet; nothing was applied")
             }
             hosts.append(("wallet", wallet, plan.wallet!))
         }
         let folders = try deviceFolders(plan, dataDirectory: dataDirectory)
-        func refused(_ region: String, _ failure: RunningSandbox.Failure) -> RunningSandbox.Failure {
-            guard let envelope = failure.envelope else { return failure }
+        func refused(_ region: String, _ failure: RunningSandbox.Failure) -> CommandFailure {
+            guard let envelope = failure.envelope else { return CommandFailure(description: failure.description) }
             let part = region == "wallet" ? "wallet" : "regions.\(region)"
             let field = envelope.error.field.map { "\(part).\($0): " } ?? "\(part): "
-            return RunningSandbox.Failure(
+            return CommandFailure(
                 description: "\(plan.file): \(field)\(envelope.error.message ?? envelope.error.code.rawValue) (\(envelope.error.code.rawValue)); nothing was applied",
                 envelope: envelope)
         }
         // Every host checks its part first: one that refuses leaves every part unapplied.
         for (region, service, body) in hosts {
-            do { try sandbox.call(service, .post, "/_sandbox/seed?dryRun=true", bytes: body) } catch let failure as RunningSandbox.Failure {
-                throw refused(region, failure)
+            do { try sandbox.call(service, .post, "/_sandbox/seed?dryRun=true", bytes: body) } catch {
+                throw refused(region, error)
             }
         }
         var lines: [String] = []

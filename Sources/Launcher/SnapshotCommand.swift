@@ -1,9 +1,8 @@
 import CommandLineSupport
 import Foundation
 import SandboxHTTP
-import SandboxHTTPClient
+import SandboxControl
 import SandboxWire
-import Synchronization
 
 /// `sandbox snapshot save|restore|list|delete [NAME] [--data-dir DIR]` and `sandbox reset`: what a
 /// test asks of the whole running sandbox, found by the `endpoints.json` that `sandbox up` wrote in
@@ -48,9 +47,9 @@ public enum SnapshotCommand {
             let sandbox = try RunningSandbox(options)
             switch (action, name) {
             case ("list", nil): try sandbox.list()
-            case ("save", let name?): CommandMain.say(try sandbox.save(name))
-            case ("restore", let name?): CommandMain.say(try sandbox.restore(name))
-            case ("delete", let name?): CommandMain.say(try sandbox.delete(name))
+            case ("save", let name?): CommandMain.say(try sandbox.saved(name))
+            case ("restore", let name?): CommandMain.say(try sandbox.restored(name))
+            case ("delete", let name?): CommandMain.say(try sandbox.deleted(name))
             case ("list", _?): throw UsageError("'list' takes no name")
             case ("save", nil), ("restore", nil), ("delete", nil): throw UsageError("'\(action)' needs a snapshot name")
             default: throw UsageError("unknown action '\(action)': save, restore, list or delete")
@@ -61,13 +60,7 @@ public enum SnapshotCommand {
     static func runReset(_ options: ParsedArguments) throws {
         let sandbox = try RunningSandbox(options)
         let started = ContinuousClock.now
-        try sandbox.each { service in
-            if service.name == "webhooks" {
-                try sandbox.call(service, .delete, "/api/events")
-            } else {
-                try sandbox.call(service, .post, "/_sandbox/reset")
-            }
-        }
+        try sandbox.reset()
         CommandMain.say("Reset \(sandbox.services.count) services in \(milliseconds(since: started)) ms.")
     }
 
@@ -77,18 +70,18 @@ public enum SnapshotCommand {
     }
 }
 
-/// The services of a running sandbox, from its `endpoints.json`.
-struct RunningSandbox: Sendable {
-    struct Service: Sendable {
-        let name: String
-        let url: String
-    }
+/// The running sandbox a command works on: its services' control calls (``SandboxControl``), found
+/// by the `endpoints.json` that `sandbox up` wrote in its data directory.
+typealias RunningSandbox = SandboxControl
 
-    /// Each host, then the wallet and the inbox: the order of saves and restores.
-    let services: [Service]
-    let controlKey: String?
-    let client = HTTPClient()
+/// A command's own words for what the sandbox refused or could not do.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    /// The service's error envelope, when it answered with one.
+    var envelope: ErrorEnvelope? = nil
+}
 
+extension SandboxControl {
     init(_ options: ParsedArguments) throws {
         let directory = URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox")
         let file = directory.appendingPathComponent("endpoints.json")
@@ -100,85 +93,12 @@ struct RunningSandbox: Sendable {
         self.init(endpoints)
     }
 
-    init(_ endpoints: EndpointsFile) {
-        var services = endpoints.environments.sorted { $0.key < $1.key }.map { Service(name: $0.key, url: $0.value) }
-        if let wallet = endpoints.wallet { services.append(Service(name: "wallet", url: wallet)) }
-        if let inbox = endpoints.webhooks { services.append(Service(name: "webhooks", url: inbox)) }
-        self.services = services
-        controlKey = endpoints.controlKey
-    }
-
-    /// Runs `body` for every service at once (each answers for its own part); every failure is reported.
-    func each(_ body: @Sendable (Service) throws -> Void) throws {
-        let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: services.count) { index in
-            do { try body(services[index]) } catch { failures.withLock { $0.append("\(error)") } }
-        }
-        let failed = failures.withLock { $0 }
-        guard failed.isEmpty else { throw Failure(description: failed.sorted().joined(separator: "\n")) }
-    }
-
-    /// A refusal or failure of one service, as the command prints it.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        /// The service's error envelope, when it answered with one.
-        var envelope: ErrorEnvelope? = nil
-    }
-
-    @discardableResult
-    func call(_ service: Service, _ method: HTTPClientRequest.Method, _ path: String, body: [String: String]? = nil) throws -> [UInt8] {
-        try call(service, method, path, bytes: try body.map { Array(try JSONEncoder().encode($0)) } ?? [])
-    }
-
-    /// The body of a 2xx answer; any other is a ``Failure`` naming the service and the error envelope.
-    @discardableResult
-    func call(_ service: Service, _ method: HTTPClientRequest.Method, _ path: String, bytes: [UInt8]) throws -> [UInt8] {
-        var headers: HTTPClientHeaders = ["Content-Type": "application/json"]
-        if let controlKey { headers.add(name: "X-Sandbox-Control-Key", value: controlKey) }
-        let url = (service.url.hasSuffix("/") ? String(service.url.dropLast()) : service.url) + path
-        let response: HTTPClientResponse
-        do {
-            response = try client.send(HTTPClientRequest(method: method, url: url, headers: headers, body: bytes, timeout: .seconds(30)))
-        } catch {
-            throw Failure(description: "\(service.name) at \(service.url) did not answer (\(error)): is the sandbox still running?")
-        }
-        guard (200..<300).contains(response.status) else {
-            let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(response.body))
-            throw Failure(
-                description: "\(service.name): \(response.status) \(envelope.map { "\($0.error.code.rawValue): \($0.error.message ?? "")" } ?? String(decoding: response.body, as: UTF8.self))",
-                envelope: envelope)
-        }
-        return response.body
-    }
-
-    struct Listing: Decodable, Sendable {
-        struct Entry: Decodable, Sendable {
-            let name: String
-            let savedAt: String
-            let bytes: Int
-        }
-        let snapshots: [Entry]
-    }
-
-    /// Every service's snapshots, by service name.
-    func listings() throws -> [String: [Listing.Entry]] {
-        let listings = Mutex<[String: [Listing.Entry]]>([:])
-        try each { service in
-            let entries = try JSONDecoder().decode(Listing.self, from: Data(call(service, .get, "/_sandbox/snapshots"))).snapshots
-            listings.withLock { $0[service.name] = entries }
-        }
-        return listings.withLock { $0 }
-    }
-
     func list() throws {
-        let listings = try listings()
-        let names = Set(listings.values.flatMap { $0.map(\.name) }).sorted()
-        guard !names.isEmpty else { return CommandMain.say("No snapshots yet: 'sandbox snapshot save NAME' saves one.") }
+        let snapshots = try snapshots()
+        guard !snapshots.isEmpty else { return CommandMain.say("No snapshots yet: 'sandbox snapshot save NAME' saves one.") }
         var rows = [("NAME", "SAVED", "SERVICES", "BYTES")]
-        for name in names {
-            let parts = listings.values.compactMap { $0.first { $0.name == name } }
-            let saved = parts.map(\.savedAt).max() ?? ""
-            rows.append((name, saved, "\(parts.count) of \(services.count)", "\(parts.map(\.bytes).reduce(0, +))"))
+        for snapshot in snapshots {
+            rows.append((snapshot.name, snapshot.savedAt, "\(snapshot.services) of \(services.count)", "\(snapshot.bytes)"))
         }
         let widths = [rows.map(\.0.count).max()!, rows.map(\.1.count).max()!, rows.map(\.2.count).max()!]
         for row in rows {
@@ -189,32 +109,32 @@ struct RunningSandbox: Sendable {
     }
 
     /// Saves every service's part; what to tell the tester.
-    func save(_ name: String) throws -> String {
+    func saved(_ name: String) throws -> String {
         let started = ContinuousClock.now
-        try each { service in try call(service, .post, "/_sandbox/snapshots", body: ["name": name]) }
+        try save(name)
         return "Saved snapshot '\(name)' of \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms."
     }
 
     /// Restores only when every service holds its part: a snapshot is brought back whole or not at all.
-    func restore(_ name: String) throws -> String {
-        let listings = try listings()
-        let missing = services.filter { service in !(listings[service.name] ?? []).contains { $0.name == name } }.map(\.name)
-        guard missing.isEmpty else {
-            throw Failure(
-                description: missing.count == services.count
-                    ? "no snapshot named '\(name)' ('sandbox snapshot list' shows them); nothing was restored"
-                    : "snapshot '\(name)' has no part for \(missing.joined(separator: ", ")) (saved before they ran?); nothing was restored")
-        }
+    func restored(_ name: String) throws -> String {
         let started = ContinuousClock.now
-        try each { service in try call(service, .post, "/_sandbox/snapshots/\(name)/restore") }
+        do {
+            try restore(name)
+        } catch let absent as SnapshotAbsent {
+            throw CommandFailure(
+                description: absent.nowhere
+                    ? "no snapshot named '\(name)' ('sandbox snapshot list' shows them); nothing was restored"
+                    : "snapshot '\(name)' has no part for \(absent.missing.joined(separator: ", ")) (saved before they ran?); nothing was restored")
+        }
         return "Restored snapshot '\(name)' on \(services.count) services in \(SnapshotCommand.milliseconds(since: started)) ms."
     }
 
-    func delete(_ name: String) throws -> String {
-        let listings = try listings()
-        let holding = services.filter { service in (listings[service.name] ?? []).contains { $0.name == name } }
-        guard !holding.isEmpty else { throw Failure(description: "no snapshot named '\(name)' ('sandbox snapshot list' shows them)") }
-        for service in holding { try call(service, .delete, "/_sandbox/snapshots/\(name)") }
+    func deleted(_ name: String) throws -> String {
+        do {
+            try delete(name)
+        } catch is SnapshotAbsent {
+            throw CommandFailure(description: "no snapshot named '\(name)' ('sandbox snapshot list' shows them)")
+        }
         return "Deleted snapshot '\(name)'."
     }
 }

@@ -105,6 +105,11 @@ final class DemoStore: ObservableObject {
         }
         let choice = customerChoice
         configuration.cardScripts = { _ in choice.customer.script }
+        // A UI test seeds a device and writes its folder on the Mac (the Simulator reads the Mac's
+        // files), then launches the app with TAPSANDBOX_DEVICE_FOLDER in its launchEnvironment.
+        if let folder = ProcessInfo.processInfo.environment["TAPSANDBOX_DEVICE_FOLDER"], !folder.isEmpty {
+            configuration.deviceDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
         configure(&configuration)
         sdk.removeAllPrepareDeviceListeners()
         sdk.configure(configuration)

@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "SandboxQRCode", dependencies: ["CQREncode"]),
         // Device side: never depends on server code.
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
-        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "SandboxTime", "SandboxWire"]),
+        .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "SandboxTime", "SandboxWire", "DeviceTransport"]),
         // The device libraries' HTTP: URLSession on Apple platforms, libcurl on Linux (see DeviceTransport).
         .target(name: "DeviceTransport", dependencies: [.target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
         // UIKit's types the seeds' calls name, for where UIKit is missing.

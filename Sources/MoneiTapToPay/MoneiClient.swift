@@ -1,6 +1,7 @@
 import DeviceTransport
 import Foundation
 import SandboxWire
+import SimulatedReader
 
 /// The MONEI host's device calls (`/v1/pos/prepare`, `/v1/pos/payments`) with the POS token, and
 /// their answers reduced to what the SDK decides on.
@@ -30,6 +31,11 @@ struct MoneiClient: Sendable {
         /// Sent, and no usable answer came (timeout, cut connection, an answer that does not
         /// decode): the host may have done it.
         case noAnswer
+    }
+
+    /// The customer a test queued on the host for this point of sale's next card screen, taken (``ScriptedCustomer``).
+    func scriptedCustomer(pointOfSaleId: String) async -> CardScript? {
+        await ScriptedCustomer.next(host: baseURL, terminalId: pointOfSaleId, transport: transport)
     }
 
     /// POSTs `body` (or nothing) with `Authorization: Bearer <token>`.

@@ -114,7 +114,10 @@ final class TapToPayApp {
         try await readyReader()
         try showTermsIfNeeded()
 
-        if let script = configuration.cardScripts?(amount) { await reader.present(script) }
+        // A customer a test queued on the sandbox for this point of sale goes first; then the app's own choice.
+        if let script = await client.scriptedCustomer(pointOfSaleId: prepared.pointOfSale.pointOfSaleId) ?? configuration.cardScripts?(amount) {
+            await reader.present(script)
+        }
         let read: ReadResult
         do throws(ReaderError) {
             read = try await reader.read(

@@ -186,6 +186,12 @@ public final class ReaderEngine: Sendable {
         return .success(())
     }
 
+    /// The customer a test queued on the host for `terminalId`'s next card screen, taken (``ScriptedCustomer``).
+    func scriptedCustomer(terminalId: String) async -> CardScript? {
+        guard let endpoint = state.withLock({ $0.endpoint }) else { return nil }
+        return await ScriptedCustomer.next(host: endpoint, terminalId: terminalId, transport: transport)
+    }
+
     @_spi(Readers)
     public func presentEducation() async -> EducationResult {
         await reader.presentEducation()

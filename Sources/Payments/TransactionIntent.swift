@@ -293,8 +293,9 @@ actor TransactionRun {
         var attempts: [CardScript.Attempt] = []
         var pinOnRequest = PinEntry.correct
         while true {
-            // One showing of the screen at a time: the script's next attempt, else the provider's next script.
-            if attempts.isEmpty, let script = engine.sandbox.cardScripts?(request) {
+            // One showing of the screen at a time: the script's next attempt, else a customer a test
+            // queued on the sandbox for the terminal, else the provider's next script.
+            if attempts.isEmpty, let script = await engine.scriptedCustomer(terminalId: connection.session.terminalId) ?? engine.sandbox.cardScripts?(request) {
                 attempts = script.attempts.isEmpty ? [.noTap] : script.attempts
                 pinOnRequest = script.pinOnRequest
             }

@@ -113,6 +113,17 @@ struct GeopagosTests {
         #expect(try await stage.record(secondSale)["transactionStatus"] as? String == "REFUNDED")
     }
 
+    @Test("a customer a test queued on the host for the terminal taps first (a Mastercard), then the app's own card (a Visa)")
+    func queuedCustomer() async throws {
+        let stage = try Stage(cards: [.tap(ShippedCards.card("visa-ar")), .tap(ShippedCards.card("visa-ar"))])
+        let queued = await stage.host.service.call("POST", "/_sandbox/customer/GEOPAGOS-T0101", body: ["action": "tap", "card": "mc-ar"])
+        #expect(queued.status == 201, "\(queued)")
+        let first = await stage.run(.payment)
+        #expect(first.contains { $0.hasPrefix("confirmPayment MASTERCARD") } && first.last == "approved payment CLEARED 100 ARS", "\(first)")
+        let second = await stage.run(.payment)
+        #expect(second.contains("confirmPayment VISA 0005") && second.last == "approved payment CLEARED 100 ARS", "\(second)")
+    }
+
     @Test("with a callback queue (the main queue on Apple platforms), every listener state and reader notice reaches the app on it, in order")
     func callbacksOnTheAppsQueue() async throws {
         let appQueue = DispatchQueue(label: "app-main")

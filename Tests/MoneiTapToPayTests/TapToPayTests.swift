@@ -199,6 +199,22 @@ struct TapToPayTests {
         #expect(result.status == .approved)
     }
 
+    @Test("a customer a test queued on the host for the point of sale goes before the app's script: cancelled, then the app's card pays")
+    func queuedCustomer() async throws {
+        let host = try MoneiDeviceHost()
+        defer { host.stop() }
+        launch(host)  // the app's own script: a Visa tap
+        try await TapToPay.prepare(token: try await host.fetchPosToken())
+        let queued = await host.host.service.call("POST", "/_sandbox/customer/MONEI-T0101", body: ["action": "cancel", "afterSeconds": 1])
+        #expect(queued.status == 201, "\(queued)")
+        await #expect(throws: TapToPayError.cancelled, "the queued customer closes the card screen") {
+            _ = try await TapToPay.acceptPayment(amount: 1050, orderId: "o-queued", callbackUrl: nil)
+        }
+        #expect(await host.host.service.call("GET", "/_sandbox/customer/MONEI-T0101").array("turns")?.isEmpty == true)
+        let result = try await TapToPay.acceptPayment(amount: 1050, orderId: "o-app", callbackUrl: nil)
+        #expect(result.status == .approved)
+    }
+
     @Test("isSupported follows MONEI's rule: iPhone XS or newer with iOS 18.5 or later; the iOS Simulator counts as an iPhone")
     func support() async throws {
         let host = try MoneiDeviceHost()

@@ -136,7 +136,7 @@ extension TapOnMobile {
             let reader = loggedIn.registered.context.reader
             // A customer a test queued on the sandbox for this terminal goes first (a UI test cannot
             // reach the app's provider); then the app's own choice.
-            let script = await self.scriptedCustomer(client, terminalId: loggedIn.terminalId) ?? self.configuration.cardScripts?(request)
+            let script = await client.scriptedCustomer(terminalId: loggedIn.terminalId) ?? self.configuration.cardScripts?(request)
             if let script { await reader.present(script) }
             let shown = Locked(false)
             let read: ReadResult
@@ -249,14 +249,6 @@ extension TapOnMobile {
         return result
     }
 
-    /// The customer a test queued on the sandbox for this terminal's next card screen
-    /// (`/_sandbox/customer`, `TestSandbox.queueCustomer`), taken from the queue; nil when none is
-    /// queued or the host cannot say (an older host): the app's own script plays then.
-    func scriptedCustomer(_ client: TerminalClient, terminalId: String) async -> CardScript? {
-        let answer = await client.send("POST", "/_sandbox/customer/\(TerminalClient.encode(terminalId))/next", as: RawAnswer.self)
-        guard case .success(let raw) = answer else { return nil }
-        return try? CardScript(takenTurn: raw.data)
-    }
 
     /// Tests the contactless reader without a transaction.
     ///
@@ -277,7 +269,7 @@ extension TapOnMobile {
                                                          field: "currency"))))
             }
             let reader = loggedIn.registered.context.reader
-            if let script = await self.scriptedCustomer(loggedIn.client, terminalId: loggedIn.terminalId)
+            if let script = await loggedIn.client.scriptedCustomer(terminalId: loggedIn.terminalId)
                 ?? self.configuration.cardScripts?(.init(operation: .cardReaderTest, amount: 0, currency: currency))
             {
                 await reader.present(script)

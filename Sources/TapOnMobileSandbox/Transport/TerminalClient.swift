@@ -1,18 +1,11 @@
 import DeviceTransport
 import Foundation
 import SandboxWire
+import SimulatedReader
 
 /// A 204 answer, or one whose body the SDK does not need.
 struct NoContent: Decodable, Sendable {}
 
-/// An answer kept as its bytes, for a body the SDK reads by hand.
-struct RawAnswer: Decodable, Sendable {
-    let data: Data
-    init(data: Data) { self.data = data }
-    init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "A raw answer is never decoded."))
-    }
-}
 
 /// The terminal API of one sandbox host: JSON bodies in and out, the bearer session token, and the
 /// error envelope turned into ``TapOnMobileError``.
@@ -74,7 +67,6 @@ struct TerminalClient: Sendable {
             return .failure(.network(NetworkError(Self.kind(failure.kind), message: failure.message)))
         case .answer(let status, let data) where (200..<300).contains(status):
             if Answer.self == NoContent.self, let empty = NoContent() as? Answer { return .success(empty) }
-            if Answer.self == RawAnswer.self, let raw = RawAnswer(data: data) as? Answer { return .success(raw) }
             do {
                 return .success(try JSONDecoder().decode(Answer.self, from: data))
             } catch {
@@ -90,6 +82,11 @@ struct TerminalClient: Sendable {
                 .host(status: status, code: envelope.error.code, message: envelope.error.message ?? envelope.error.code.rawValue,
                       field: envelope.error.field))
         }
+    }
+
+    /// The customer a test queued on this host for `terminalId`'s next card screen, taken (``ScriptedCustomer``).
+    func scriptedCustomer(terminalId: String) async -> CardScript? {
+        await ScriptedCustomer.next(host: baseURL, terminalId: terminalId, transport: transport)
     }
 
     private static func kind(_ kind: DeviceTransport.Failure.Kind) -> NetworkErrorKind {

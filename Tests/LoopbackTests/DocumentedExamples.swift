@@ -14,7 +14,10 @@ func runExample(
     environment.merge(extra) { $1 }
     let output = scratch.file("out"), errors = scratch.file("err")
     let process = try SpawnedProcess(
-        executable: "/bin/bash", arguments: ["-e", "-c", script], environment: environment, directory: directory.path,
+        // A failing line ends the script at once (-e): whatever it started in the background (a
+        // `sandbox up &`) is stopped with it, not left running after the test.
+        executable: "/bin/bash", arguments: ["-e", "-c", "trap 'for job in $(jobs -p); do kill $job 2>/dev/null || true; done' EXIT\n" + script], environment: environment,
+        directory: directory.path,
         stdout: output.path, stderr: errors.path)
     #expect(process.finish(within: 60), "the example did not end", sourceLocation: sourceLocation)
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

@@ -63,6 +63,14 @@ public final class PortalSimulator: RunningService, Responder {
         let name: String?
     }
 
+    /// `GET /api/environments`: the hosts, and where the sandbox's wallet and webhook inbox are (the
+    /// home page links them); nil members are left out.
+    struct EnvironmentList: Encodable {
+        let environments: [EnvironmentStatus]
+        let wallet: String?
+        let inbox: String?
+    }
+
     /// The part of a host's `GET /v1/environment` the portal shows.
     private struct HostEnvironment: Decodable {
         let id: String
@@ -82,8 +90,9 @@ public final class PortalSimulator: RunningService, Responder {
         router.get("/healthz") { _ in .json(["status": "ok", "service": "portal"]) }
         let environments = configuration.environments
         let hosts = HostLinks(environments, client: client)
+        let (walletURL, inboxURL) = (configuration.walletURL, configuration.inboxURL)
         router.get("/api/environments") { _ in
-            .json(["environments": environments.map { Self.status(of: $0, client: client) }])
+            .json(EnvironmentList(environments: environments.map { Self.status(of: $0, client: client) }, wallet: walletURL, inbox: inboxURL))
         }
         router.get("/api/environments/{region}") { request in
             // The browser only talks to the portal: a host's own entry is relayed, server to server.

@@ -24,17 +24,19 @@ import SandboxTestSupport
         try #require(try bench.tapsim("status")["loggedIn"] as? Bool == true)
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .read("#clock-skew"), .click("10 min"),
-            .waitText("#message", contains: "ahead"), .read("#clock-skew"), .fill("Seconds", "soon"), .click("Advance"),
-            .read("#message"),
+            .waitText("#clock-message", contains: "ahead"), .inViewport("#clock-message"), .read("#clock-skew"), .fill("Seconds", "soon"),
+            .click("Advance"), .read("#clock-message"), .inViewport("#clock-message"),
         ])
         #expect(seen[0] as? String == "0 s (real time)", "\(seen)")
-        #expect((seen[1] as? String)?.hasPrefix("10 min") == true, "\(seen)")
-        #expect(seen[2] as? String == "Seconds must be a number, such as 600.", "\(seen)")
+        #expect(seen[1] as? Bool == true, "the clock's feedback shows beside its buttons: \(seen)")
+        #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[3] as? String == "Seconds must be a number, such as 600.", "\(seen)")
+        #expect(seen[4] as? Bool == true, "the error shows beside the field: \(seen)")
         #expect(try bench.tapsim("status")["loggedIn"] as? Bool == false)
         // Back to real time: the ten minutes of the session have not passed in real time, so it is valid again.
         let back = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("Back to real time"),
-            .waitText("#message", contains: "real time"), .read("#clock-skew"),
+            .waitText("#clock-message", contains: "real time"), .read("#clock-skew"),
         ])
         #expect(back.first as? String == "0 s (real time)", "\(back)")
         #expect(bench.running.sandbox.clocks["EU"]?.skew == 0)
@@ -51,7 +53,7 @@ import SandboxTestSupport
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"),
             .fill("Snapshot name", "before-checkout"), .click("Save snapshot"), .waitText("#whole-message", contains: "Saved"),
             .read("#whole-message"), .waitText("#snapshots tbody", contains: "before-checkout"), .read("#snapshots tbody"),
-            .click("10 min"), .waitText("#message", contains: "ahead"), .read("#clock-skew"),
+            .click("10 min"), .waitText("#clock-message", contains: "ahead"), .read("#clock-skew"),
             .clickIn("#snapshots tbody tr", name: "Restore"), .waitText("#whole-message", contains: "Restored"), .read("#whole-message"),
             .waitText("#clock-skew", contains: "real time"), .read("#clock-skew"),
             .fill("Snapshot name", "../etc"), .click("Save snapshot"), .waitText("#whole-message", contains: "letters"),
@@ -85,10 +87,10 @@ import SandboxTestSupport
         let key = "ctl_0123456789abcdef0123456789abcdef"
         let bench = try PortalBench(controlKey: key)
         let seen = try BrowserPerson.run([
-            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("10 min"), .waitText("#message", contains: "control key"),
-            .read("#message"),
-            .fill("Control key", "ctl_wrong"), .click("Use key"), .click("10 min"), .waitText("#message", contains: "wrong"),
-            .fill("Control key", key), .click("Use key"), .click("10 min"), .waitText("#message", contains: "ahead"), .read("#clock-skew"),
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("10 min"), .waitText("#clock-message", contains: "control key"),
+            .read("#clock-message"),
+            .fill("Control key", "ctl_wrong"), .click("Use key"), .click("10 min"), .waitText("#clock-message", contains: "wrong"),
+            .fill("Control key", key), .click("Use key"), .click("10 min"), .waitText("#clock-message", contains: "ahead"), .read("#clock-skew"),
             .goto(bench.portal + "/sandbox.html"), .readValue("Control key"),
         ])
         #expect((seen[0] as? String)?.contains("type it under Control key on the Sandbox page") == true, "\(seen)")
@@ -107,9 +109,10 @@ import SandboxTestSupport
         ])
         #expect(try bench.tapsim("status")["registered"] as? Bool == true)
         let seen = try BrowserPerson.run([
-            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .acceptDialog, .click("Reset"), .read("#message"),
+            .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .acceptDialog, .click("Reset"), .read("#reset-message"), .inViewport("#reset-message"),
         ])
         #expect(seen.first as? String == "EU is back to its fixtures.", "\(seen)")
+        #expect(seen.last as? Bool == true, "the answer shows beside the button: \(seen)")
         #expect(try bench.tapsim("status")["registered"] as? Bool == false)
     }
 

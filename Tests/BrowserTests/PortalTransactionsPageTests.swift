@@ -23,14 +23,19 @@ import SandboxTestSupport
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/transactions.html"), .select("Region", "EU"), .read("\(row) td.status"),
             .select("Status", "DECLINED"), .click("Search"), .readAll("#transactions tbody td.status"),
-            .select("Status", ""), .click("Search"), .clickLink("INV-PORTAL-1"),
-            .read("#detail-fields dd[data-field=transactionStatus]"), .read("#detail-fields dd[data-field=externalID]"),
-            .readAll("#detail-fields dt"), .clickLink("Receipt"),
+            .select("Status", ""), .click("Search"), .read("\(row) td.amount"), .read("\(row) td.paid-with"), .read("\(row) td.reference"),
+            .clickIn(row, name: "Details"), .inViewport("#detail"), .read("#detail-title"),
+            .read("#detail-summary dd[data-field=status]"), .read("#detail-summary dd[data-field=amount]"),
+            .read("#detail-summary dd[data-field=reference]"), .readAll("#detail-fields dt"), .clickLink("Receipt"),
         ])
         #expect(seen[0] as? String == "CLEARED", "\(seen)")
         #expect(seen[1] as? [String] == ["DECLINED"], "the filter keeps only the declined sale: \(seen[1])")
-        #expect(seen[2] as? String == "CLEARED" && seen[3] as? String == "INV-PORTAL-1", "\(seen)")
-        #expect((seen[4] as? [String])?.count == 37, "every field of the seed's TransactionDetail: \(seen[4])")
+        #expect(seen[2] as? String == "€12.50", "the amount in its currency: \(seen)")
+        #expect((seen[3] as? String)?.hasPrefix("VISA ") == true && seen[4] as? String == "INV-PORTAL-1", "\(seen)")
+        #expect(seen[5] as? Bool == true, "the detail opens where the tester is looking: \(seen)")
+        #expect(seen[6] as? String == "Sale · €12.50 · CLEARED", "\(seen)")
+        #expect(seen[7] as? String == "CLEARED" && seen[8] as? String == "€12.50" && seen[9] as? String == "INV-PORTAL-1", "\(seen)")
+        #expect((seen[10] as? [String])?.count == 37, "every field of the seed's TransactionDetail: \(seen[10])")
 
         // The receipt and the export, as the page links them (through the portal).
         let portal = Service(name: "portal", baseURL: bench.portal)
@@ -47,10 +52,13 @@ import SandboxTestSupport
         let statistics = try BrowserPerson.run([
             .goto(bench.portal + "/statistics.html"), .select("Region", "EU"),
             .read("#daily tbody tr td:nth-child(2)"), .read("#brand tbody tr td:nth-child(1)"), .readAll("#daily-chart svg rect"),
+            .read("#daily tbody tr td:nth-child(3)"), .read("#daily-chart p"),
         ])
         #expect(statistics[0] as? String == "1", "one approved sale today (\(today)): \(statistics)")
         #expect(statistics[1] as? String == "VISA", "\(statistics)")
         #expect((statistics[2] as? [Any])?.count == 1, "one bar: \(statistics)")
+        #expect(statistics[3] as? String == "€12.50", "the amount in the region's currency: \(statistics)")
+        #expect((statistics[4] as? String)?.contains("approved amount in EUR") == true, "the chart says its units: \(statistics)")
     }
 
     @Test func theBackOfficeListRefusesBadFiltersAndPagesOnlyWhenThereIsMore() throws {

@@ -17,8 +17,9 @@ import SandboxTestSupport
             .select("Event type", "payment.failed"), .click("Send test event"), .read("#message"),
             .readAll("#events tbody tr td:nth-child(2)"), .click("Reload"),
             .clickIn("#events tbody tr", name: "Replay"), .read("#message"),
-            .clickLink("payment.failed"), .read("#event-id"), .readAll("#attempts tbody tr"),
+            .clickLink("payment.failed"), .read("#event-id"), .readAll("#attempts tbody tr"), .click("Close"),
             .read("#monei-key"), .select("Scheme", "standard"), .click("Save"), .read("#secret"), .click("Show secret"), .read("#secret"),
+            .read("#endpoint-message"), .inViewport("#endpoint-message"),
         ])
         #expect((seen[0] as? String)?.hasPrefix("Test event ") == true, "\(seen)")
         #expect((seen[1] as? [String])?.first == "payment.failed", "\(seen)")
@@ -27,6 +28,7 @@ import SandboxTestSupport
         #expect((seen[5] as? String)?.contains("signs every delivery with the merchant's API key") == true, "MONEI: no whsec_ secret shown: \(seen)")
         #expect(seen[6] as? String == "••••••••")
         #expect((seen[7] as? String)?.hasPrefix("whsec_") == true, "Standard Webhooks: the secret shows on demand: \(seen)")
+        #expect(seen[8] as? String == "Saved." && seen[9] as? Bool == true, "Save answers beside the form: \(seen)")
     }
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))
@@ -38,10 +40,12 @@ import SandboxTestSupport
         let set = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"),
             .select("Method", "POST"), .fill("Path", "/terminal/v1/transactions/sale"), .fill("N", "1"),
-            .select("Does", "drop"), .click("Add fault"), .read("#message"), .read("#faults tbody tr td:nth-child(2)"),
+            .select("Does", "drop"), .click("Add fault"), .read("#fault-message"), .read("#faults tbody tr td:nth-child(2)"),
+            .inViewport("#fault-message"),
         ])
         #expect((set[0] as? String)?.hasPrefix("Fault fault_") == true, "\(set)")
         #expect(set[1] as? String == "POST /terminal/v1/transactions/sale", "\(set)")
+        #expect(set[2] as? Bool == true, "the answer shows beside Add fault: \(set)")
 
         // The sale is made, but its answer never reaches the device.
         let lost = try bench.tapsimOutput("pay", "--amount", "1250")

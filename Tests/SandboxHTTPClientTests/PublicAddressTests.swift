@@ -160,8 +160,12 @@ struct PinnedSendTests {
     @Test("the connection goes to the address the check saw, not to a second lookup of the name (DNS rebinding)")
     func connectsToTheCheckedAddress() throws {
         // localhost as libcurl resolves it is 127.0.0.1; the check's resolver says 127.0.0.2.
-        let checked = try #require(HeldPort(address: "127.0.0.2"))
-        let other = try #require(HeldPort(port: checked.port, address: "127.0.0.1"))
+        // A port free on both addresses (another test may hold the one 127.0.0.2 got on 127.0.0.1).
+        let pair = (0..<50).lazy.compactMap { _ -> (HeldPort, HeldPort)? in
+            guard let checked = HeldPort(address: "127.0.0.2"), let other = HeldPort(port: checked.port, address: "127.0.0.1") else { return nil }
+            return (checked, other)
+        }.first
+        let (checked, other) = try #require(pair, "no port free on both 127.0.0.2 and 127.0.0.1 in 50 tries")
         let dns = ResolverTable(["localhost": ["127.0.0.2"]])
         let client = HTTPClient(configuration: .init(connectTimeout: .seconds(1), totalTimeout: .seconds(1)))
         let request = HTTPClientRequest(url: "http://localhost:\(checked.port)/h", timeout: .milliseconds(500))

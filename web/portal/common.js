@@ -19,6 +19,16 @@ for (const nav of document.querySelectorAll('nav[aria-label="Portal pages"]')) {
 }
 
 const Portal = {
+  /// `table` in a box that scrolls sideways, so a wide table never makes the page wider than the window.
+  scroll(table) {
+    if (table.parentElement?.classList.contains("scroll")) return table.parentElement;
+    const box = document.createElement("div");
+    box.className = "scroll";
+    table.replaceWith(box);
+    box.append(table);
+    return box;
+  },
+
   /// The region the tester picked (kept across pages), or the first host's.
   region() {
     const picker = document.getElementById("region");
@@ -63,6 +73,11 @@ const Portal = {
     return json;
   },
 
+  /// The picked region's currency code (`EUR`), once the region picker is filled.
+  currency() {
+    return Portal.environments?.find((environment) => environment.region === Portal.region())?.currency ?? "";
+  },
+
   /// `/api/regions/EU/...` for the picked region.
   regionPath(rest) {
     return `/api/regions/${encodeURIComponent(Portal.region())}${rest}`;
@@ -72,6 +87,7 @@ const Portal = {
   async setUpRegionPicker(onChange) {
     const picker = document.getElementById("region");
     const { environments } = await Portal.api("GET", "/api/environments");
+    Portal.environments = environments;
     picker.replaceChildren(...environments.map((environment) => {
       const option = document.createElement("option");
       option.value = environment.region;
@@ -95,11 +111,29 @@ const Portal = {
     element.className = kind ?? "";
   },
 
-  /// A wire time as the tester's local time, with seconds.
+  /// A wire time as the tester's local time, with seconds and the time zone's name.
   time(text) {
     if (!text) return "—";
     const date = new Date(text);
-    return Number.isNaN(date.getTime()) ? text : date.toLocaleString(undefined, { hour12: false });
+    return Number.isNaN(date.getTime()) ? text : date.toLocaleString(undefined, { hour12: false, timeZoneName: "short" });
+  },
+
+  /// An amount in minor units as its currency writes it (`12,50 €`, `$12.50`, `¥1,250`):
+  /// `currency` is a code (`EUR`) or the wire's `{code, exponent}`.
+  money(minor, currency) {
+    const code = typeof currency === "string" ? currency : currency?.code;
+    if (minor === null || minor === undefined || Number.isNaN(Number(minor))) return "—";
+    if (!code) return String(minor);
+    let format;
+    try {
+      format = new Intl.NumberFormat(undefined, { style: "currency", currency: code });
+    } catch {
+      return `${minor} ${code}`;
+    }
+    const exponent = typeof currency === "object" && Number.isInteger(currency?.exponent)
+      ? currency.exponent : format.resolvedOptions().maximumFractionDigits;
+    return new Intl.NumberFormat(undefined, { style: "currency", currency: code, minimumFractionDigits: exponent, maximumFractionDigits: exponent })
+      .format(Number(minor) / 10 ** exponent);
   },
 
   /// A link that runs `action` instead of leaving the page (it opens something on this page).
@@ -125,6 +159,12 @@ const Portal = {
     const td = row.insertCell();
     td.textContent = text ?? "";
     if (className) td.className = className;
+    // On a phone a row shows as a card, each cell beside its column's name.
+    const header = row.closest("table")?.tHead?.rows[0]?.cells[td.cellIndex];
+    if (header?.textContent) td.dataset.label = header.textContent;
     return td;
   },
 };
+
+// Every table of a page scrolls inside its own box.
+for (const table of document.querySelectorAll("main table")) Portal.scroll(table);

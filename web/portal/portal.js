@@ -14,24 +14,33 @@ async function loadEnvironments() {
   try {
     const response = await fetch("/api/environments");
     if (!response.ok) throw new Error(`portal answered ${response.status}`);
-    const { environments } = await response.json();
+    const { environments, wallet, inbox } = await response.json();
+    for (const [id, url] of [["wallet-link", wallet], ["bank-link", wallet && `${wallet}/bank.html`], ["inbox-link", inbox]]) {
+      const link = document.getElementById(id);
+      if (url) link.href = url; else link.closest("li").hidden = true;
+    }
     body.replaceChildren();
     if (environments.length === 0) {
       const row = body.insertRow();
-      cell(row, "No environment hosts are configured (start the portal with `sandbox up`).").colSpan = 5;
+      cell(row, "No environment hosts are configured (start the portal with `sandbox up`).").colSpan = 6;
       return;
     }
     for (const environment of environments) {
       const row = body.insertRow();
       row.dataset.region = environment.region;
       cell(row, environment.region).title = environment.name ?? "";
-      const link = document.createElement("a");
-      link.href = `/api/environments/${encodeURIComponent(environment.region)}`;
-      link.textContent = environment.url;
-      row.insertCell().appendChild(link);
+      cell(row, environment.url);
       cell(row, environment.flavour);
       cell(row, environment.currency);
       cell(row, environment.status, environment.status);
+      // The portal's pages for this region (the picker on each page starts on it).
+      const pages = row.insertCell();
+      for (const [page, title] of [["terminals", "Terminals"], ["transactions", "Transactions"], ["sandbox", "Sandbox"]]) {
+        const link = document.createElement("a");
+        link.href = `/${page}.html?region=${encodeURIComponent(environment.region)}`;
+        link.textContent = title;
+        pages.append(link, " ");
+      }
     }
   } catch (failure) {
     error.hidden = false;

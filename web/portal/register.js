@@ -29,8 +29,11 @@ function showTerminals() {
     const option = document.createElement("option");
     option.value = terminal.terminalId;
     const locked = !terminal.registered && terminal.tokenLockedUntil;
+    // A terminal that cannot take this registration says why.
     option.textContent = terminal.terminalId
-      + (terminal.registered ? ` (registered to ${terminal.deviceId})` : locked ? " (locked by a registration token)" : " (free)");
+      + (terminal.registered ? ` (registered to ${terminal.deviceId})`
+        : locked ? " (locked by a registration token)"
+        : !terminal.registerOptions.includes("portal") ? " (registers by registration token only)" : " (free)");
     option.disabled = terminal.registered || Boolean(locked) || !terminal.registerOptions.includes("portal");
     return option;
   }));

@@ -2,7 +2,13 @@
 // or any number of seconds), its reset, faults and request journal.
 "use strict";
 
+// Each section says what its controls did just under them; `message` is for the page as a whole.
 const message = document.getElementById("message");
+const keyMessage = document.getElementById("key-message");
+const clockMessage = document.getElementById("clock-message");
+const resetMessage = document.getElementById("reset-message");
+const faultMessage = document.getElementById("fault-message");
+const journalMessage = document.getElementById("journal-message");
 
 function duration(seconds) {
   const units = [["day", 86400], ["h", 3600], ["min", 60], ["s", 1]];
@@ -33,9 +39,9 @@ async function load() {
 async function advance(seconds) {
   try {
     show(await Portal.api("POST", Portal.regionPath("/clock"), { advanceSeconds: seconds }));
-    Portal.say(message, `Moved ${Portal.region()}'s clock ${duration(seconds)} ahead.`, "ok");
+    Portal.say(clockMessage, `Moved ${Portal.region()}'s clock ${duration(seconds)} ahead.`, "ok");
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(clockMessage, failure.message, "error");
   }
 }
 
@@ -45,20 +51,20 @@ document.getElementById("control-key-form").addEventListener("submit", (event) =
   event.preventDefault();
   const key = keyField.value.trim();
   if (key) sessionStorage.setItem("portal.controlKey", key); else sessionStorage.removeItem("portal.controlKey");
-  Portal.say(message, key ? "The control key goes with every call of this tab's pages." : "No control key: calls are sent without one.", "ok");
+  Portal.say(keyMessage, key ? "The control key goes with every call of this tab's pages." : "No control key: calls are sent without one.", "ok");
   // What the page could not read without the key, it reads now.
   load();
-  loadFaults().catch((f) => Portal.say(message, f.message, "error"));
-  loadJournal().catch((f) => Portal.say(message, f.message, "error"));
+  loadFaults().catch((f) => Portal.say(faultMessage, f.message, "error"));
+  loadJournal().catch((f) => Portal.say(journalMessage, f.message, "error"));
   loadSnapshots().catch((f) => Portal.say(wholeMessage, f.message, "error"));
 });
 
 document.getElementById("real-time").addEventListener("click", async () => {
   try {
     show(await Portal.api("POST", Portal.regionPath("/clock"), { realTime: true }));
-    Portal.say(message, `${Portal.region()}'s clock is back to real time.`, "ok");
+    Portal.say(clockMessage, `${Portal.region()}'s clock is back to real time.`, "ok");
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(clockMessage, failure.message, "error");
   }
 });
 
@@ -70,7 +76,7 @@ document.getElementById("advance").addEventListener("submit", (event) => {
   const text = document.getElementById("seconds").value.trim();
   const seconds = Number(text);
   if (text === "" || !Number.isFinite(seconds)) {
-    Portal.say(message, "Seconds must be a number, such as 600.", "error");
+    Portal.say(clockMessage, "Seconds must be a number, such as 600.", "error");
     return;
   }
   advance(seconds);
@@ -79,10 +85,10 @@ document.getElementById("reset").addEventListener("click", async () => {
   if (!confirm(`Reset ${Portal.region()}? Every device, transaction, token, webhook and mail of it goes.`)) return;
   try {
     await Portal.api("POST", Portal.regionPath("/reset"));
-    Portal.say(message, `${Portal.region()} is back to its fixtures.`, "ok");
-    await load();
+    Portal.say(resetMessage, `${Portal.region()} is back to its fixtures.`, "ok");
+    await reloadRegion();
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(resetMessage, failure.message, "error");
   }
 });
 
@@ -179,7 +185,7 @@ async function loadFaults() {
     for (const text of describeFault(fault)) Portal.cell(row, text);
     Portal.cell(row, String(fault.applied));
     const remove = Portal.button("Remove", async () => {
-      await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`)).catch((f) => Portal.say(message, f.message, "error"));
+      await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`)).catch((f) => Portal.say(faultMessage, f.message, "error"));
       await loadFaults();
     });
     row.insertCell().append(remove);
@@ -196,31 +202,43 @@ document.getElementById("fault").addEventListener("submit", async (event) => {
   if (fault.action === "delay") fault.delayMilliseconds = Number(form.get("delay"));
   try {
     const added = await Portal.api("POST", Portal.regionPath("/faults"), fault);
-    Portal.say(message, `Fault ${added.id} set.`, "ok");
+    Portal.say(faultMessage, `Fault ${added.id} set.`, "ok");
     await loadFaults();
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(faultMessage, failure.message, "error");
   }
 });
 document.getElementById("clear-faults").addEventListener("click", async () => {
-  await Portal.api("DELETE", Portal.regionPath("/faults")).catch((f) => Portal.say(message, f.message, "error"));
+  try {
+    await Portal.api("DELETE", Portal.regionPath("/faults"));
+    Portal.say(faultMessage, "Every fault of the region is cleared.", "ok");
+  } catch (failure) {
+    Portal.say(faultMessage, failure.message, "error");
+  }
   await loadFaults();
 });
 
-// The request journal, refreshed every two seconds while the page is open.
+// The request journal and the faults' counts, refreshed every two seconds while the page is open.
 async function openRequest(id) {
   const entry = await Portal.api("GET", Portal.regionPath(`/requests/${encodeURIComponent(id)}`));
   document.getElementById("request-id").textContent = `${entry.method} ${entry.path} → ${entry.status}`;
   document.getElementById("request-body").textContent = entry.requestBody ?? "(not kept: tick Keep bodies first)";
   document.getElementById("response-body").textContent = entry.responseBody ?? "(not kept)";
-  document.getElementById("request").hidden = false;
+  const dialog = document.getElementById("request");
+  if (!dialog.open) dialog.showModal();
 }
+document.getElementById("close-request").addEventListener("click", () => document.getElementById("request").close());
+
+/// How many of the newest entries the journal shows: 100 more at each "Show 100 more", up to the 1,000 kept.
+let journalLimit = 100;
 
 async function loadJournal() {
-  const params = new URLSearchParams({ limit: "100" });
+  const params = new URLSearchParams({ limit: String(journalLimit) });
   const surface = document.getElementById("journal-surface").value;
   if (surface) params.set("surface", surface);
   if (document.getElementById("journal-failed").checked) params.set("failed", "true");
+  const path = document.getElementById("journal-path").value.trim();
+  if (path) params.set("path", path);
   const journal = await Portal.api("GET", Portal.regionPath(`/requests?${params}`));
   document.getElementById("journal-bodies").checked = journal.capturesBodies;
   const body = document.querySelector("#journal tbody");
@@ -230,32 +248,57 @@ async function loadJournal() {
     row.dataset.request = entry.requestId;
     Portal.cell(row, Portal.time(entry.time));
     Portal.cell(row, entry.method);
-    row.insertCell().append(Portal.actionLink(entry.path, () => openRequest(entry.requestId).catch((f) => Portal.say(message, f.message, "error"))));
+    row.insertCell().append(Portal.actionLink(entry.path, () => openRequest(entry.requestId).catch((f) => Portal.say(journalMessage, f.message, "error"))));
     Portal.cell(row, entry.dropped ? `${entry.status} (dropped)` : String(entry.status), "status");
-    Portal.cell(row, String(entry.milliseconds));
+    Portal.cell(row, Number(entry.milliseconds).toFixed(1));
     Portal.cell(row, entry.subject ?? "");
     Portal.cell(row, entry.errorCode ?? "", "code");
     Portal.cell(row, entry.fault ?? "", "fault");
   }
+  document.getElementById("journal-count").textContent =
+    `${journal.requests.length} newest request${journal.requests.length === 1 ? "" : "s"} shown.`;
+  document.getElementById("more-journal").hidden = journal.requests.length < journalLimit || journalLimit >= 1000;
 }
 
-for (const id of ["journal-surface", "journal-failed"]) {
-  document.getElementById(id).addEventListener("change", () => loadJournal().catch((f) => Portal.say(message, f.message, "error")));
+for (const id of ["journal-surface", "journal-failed", "journal-path"]) {
+  document.getElementById(id).addEventListener("change", () => loadJournal().catch((f) => Portal.say(journalMessage, f.message, "error")));
 }
+document.getElementById("journal-filter").addEventListener("submit", (event) => {
+  event.preventDefault();
+  loadJournal().catch((f) => Portal.say(journalMessage, f.message, "error"));
+});
+document.getElementById("more-journal").addEventListener("click", () => {
+  journalLimit = Math.min(1000, journalLimit + 100);
+  loadJournal().catch((f) => Portal.say(journalMessage, f.message, "error"));
+});
 document.getElementById("journal-bodies").addEventListener("change", async (event) => {
-  await Portal.api("PUT", Portal.regionPath("/requests/capture"), { bodies: event.target.checked }).catch((f) => Portal.say(message, f.message, "error"));
+  try {
+    await Portal.api("PUT", Portal.regionPath("/requests/capture"), { bodies: event.target.checked });
+    Portal.say(journalMessage, event.target.checked ? "New entries keep their bodies (card data and secrets masked)." : "New entries keep no bodies.", "ok");
+  } catch (failure) {
+    Portal.say(journalMessage, failure.message, "error");
+  }
 });
 document.getElementById("clear-journal").addEventListener("click", async () => {
-  await Portal.api("DELETE", Portal.regionPath("/requests")).catch((f) => Portal.say(message, f.message, "error"));
-  await loadJournal();
+  try {
+    await Portal.api("DELETE", Portal.regionPath("/requests"));
+    Portal.say(journalMessage, "The journal is empty.", "ok");
+  } catch (failure) {
+    Portal.say(journalMessage, failure.message, "error");
+  }
+  await loadJournal().catch(() => {});
 });
-setInterval(() => { if (!document.hidden) loadJournal().catch(() => {}); }, 2000);
+setInterval(() => {
+  if (document.hidden) return;
+  loadJournal().catch(() => {});
+  loadFaults().catch(() => {});
+}, 2000);
 
 Portal.setUpRegionPicker(() => {
   Portal.say(message, "");
   load();
-  loadFaults().catch((f) => Portal.say(message, f.message, "error"));
-  loadJournal().catch((f) => Portal.say(message, f.message, "error"));
+  loadFaults().catch((f) => Portal.say(faultMessage, f.message, "error"));
+  loadJournal().catch((f) => Portal.say(journalMessage, f.message, "error"));
 })
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));
 loadSnapshots().catch((failure) => Portal.say(wholeMessage, `Cannot list the snapshots: ${failure.message}`, "error"));

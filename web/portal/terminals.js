@@ -3,6 +3,8 @@
 "use strict";
 
 const message = document.getElementById("message");
+/// What the last action on each terminal did, shown in its row (the list is drawn again after each).
+const feedback = new Map();
 
 function stateOf(terminal) {
   if (!terminal.registered) {
@@ -16,11 +18,11 @@ function actionButton(label, terminal, action, enabled) {
   return Portal.button(label, async () => {
     try {
       await Portal.api("POST", Portal.regionPath(`/terminals/${encodeURIComponent(terminal.terminalId)}/${action}`));
-      Portal.say(message, `${label}: done for ${terminal.terminalId}.`, "ok");
-      await load();
+      feedback.set(terminal.terminalId, [`${label}: done for ${terminal.terminalId}.`, "ok"]);
     } catch (failure) {
-      Portal.say(message, `${label} ${terminal.terminalId}: ${failure.message}`, "error");
+      feedback.set(terminal.terminalId, [`${label} ${terminal.terminalId}: ${failure.message}`, "error"]);
     }
+    await load();
   }, enabled);
 }
 
@@ -33,7 +35,7 @@ function showToken(issued) {
   document.getElementById("token-text").textContent = issued.registrationToken;
   document.getElementById("token-qr").src = "data:image/svg+xml;base64," + btoa(issued.qrSvg);
   document.getElementById("token-expires").textContent = Portal.time(issued.expiresAt);
-  token.section.hidden = false;
+  if (!token.section.open) token.section.showModal();
 }
 
 function tokenButton(terminal, merchant) {
@@ -42,11 +44,12 @@ function tokenButton(terminal, merchant) {
     try {
       showToken(await Portal.api("POST", Portal.regionPath("/registration-tokens"), { terminalId: terminal.terminalId }));
       document.getElementById("token-email").value = merchant.email ?? "";
-      Portal.say(message, "");
-      token.section.scrollIntoView();
+      feedback.delete(terminal.terminalId);
     } catch (failure) {
-      Portal.say(message, `Create registration token for ${terminal.terminalId}: ${failure.message}`, "error");
+      feedback.set(terminal.terminalId, [`Create registration token for ${terminal.terminalId}: ${failure.message}`, "error"]);
     }
+    // The row says at once that the terminal now waits for its token.
+    await load();
   }, !terminal.registered && terminal.registerOptions.includes("registrationCode"));
 }
 
@@ -62,8 +65,9 @@ document.getElementById("refresh").addEventListener("click", async () => {
 document.getElementById("revoke").addEventListener("click", async () => {
   try {
     await Portal.api("DELETE", Portal.regionPath(`/registration-tokens/${encodeURIComponent(token.value)}`));
-    token.section.hidden = true;
-    Portal.say(message, `Revoked: no device can register with that token, and ${document.getElementById("token-terminal").textContent} no longer waits for it.`, "ok");
+    const terminal = document.getElementById("token-terminal").textContent;
+    token.section.close();
+    feedback.set(terminal, [`Revoked: no device can register with that token, and ${terminal} no longer waits for it.`, "ok"]);
     await load();
   } catch (failure) {
     Portal.say(token.message, failure.message, "error");
@@ -107,8 +111,19 @@ async function load() {
           actionButton("Unregister", terminal, "unregister", terminal.registered),
           actionButton("Unlock secure code", terminal, "unlock", terminal.registered && terminal.locked),
           tokenButton(terminal, merchant));
+        if (!terminal.registered && !terminal.registerOptions.includes("registrationCode")) {
+          actions.title = "This terminal registers by challenge code only (its registerOptions have no registrationCode).";
+        }
+        const said = feedback.get(terminal.terminalId);
+        if (said) {
+          const note = document.createElement("p");
+          note.setAttribute("role", "status");
+          note.className = `feedback ${said[1]}`;
+          note.textContent = said[0];
+          actions.append(note);
+        }
       }
-      section.append(title, table);
+      section.append(title, Portal.scroll(table));
       return section;
     }));
   } catch (failure) {
@@ -117,5 +132,6 @@ async function load() {
   }
 }
 
-Portal.setUpRegionPicker(() => { Portal.say(message, ""); token.section.hidden = true; load(); })
+document.getElementById("close-token").addEventListener("click", () => token.section.close());
+Portal.setUpRegionPicker(() => { Portal.say(message, ""); feedback.clear(); if (token.section.open) token.section.close(); load(); })
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));

@@ -30,27 +30,60 @@ function query(withPage) {
   return params.toString();
 }
 
-function amount(minor, currency) {
-  const exponent = currency?.exponent ?? 2;
-  return `${(minor / 10 ** exponent).toFixed(exponent)} ${currency?.code ?? ""}`.trim();
+const typeNames = { AUTH: "Sale", REFUND: "Refund" };
+
+/// A term and its description in a `<dl>`; `value` is text or an element (a link).
+function entry(list, term, value, field) {
+  if (value === null || value === undefined || value === "") return;
+  const dt = document.createElement("dt");
+  dt.textContent = term;
+  const dd = document.createElement("dd");
+  if (field) dd.dataset.field = field;
+  dd.append(value);
+  list.append(dt, dd);
+}
+
+/// What the customer paid with: the card's brand and masked number, or the wallet's brand.
+function paidWith(transaction) {
+  if (transaction.paymentMethod === "CARD") return `${transaction.cardType ?? ""} ${transaction.cardNumber ?? ""}`.trim() || "—";
+  return `${transaction.cardType ?? transaction.paymentMethod} (${transaction.paymentMethod === "BLIK" ? "BLIK" : "QR wallet"})`;
 }
 
 function showDetail(transaction, receiptUrl) {
+  const type = typeNames[transaction.transactionType] ?? transaction.transactionType;
+  document.getElementById("detail-title").textContent =
+    `${type} · ${Portal.money(transaction.transactionAmount, transaction.currency)} · ${transaction.transactionStatus}`;
   document.getElementById("detail-id").textContent = transaction.transactionId;
+  const summary = document.getElementById("detail-summary");
+  summary.replaceChildren();
+  entry(summary, "Status", transaction.transactionStatus, "status");
+  entry(summary, "Amount", Portal.money(transaction.transactionAmount, transaction.currency), "amount");
+  if (transaction.tipAmount) entry(summary, "Of which tip", Portal.money(transaction.tipAmount, transaction.currency), "tip");
+  if (transaction.dccStatus) {
+    entry(summary, "Currency conversion", `${transaction.dccStatus}: ${Portal.money(transaction.dccAmount, transaction.dccCurrency)} at ${transaction.dccExchangeRate} (markup ${transaction.dccMarkup} %)`, "dcc");
+  }
+  entry(summary, "Paid with", paidWith(transaction), "paidWith");
+  entry(summary, "Date", Portal.time(transaction.transactionDate), "date");
+  entry(summary, "Terminal", `${transaction.terminalId} (merchant ${transaction.merchantId})`, "terminal");
+  entry(summary, "Authorisation", transaction.authId || null, "authId");
+  if (transaction.responseCode) entry(summary, "Response", `${transaction.responseCode} ${transaction.responseMsg ?? ""}`.trim(), "response");
+  entry(summary, "Reference", transaction.externalID, "reference");
+  if (transaction.refundedTransactionId) {
+    entry(summary, "Refund of", Portal.actionLink(transaction.refundedTransactionId, () => open(transaction.refundedTransactionId)), "refundOf");
+  }
+  if (transaction.refundedDate) entry(summary, "Refunded", Portal.time(transaction.refundedDate), "refunded");
+  entry(summary, "Can still be reversed", transaction.cancellable ? "yes, within 30 minutes of the sale" : null, "cancellable");
+
   const fields = document.getElementById("detail-fields");
   fields.replaceChildren();
   for (const [name, value] of Object.entries(transaction)) {
-    const term = document.createElement("dt");
-    term.textContent = name;
-    const description = document.createElement("dd");
-    description.dataset.field = name;
-    description.textContent = value === null ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value);
-    fields.append(term, description);
+    entry(fields, name, value === null ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value), name);
   }
   const receipt = document.getElementById("receipt");
   receipt.hidden = !receiptUrl;
   if (receiptUrl) receipt.href = receiptUrl;
-  document.getElementById("detail").hidden = false;
+  const dialog = document.getElementById("detail");
+  if (!dialog.open) dialog.showModal();
 }
 
 async function open(transactionId) {
@@ -64,7 +97,6 @@ async function open(transactionId) {
 
 async function search() {
   Portal.say(message, "");
-  document.getElementById("detail").hidden = true;
   document.getElementById("csv").href = Portal.regionPath(`/transactions.csv?${query(false)}`);
   const body = document.querySelector("#transactions tbody");
   try {
@@ -75,11 +107,13 @@ async function search() {
       row.dataset.transaction = transaction.transactionId;
       Portal.cell(row, Portal.time(transaction.transactionDate));
       Portal.cell(row, transaction.terminalId);
-      Portal.cell(row, transaction.transactionType);
+      Portal.cell(row, typeNames[transaction.transactionType] ?? transaction.transactionType);
+      Portal.cell(row, transaction.paymentMethod, "method");
       Portal.cell(row, transaction.transactionStatus, "status");
-      Portal.cell(row, amount(transaction.transactionAmount, transaction.currency));
-      Portal.cell(row, transaction.cardNumber);
-      row.insertCell().append(Portal.actionLink(transaction.externalID ?? transaction.transactionId.slice(0, 8), () => open(transaction.transactionId)));
+      Portal.cell(row, Portal.money(transaction.transactionAmount, transaction.currency), "amount");
+      Portal.cell(row, paidWith(transaction), "paid-with");
+      Portal.cell(row, transaction.externalID ?? "—", "reference");
+      row.insertCell().append(Portal.button("Details", () => open(transaction.transactionId)));
     }
     if (found.transactions.length === 0) Portal.say(message, "No transaction matches.", "");
     document.getElementById("page").textContent = `Page ${state.page}`;
@@ -106,6 +140,7 @@ document.getElementById("filter").addEventListener("submit", (event) => {
   state.page = 1;
   search();
 });
+document.getElementById("close-detail").addEventListener("click", () => document.getElementById("detail").close());
 document.getElementById("previous").addEventListener("click", () => { state.page -= 1; search(); });
 document.getElementById("next").addEventListener("click", () => { state.page += 1; search(); });
 Portal.setUpRegionPicker(async () => { state.page = 1; await loadMerchants(); search(); })

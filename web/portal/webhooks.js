@@ -2,7 +2,9 @@
 // which both secrets sign), the delivery log with every attempt, replay and a test event.
 "use strict";
 
+// The log's feedback under its buttons; the endpoint's under its forms.
 const message = document.getElementById("message");
+const endpointMessage = document.getElementById("endpoint-message");
 const page = { settings: null };
 
 function merchant() {
@@ -46,11 +48,14 @@ async function openEvent(id) {
       Portal.cell(row, String(attempt.attempt));
       Portal.cell(row, Portal.time(attempt.at));
       Portal.cell(row, attempt.status === null ? attempt.error ?? "no answer" : String(attempt.status));
-      Portal.cell(row, `${attempt.latencyMs} ms`);
+      Portal.cell(row, `${Number(attempt.latencyMs).toFixed(1)} ms`);
       Portal.cell(row, attempt.responseExcerpt ?? "");
     }
-    document.getElementById("event-payload").textContent = event.payload;
-    document.getElementById("event").hidden = false;
+    let payload = event.payload;
+    try { payload = JSON.stringify(JSON.parse(payload), null, 2); } catch { /* shown as sent */ }
+    document.getElementById("event-payload").textContent = payload;
+    const dialog = document.getElementById("event");
+    if (!dialog.open) dialog.showModal();
   } catch (failure) {
     Portal.say(message, failure.message, "error");
   }
@@ -82,7 +87,7 @@ async function loadEvents() {
 
 async function loadMerchant() {
   Portal.say(message, "");
-  document.getElementById("event").hidden = true;
+  Portal.say(endpointMessage, "");
   try {
     await loadSettings();
     await loadEvents();
@@ -97,9 +102,9 @@ document.getElementById("settings").addEventListener("submit", async (event) => 
   try {
     showSettings(await Portal.api("PUT", Portal.regionPath(`/merchants/${encodeURIComponent(merchant())}/webhook`),
       { url: url || null, scheme: document.getElementById("scheme").value }));
-    Portal.say(message, "Saved.", "ok");
+    Portal.say(endpointMessage, "Saved.", "ok");
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(endpointMessage, failure.message, "error");
   }
 });
 document.getElementById("show-secret").addEventListener("click", () => {
@@ -112,15 +117,15 @@ document.getElementById("rotate").addEventListener("submit", async (event) => {
   event.preventDefault();
   const hours = Number(document.getElementById("overlap").value);
   if (!Number.isFinite(hours) || hours < 0) {
-    Portal.say(message, "The overlap is a number of hours, 0 or more.", "error");
+    Portal.say(endpointMessage, "The overlap is a number of hours, 0 or more.", "error");
     return;
   }
   try {
     showSettings(await Portal.api("POST", Portal.regionPath(`/merchants/${encodeURIComponent(merchant())}/webhook/rotate-secret`),
       { overlapSeconds: Math.round(hours * 3600) }));
-    Portal.say(message, "Rotated: deliveries are signed with both secrets until the overlap ends.", "ok");
+    Portal.say(endpointMessage, "Rotated: deliveries are signed with both secrets until the overlap ends.", "ok");
   } catch (failure) {
-    Portal.say(message, failure.message, "error");
+    Portal.say(endpointMessage, failure.message, "error");
   }
 });
 document.getElementById("test").addEventListener("submit", async (event) => {
@@ -136,6 +141,12 @@ document.getElementById("test").addEventListener("submit", async (event) => {
 });
 document.getElementById("reload").addEventListener("click", () => loadEvents().catch((f) => Portal.say(message, f.message, "error")));
 document.getElementById("merchant").addEventListener("change", loadMerchant);
+document.getElementById("close-event").addEventListener("click", () => document.getElementById("event").close());
+// While a delivery is pending, the log is read again every two seconds: its state follows without a reload.
+setInterval(() => {
+  const pending = [...document.querySelectorAll("#events td.state")].some((cell) => cell.textContent === "pending");
+  if (pending && !document.hidden) loadEvents().catch(() => {});
+}, 2000);
 
 Portal.setUpRegionPicker(async () => {
   try {

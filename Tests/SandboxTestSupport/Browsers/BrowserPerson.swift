@@ -33,6 +33,14 @@ public enum BrowserPerson {
         case dismissDialog
         /// A PNG of what the element `css` matches shows, written to `file` (a QR code to scan).
         case screenshot(String, to: URL)
+        /// The window's size from now on (a phone: 390 × 844).
+        case viewport(width: Int, height: Int)
+        /// Reads how many pixels the page is wider than the window (0: no horizontal scrolling).
+        case overflow
+        /// Reads whether the first element `css` matches is shown wholly inside the window.
+        case inViewport(String)
+        /// A PNG of the whole page, written to `file`.
+        case screenshotPage(to: URL)
 
         var json: [String: Any] {
             switch self {
@@ -50,6 +58,10 @@ public enum BrowserPerson {
             case .acceptDialog: ["accept": true]
             case .dismissDialog: ["dismiss": true]
             case .screenshot(let css, let file): ["screenshot": css, "path": file.path]
+            case .viewport(let width, let height): ["viewport": [width, height]]
+            case .overflow: ["overflow": true]
+            case .inViewport(let css): ["inViewport": css]
+            case .screenshotPage(let file): ["screenshotPage": file.path]
             }
         }
     }

@@ -17,6 +17,10 @@ its name. Each step is an object with one verb:
   {"accept": true}                    accept the next confirm() dialog
   {"dismiss": true}                   dismiss the next confirm() dialog
   {"screenshot": CSS, "path": FILE}   a PNG of what the element shows (a QR code to scan)
+  {"viewport": [WIDTH, HEIGHT]}       the window's size from now on (a phone is 390 wide)
+  {"overflow": true}                  how many pixels the page is wider than the window (0: none)
+  {"inViewport": CSS}                 whether the first element CSS matches is shown, wholly inside the window
+  {"screenshotPage": FILE}            a PNG of the whole page
 Before each step but goto, a person waits until the page no longer says it is busy (`aria-busy="true"`).
 Every wait gives up after "timeoutMilliseconds" (10,000 unless the input sets it). "resolve":
 {NAME: ADDRESS} makes the browser's resolver answer NAME with ADDRESS (a DNS-rebinding name): such
@@ -67,7 +71,7 @@ async def play(browser, request):
 
 
 async def act(page, step, reads):
-    if not any(verb in step for verb in ("goto", "accept", "dismiss")):
+    if not any(verb in step for verb in ("goto", "accept", "dismiss", "viewport")):
         # A person acts on, and reads, what the page shows once it stopped saying it is busy.
         await page.wait_for_function("() => !document.querySelector('[aria-busy=true]')")
     if "goto" in step:
@@ -102,6 +106,19 @@ async def act(page, step, reads):
         page.once("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
     elif "screenshot" in step:
         await page.locator(step["screenshot"]).first.screenshot(path=step["path"])
+    elif "viewport" in step:
+        width, height = step["viewport"]
+        await page.set_viewport_size({"width": width, "height": height})
+    elif "overflow" in step:
+        reads.append(await page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+    elif "inViewport" in step:
+        element = page.locator(step["inViewport"]).first
+        await element.wait_for(state="visible")
+        reads.append(await element.evaluate(
+            """e => { const box = e.getBoundingClientRect();
+                      return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth; }"""))
+    elif "screenshotPage" in step:
+        await page.screenshot(path=step["screenshotPage"], full_page=True)
     else:
         raise ValueError(f"unknown step {step}")
 

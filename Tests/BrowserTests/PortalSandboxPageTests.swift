@@ -24,7 +24,8 @@ import SandboxTestSupport
         try #require(try bench.tapsim("status")["loggedIn"] as? Bool == true)
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .read("#clock-skew"), .click("10 min"),
-            .waitText("#clock-message", contains: "ahead"), .inViewport("#clock-message"), .read("#clock-skew"), .fill("Seconds", "soon"),
+            .waitText("#clock-message", contains: "ahead"), .waitText("#clock-note", contains: "10 min ahead of real time"),
+            .inViewport("#clock-message"), .read("#clock-skew"), .fill("Seconds", "soon"),
             .click("Advance"), .read("#clock-message"), .inViewport("#clock-message"),
         ])
         #expect(seen[0] as? String == "0 s (real time)", "\(seen)")

@@ -37,6 +37,10 @@ import SandboxTestSupport
         #expect(seen[7] as? String == "CLEARED" && seen[8] as? String == "€12.50" && seen[9] as? String == "INV-PORTAL-1", "\(seen)")
         #expect((seen[10] as? [String])?.count == 37, "every field of the seed's TransactionDetail: \(seen[10])")
 
+        // A link to the one transaction (the Webhooks page's) opens its detail.
+        let linked = try BrowserPerson.run([.goto(bench.portal + "/transactions.html?region=EU&transaction=\(id)"), .read("#detail-title")])
+        #expect(linked.first as? String == "Sale · €12.50 · CLEARED", "\(linked)")
+
         // The receipt and the export, as the page links them (through the portal).
         let portal = Service(name: "portal", baseURL: bench.portal)
         let detail = portal.call("GET", "/api/regions/EU/transactions/\(id)")

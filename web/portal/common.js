@@ -98,10 +98,37 @@ const Portal = {
     if (environments.some((environment) => environment.region === wanted)) picker.value = wanted;
     picker.addEventListener("change", () => {
       localStorage.setItem("portal.region", picker.value);
+      Portal.noteClock();
       onChange?.(picker.value);
     });
     localStorage.setItem("portal.region", picker.value);
+    Portal.noteClock();
     onChange?.(picker.value);
+  },
+
+  /// Says under the navigation when the picked region's clock is not real time: what the page
+  /// shows (dates, expiries, sessions) is on that clock.
+  async noteClock() {
+    let note = document.getElementById("clock-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "clock-note";
+      note.className = "muted";
+      note.hidden = true;
+      document.querySelector("header")?.append(note);
+    }
+    try {
+      const clock = await Portal.call("GET", Portal.regionPath("/clock"));
+      const skew = Math.round(clock.skewSeconds ?? 0);
+      note.hidden = skew === 0;
+      if (skew !== 0) {
+        const hours = Math.abs(skew) / 3600;
+        const amount = hours >= 48 ? `${Math.round(hours / 24)} days` : hours >= 1 ? `${hours.toFixed(1)} h` : `${Math.round(Math.abs(skew) / 60)} min`;
+        note.textContent = `${Portal.region()}'s clock runs ${amount} ${skew > 0 ? "ahead of" : "behind"} real time (it is ${Portal.time(clock.now)} there): the times on this page are on that clock.`;
+      }
+    } catch {
+      note.hidden = true;
+    }
   },
 
   /// Shows a message in an element (`role="status"` or `role="alert"`), or hides it when empty.

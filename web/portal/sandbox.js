@@ -26,6 +26,7 @@ function duration(seconds) {
 function show(clock) {
   document.getElementById("clock-now").textContent = Portal.time(clock.now);
   document.getElementById("clock-skew").textContent = duration(clock.skewSeconds);
+  Portal.noteClock();
 }
 
 async function load() {

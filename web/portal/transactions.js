@@ -143,5 +143,12 @@ document.getElementById("filter").addEventListener("submit", (event) => {
 document.getElementById("close-detail").addEventListener("click", () => document.getElementById("detail").close());
 document.getElementById("previous").addEventListener("click", () => { state.page -= 1; search(); });
 document.getElementById("next").addEventListener("click", () => { state.page += 1; search(); });
-Portal.setUpRegionPicker(async () => { state.page = 1; await loadMerchants(); search(); })
+// A link to one transaction (`?transaction=ID`, from the Webhooks page) opens its detail.
+const linked = new URLSearchParams(location.search).get("transaction");
+Portal.setUpRegionPicker(async () => {
+  state.page = 1;
+  await loadMerchants();
+  await search();
+  if (linked) await open(linked);
+})
   .catch((failure) => Portal.say(message, `Cannot list the hosts: ${failure.message}`, "error"));

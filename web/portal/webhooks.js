@@ -70,6 +70,18 @@ async function loadEvents() {
     row.dataset.event = event.id;
     Portal.cell(row, Portal.time(event.createdAt));
     row.insertCell().append(Portal.actionLink(event.type, () => openEvent(event.id)));
+    // The payment it reports, opened on the Transactions page (a sample event reports none).
+    const payment = row.insertCell();
+    payment.className = "payment";
+    payment.dataset.label = "Payment";
+    if (event.transactionId && !event.transactionId.startsWith("sample-")) {
+      const link = document.createElement("a");
+      link.href = `/transactions.html?region=${encodeURIComponent(Portal.region())}&transaction=${encodeURIComponent(event.transactionId)}`;
+      link.textContent = event.transactionId;
+      payment.append(link);
+    } else {
+      payment.textContent = event.transactionId ? "sample" : "—";
+    }
     Portal.cell(row, event.state, "state");
     Portal.cell(row, String(event.attempts));
     const replay = Portal.button("Replay", async () => {

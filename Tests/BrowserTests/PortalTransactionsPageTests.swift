@@ -38,8 +38,13 @@ import SandboxTestSupport
         #expect((seen[10] as? [String])?.count == 37, "every field of the seed's TransactionDetail: \(seen[10])")
 
         // A link to the one transaction (the Webhooks page's) opens its detail.
-        let linked = try BrowserPerson.run([.goto(bench.portal + "/transactions.html?region=EU&transaction=\(id)"), .read("#detail-title")])
+        let linked = try BrowserPerson.run([
+            .goto(bench.portal + "/transactions.html?region=EU&transaction=\(id)"), .read("#detail-title"),
+            .waitText("#detail-timeline", contains: "Webhook payment.succeeded"), .readAll("#detail-timeline li"),
+        ])
         #expect(linked.first as? String == "Sale · €12.50 · CLEARED", "\(linked)")
+        let steps = linked.last as? [String] ?? []
+        #expect(steps.first?.hasSuffix("Sale CLEARED") == true && steps.count == 2, "the sale, then its webhook: \(steps)")
 
         // The receipt and the export, as the page links them (through the portal).
         let portal = Service(name: "portal", baseURL: bench.portal)

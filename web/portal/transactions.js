@@ -79,11 +79,31 @@ function showDetail(transaction, receiptUrl) {
   for (const [name, value] of Object.entries(transaction)) {
     entry(fields, name, value === null ? "—" : typeof value === "object" ? JSON.stringify(value) : String(value), name);
   }
+  timeline(transaction).catch(() => {});
   const receipt = document.getElementById("receipt");
   receipt.hidden = !receiptUrl;
   if (receiptUrl) receipt.href = receiptUrl;
   const dialog = document.getElementById("detail");
   if (!dialog.open) dialog.showModal();
+}
+
+/// What happened to the transaction, in order: when it reached its status, when it was refunded,
+/// and each webhook its merchant was sent about it (written, delivered or not, after how many attempts).
+async function timeline(transaction) {
+  const list = document.getElementById("detail-timeline");
+  const steps = [[transaction.transactionDate, `${typeNames[transaction.transactionType] ?? transaction.transactionType} ${transaction.transactionStatus}`]];
+  if (transaction.refundedDate) steps.push([transaction.refundedDate, "Refunded"]);
+  const draw = () => list.replaceChildren(...steps
+    .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+    .map(([at, text]) => { const item = document.createElement("li"); item.textContent = `${Portal.time(at)} · ${text}`; return item; }));
+  draw();
+  const { events } = await Portal.api("GET", Portal.regionPath(`/webhooks/events?merchantId=${encodeURIComponent(transaction.merchantId)}&limit=500`));
+  for (const event of events.filter((event) => event.transactionId === transaction.transactionId)) {
+    const attempts = `${event.attempts} attempt${event.attempts === 1 ? "" : "s"}`;
+    const outcome = event.state === "delivered" ? `delivered ${Portal.time(event.deliveredAt)}` : event.state;
+    steps.push([event.createdAt, `Webhook ${event.type} to ${event.url}: ${outcome} (${attempts})`]);
+  }
+  draw();
 }
 
 async function open(transactionId) {

@@ -65,6 +65,16 @@ fuzz: setup
 	SCHEMATHESIS_MAX_EXAMPLES=$(SCHEMATHESIS_MAX_EXAMPLES) SCHEMATHESIS_SEED=$(SCHEMATHESIS_SEED) \
 		SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^ConformanceTests\.'
 
+# Every page of the portal, the wallet, the bank app and the inbox at 1280 px and at 390 px, as
+# PNGs in SCREENSHOTS (.build/screenshots/<page>-<width>.png), by the browser test that checks no
+# page is wider than its window (which make test runs without drawing them).
+SCREENSHOTS ?= .build/screenshots
+.PHONY: screenshots
+screenshots: setup
+	$(SWIFT) build --build-tests
+	CHROMIUM="$$(scripts/chromium)" SCREENSHOTS="$(abspath $(SCREENSHOTS))" $(SWIFT) test --skip-build --filter '^BrowserTests\.PageLayoutTests'
+	@ls $(SCREENSHOTS)
+
 release: setup
 	$(SWIFT) build -c release
 

@@ -39,7 +39,7 @@ public enum BrowserPerson {
         case overflow
         /// Reads whether the first element `css` matches is shown wholly inside the window.
         case inViewport(String)
-        /// A PNG of the whole page, written to `file`.
+        /// A picture of the whole page, written to `file` (PNG, or JPEG when it ends in `.jpg`).
         case screenshotPage(to: URL)
 
         var json: [String: Any] {

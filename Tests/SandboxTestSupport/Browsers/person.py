@@ -20,7 +20,7 @@ its name. Each step is an object with one verb:
   {"viewport": [WIDTH, HEIGHT]}       the window's size from now on (a phone is 390 wide)
   {"overflow": true}                  how many pixels the page is wider than the window (0: none)
   {"inViewport": CSS}                 whether the first element CSS matches is shown, wholly inside the window
-  {"screenshotPage": FILE}            a PNG of the whole page
+  {"screenshotPage": FILE}            a picture of the whole page (PNG, or JPEG for a FILE ending in .jpg)
 Before each step but goto, a person waits until the page no longer says it is busy (`aria-busy="true"`).
 Every wait gives up after "timeoutMilliseconds" (10,000 unless the input sets it). "resolve":
 {NAME: ADDRESS} makes the browser's resolver answer NAME with ADDRESS (a DNS-rebinding name): such
@@ -118,7 +118,8 @@ async def act(page, step, reads):
             """e => { const box = e.getBoundingClientRect();
                       return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth; }"""))
     elif "screenshotPage" in step:
-        await page.screenshot(path=step["screenshotPage"], full_page=True)
+        path = step["screenshotPage"]
+        await page.screenshot(path=path, full_page=True, **({"quality": 70} if path.endswith(".jpg") else {}))
     else:
         raise ValueError(f"unknown step {step}")
 

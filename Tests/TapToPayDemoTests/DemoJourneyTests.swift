@@ -30,12 +30,14 @@ struct DemoJourneyTests {
             try DeviceFolder.write(device, region: "EU", to: folder.file("device"))
             try await library.snapshot("demo-registered")
 
+            // The seeded device's folder reaches the app as a UI test's launchEnvironment would hand it
+            // (only the sample's store reads this variable, and this suite holds its one turn).
+            setenv("TAPSANDBOX_DEVICE_FOLDER", folder.file("device").path, 1)
+            defer { unsetenv("TAPSANDBOX_DEVICE_FOLDER") }
             let endpoints = sandbox.endpoints
-            let deviceFolder = folder.file("device")
             let store = await DemoStore { configuration in
                 configuration.endpointOverrides = endpoints
                 configuration.endpointsFile = nil
-                configuration.deviceDirectory = deviceFolder
                 configuration.clock = ManualReaderClock()
             }
             await store.start()

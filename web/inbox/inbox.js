@@ -23,10 +23,16 @@ function filtered() {
   });
 }
 
+/// When a delivery arrived, in the tester's time zone, named.
+function received(delivery) {
+  const date = new Date(delivery.receivedAt);
+  return Number.isNaN(date.getTime()) ? delivery.receivedAt : date.toLocaleString(undefined, { hour12: false, timeZoneName: "short" });
+}
+
 function open(delivery) {
   document.getElementById("delivery-title").textContent = `${delivery.type ?? "Webhook"} for ${delivery.merchantId} (${delivery.region})`;
   const verdict = document.getElementById("delivery-verdict");
-  verdict.textContent = `Signature: ${delivery.signature}. Received ${new Date(delivery.receivedAt).toLocaleString(undefined, { hour12: false, timeZoneName: "short" })}.`;
+  verdict.textContent = `Signature: ${delivery.signature}. Received ${received(delivery)}.`;
   verdict.className = delivery.signature === "valid" ? "up" : "down";
   const headers = document.getElementById("delivery-headers");
   headers.replaceChildren();
@@ -57,9 +63,7 @@ function draw() {
   for (const delivery of shown) {
     const row = body.insertRow();
     row.dataset.event = delivery.eventId ?? "";
-    const received = new Date(delivery.receivedAt);
-    const when = Number.isNaN(received.getTime()) ? delivery.receivedAt : received.toLocaleString(undefined, { hour12: false, timeZoneName: "short" });
-    for (const value of [when, delivery.region, delivery.merchantId, delivery.eventId, delivery.type, delivery.signature]) {
+    for (const value of [received(delivery), delivery.region, delivery.merchantId, delivery.eventId, delivery.type, delivery.signature]) {
       row.insertCell().textContent = value ?? "";
     }
     row.lastChild.className = delivery.signature === "valid" ? "up" : "down";

@@ -44,10 +44,14 @@ import SandboxTestSupport
         let code = try #require(wallet.blikCode(customer: "jan").string("code"))
         try #require(wallet.blikPay("tx-1", code: code, amount: 1250).status == 201)
         let seen = try BrowserPerson.run([
+            .viewport(width: 390, height: 844),
             .goto(wallet.wallet.url + "/bank?customer=jan"), .read("li[data-order=\"tx-1\"] .merchant"),
             .read("li[data-order=\"tx-1\"] .amount"), .read("li[data-order=\"tx-1\"] .time-left"), .click("Approve"),
             .waitText("#outcome", contains: "Approved"), .read("#outcome"), .waitText("#balance", contains: "4,987.50"), .read("#balance"),
+            .inViewport("#outcome"), .readAll("#requests li"),
         ])
+        #expect(seen[5] as? Bool == true, "the answer shows on the phone's screen: \(seen)")
+        #expect((seen[6] as? [String])?.isEmpty == true, "the approved request left the list: \(seen)")
         #expect(seen[0] as? String == "Kawiarnia Wisła")
         #expect((seen[1] as? String)?.contains("12.50") == true, "\(seen[1])")
         #expect(Self.seconds(seen[2]).map { (1...60).contains($0) } == true, "the customer's 60 s: \(seen[2])")

@@ -27,7 +27,7 @@ import SandboxTestSupport
             .fill("Filter", "failed"), .readAll("#events tbody td:nth-child(5)"),
             .clickIn("#events tbody tr", name: "Headers and body"), .inViewport("#delivery"), .read("#delivery-verdict"),
             .readAll("#delivery-headers dt"), .read("#delivery-body"), .click("Close"),
-            .fill("Filter", ""), .acceptDialog, .click("Clear the inbox"), .read("#message"),
+            .fill("Filter", ""), .acceptDialog, .click("Clear the inbox"), .read("#message"), .inViewport("#message"),
             .waitText("#events tbody", contains: "No webhooks yet"),
         ])
         #expect(seen[0] as? [String] == ["payment.failed"], "the filter keeps the failed one: \(seen)")
@@ -36,7 +36,7 @@ import SandboxTestSupport
         let headers = (seen[3] as? [String])?.map { $0.lowercased() } ?? []
         #expect(headers.contains { $0.hasSuffix("-signature") } && headers.contains("content-type"), "the signature header and the content type: \(headers)")
         #expect((seen[4] as? String)?.contains("\"type\": \"payment.failed\"") == true, "the body, pretty: \(seen)")
-        #expect(seen[5] as? String == "The inbox is empty.", "\(seen)")
+        #expect(seen[5] as? String == "The inbox is empty." && seen[6] as? Bool == true, "\(seen)")
         #expect(inbox.call("GET", "/api/events").array("events")?.isEmpty == true)
     }
 }

@@ -36,18 +36,20 @@ import SandboxTestSupport
         let typed = challenge.lowercased().replacingOccurrences(of: "-", with: "")
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/register.html"), .select("Region", "EU"), .fill("Code", typed), .click("Find registration"),
-            .read("#device-model"), .read("#device-region"), .readAll("#terminal option:checked"), .click("Confirm registration"),
-            .read("#backoffice-code"), .read("#confirmed-terminal"), .read("#backoffice-left"),
+            .read("#device-model"), .read("#device-region"), .readAll("#terminal option:checked"), .inViewport("#confirm"),
+            .click("Confirm registration"), .read("#backoffice-code"), .read("#confirmed-terminal"), .read("#backoffice-left"),
+            .inViewport("#backoffice-code"),
         ])
         let model = try #require(seen[0] as? String)
         #expect(!model.isEmpty)
         #expect(seen[1] as? String == "EU")
         let chosen = try #require((seen[2] as? [String])?.first)
-        let code = try #require(seen[3] as? String)
-        let terminal = try #require(seen[4] as? String)
+        let code = try #require(seen[4] as? String)
+        let terminal = try #require(seen[5] as? String)
         #expect(code.range(of: #"^EU-[0-9]{6}$"#, options: .regularExpression) != nil, "\(code)")
         #expect(chosen.hasPrefix(terminal) && chosen.hasSuffix("(free)"), "the page picked \(chosen), confirmed \(terminal)")
-        #expect((seen[5] as? String)?.hasSuffix("s left") == true, "\(seen[5])")
+        #expect((seen[6] as? String)?.hasSuffix("s left") == true, "\(seen[6])")
+        #expect(seen[3] as? Bool == true && seen[7] as? Bool == true, "the device found, then its code, show where the tester is looking: \(seen)")
 
         let registered = try bench.tapsim("register end", "--backoffice-code", code, "--pin", "1234")
         #expect(registered["terminalId"] as? String == terminal, "\(registered)")
@@ -73,9 +75,11 @@ import SandboxTestSupport
         func messages(for codes: [String]) throws -> [String] {
             var steps: [BrowserPerson.Step] = [.goto(bench.portal + "/register.html"), .select("Region", "EU")]
             for code in codes {
-                steps += [.fill("Code", code), .click("Find registration"), .read("#find-message")]
+                steps += [.fill("Code", code), .click("Find registration"), .read("#find-message"), .inViewport("#find-message")]
             }
-            return try BrowserPerson.run(steps).compactMap { $0 as? String }
+            let seen = try BrowserPerson.run(steps)
+            #expect(seen.compactMap { $0 as? Bool } == Array(repeating: true, count: codes.count), "each message beside the field: \(seen)")
+            return seen.compactMap { $0 as? String }
         }
         _ = try bench.tapsim("--device", "confirmed-phone", "register begin")
         let used = try #require(try bench.tapsim("--device", "confirmed-phone", "register confirm")["challengeCode"] as? String)

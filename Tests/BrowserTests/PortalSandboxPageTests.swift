@@ -50,15 +50,18 @@ import SandboxTestSupport
     func snapshotsAndResetFromThePage() throws {
         let bench = try PortalBench()
         let services = bench.running.sandbox.hosts.count + 2
-        let seen = try BrowserPerson.run([
+        let shown = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"),
             .fill("Snapshot name", "before-checkout"), .click("Save snapshot"), .waitText("#whole-message", contains: "Saved"),
-            .read("#whole-message"), .waitText("#snapshots tbody", contains: "before-checkout"), .read("#snapshots tbody"),
-            .click("10 min"), .waitText("#clock-message", contains: "ahead"), .read("#clock-skew"),
+            .read("#whole-message"), .inViewport("#whole-message"), .waitText("#snapshots tbody", contains: "before-checkout"),
+            .read("#snapshots tbody"), .click("10 min"), .waitText("#clock-message", contains: "ahead"), .read("#clock-skew"),
             .clickIn("#snapshots tbody tr", name: "Restore"), .waitText("#whole-message", contains: "Restored"), .read("#whole-message"),
-            .waitText("#clock-skew", contains: "real time"), .read("#clock-skew"),
+            .inViewport("#whole-message"), .waitText("#clock-skew", contains: "real time"), .read("#clock-skew"),
             .fill("Snapshot name", "../etc"), .click("Save snapshot"), .waitText("#whole-message", contains: "letters"),
+            .inViewport("#whole-message"),
         ])
+        #expect(shown.compactMap { $0 as? Bool } == [true, true, true], "each answer shows beside the snapshot's buttons: \(shown)")
+        let seen = shown.filter { !($0 is Bool) }
         #expect(seen[0] as? String == "Saved snapshot before-checkout of \(services) services.", "\(seen)")
         #expect((seen[1] as? String)?.contains("\(services) of \(services)") == true, "\(seen)")
         #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
@@ -71,11 +74,15 @@ import SandboxTestSupport
         let eu = Service(name: "EU", baseURL: try bench.running.url(of: "EU"))
         _ = eu.call("POST", "/_sandbox/webhooks/trigger", body: ["event": "payment.succeeded"])
         #expect(eventuallyBlocking { (inbox.call("GET", "/api/events").array("events") ?? []).count == 1 }, "the sample webhook arrives")
-        let reset = try BrowserPerson.run([
+        let answered = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .acceptDialog, .click("Reset everything"),
             .waitText("#whole-message", contains: "fixtures"), .read("#whole-message"),
+            .inViewport("#whole-message"),
             .clickIn("#snapshots tbody tr", name: "Delete"), .waitText("#whole-message", contains: "Deleted"), .readAll("#snapshots tbody tr"),
+            .inViewport("#whole-message"),
         ])
+        #expect(answered[1] as? Bool == true && answered[3] as? Bool == true, "\(answered)")
+        let reset = answered.filter { !($0 is Bool) }
         #expect(reset[0] as? String == "Every region, the wallet and the webhook inbox are back to their fixtures.", "\(reset)")
         #expect((reset[1] as? [String])?.isEmpty == true, "no snapshot left: \(reset)")
         #expect(inbox.call("GET", "/api/events").array("events")?.isEmpty == true)
@@ -90,13 +97,14 @@ import SandboxTestSupport
         let seen = try BrowserPerson.run([
             .goto(bench.portal + "/sandbox.html"), .select("Region", "EU"), .click("10 min"), .waitText("#clock-message", contains: "control key"),
             .read("#clock-message"),
-            .fill("Control key", "ctl_wrong"), .click("Use key"), .click("10 min"), .waitText("#clock-message", contains: "wrong"),
+            .fill("Control key", "ctl_wrong"), .click("Use key"), .inViewport("#key-message"), .click("10 min"), .waitText("#clock-message", contains: "wrong"),
             .fill("Control key", key), .click("Use key"), .click("10 min"), .waitText("#clock-message", contains: "ahead"), .read("#clock-skew"),
             .goto(bench.portal + "/sandbox.html"), .readValue("Control key"),
         ])
         #expect((seen[0] as? String)?.contains("type it under Control key on the Sandbox page") == true, "\(seen)")
-        #expect((seen[1] as? String)?.hasPrefix("10 min") == true, "\(seen)")
-        #expect(seen[2] as? String == key, "the tab keeps the key: \(seen)")
+        #expect(seen[1] as? Bool == true, "the key's answer shows beside it: \(seen)")
+        #expect((seen[2] as? String)?.hasPrefix("10 min") == true, "\(seen)")
+        #expect(seen[3] as? String == key, "the tab keeps the key: \(seen)")
         #expect(bench.running.sandbox.clocks["EU"]?.skew == 600, "the two refused moves moved nothing")
     }
 

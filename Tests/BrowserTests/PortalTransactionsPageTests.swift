@@ -51,6 +51,15 @@ import SandboxTestSupport
         let detail = portal.call("GET", "/api/regions/EU/transactions/\(id)")
         let receipt = portal.call("GET", "/api/regions/EU/receipts/\(try #require(detail.string("receiptId")))")
         #expect(receipt.status == 200 && receipt.text.contains("12.50"), "\(receipt)")
+        // The Webhooks page names the payment and its amount, in its currency.
+        let merchant = try #require((detail["transaction"] as? [String: Any])?["merchantId"] as? String, "\(detail)")
+        let webhooks = try BrowserPerson.run([
+            .goto(bench.portal + "/webhooks.html?region=EU"), .select("Merchant", merchant),
+            .waitText("#events tbody", contains: id), .readAll("#events tbody tr td.payment"), .readAll("#events tbody tr td.amount"),
+        ])
+        let payments = webhooks[0] as? [String] ?? [], amounts = webhooks[1] as? [String] ?? []
+        #expect(payments.firstIndex(of: id).map { amounts[$0] } == "€12.50", "\(webhooks)")
+        #expect(payments.count == 2 && amounts.contains("€42.51"), "the declined sale's event too: \(webhooks)")
         let csv = portal.call("GET", "/api/regions/EU/transactions.csv?status=CLEARED")
         #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true, "\(csv)")
         let lines = csv.text.split(separator: "\r\n").map(String.init)

@@ -23,14 +23,18 @@ import SandboxTestSupport
         let (wallet, host) = try walletWithOrder()
         defer { wallet.stop(); host.stop() }
         let seen = try BrowserPerson.run([
+            // On a customer's phone.
+            .viewport(width: 390, height: 844),
             .goto(wallet.wallet.url + "/pay/tx-1"), .read("#merchant-name"), .read("#amount"), .read("#brand"), .read("#time-left"),
-            .click("Pay"), .waitText("#outcome", contains: "Paid"), .read("#outcome"),
+            .click("Pay"), .waitText("#outcome", contains: "Paid"), .read("#outcome"), .inViewport("#outcome"),
+            .readAll("#actions:not([hidden])"),
         ])
         #expect(seen[0] as? String == "Café Lumière")
         #expect(seen[1] as? String == "€12.50")
         #expect(seen[2] as? String == "Alipay+ (ALIPAY)")
         #expect((seen[3] as? String)?.hasPrefix("4 min") == true || (seen[3] as? String)?.hasPrefix("5 min") == true, "\(seen[3])")
-        #expect(seen[4] as? String == "Paid")
+        #expect(seen[4] as? String == "Paid" && seen[5] as? Bool == true, "\(seen)")
+        #expect((seen[6] as? [String])?.isEmpty == true, "once paid, the page is final: no Pay, Decline or Expire")
         #expect(wallet.order("tx-1").string("status") == "paid")
         #expect(host.types(of: "tx-1") == ["order.scanned", "order.paid"], "opening the page scanned the order")
     }

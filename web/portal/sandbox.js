@@ -186,8 +186,13 @@ async function loadFaults() {
     for (const text of describeFault(fault)) Portal.cell(row, text);
     Portal.cell(row, String(fault.applied));
     const remove = Portal.button("Remove", async () => {
-      await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`)).catch((f) => Portal.say(faultMessage, f.message, "error"));
-      await loadFaults();
+      try {
+        await Portal.api("DELETE", Portal.regionPath(`/faults/${encodeURIComponent(fault.id)}`));
+        Portal.say(faultMessage, `Fault ${fault.id} removed.`, "ok");
+      } catch (failure) {
+        Portal.say(faultMessage, failure.message, "error");
+      }
+      await loadFaults().catch((f) => Portal.say(faultMessage, f.message, "error"));
     });
     row.insertCell().append(remove);
   }

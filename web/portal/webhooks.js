@@ -82,6 +82,7 @@ async function loadEvents() {
     } else {
       payment.textContent = event.transactionId ? "sample" : "—";
     }
+    Portal.cell(row, event.amount ? Portal.money(event.amount, event.currency) : "—", "amount");
     Portal.cell(row, event.state, "state");
     Portal.cell(row, String(event.attempts));
     const replay = Portal.button("Replay", async () => {

@@ -74,14 +74,23 @@ struct WebhookRepository {
     /// The latest events (without payloads), of one merchant or of all.
     func events(merchant: String?, limit: Int) throws -> [WebhookLog.Event] {
         try db.query(
-            "SELECT * FROM webhook_events WHERE (? IS NULL OR merchant_id = ?) ORDER BY seq DESC LIMIT ?",
+            """
+            SELECT e.*, t.amount AS payment_amount, t.currency AS payment_currency
+            FROM webhook_events e LEFT JOIN transactions t ON t.id = e.transaction_id
+            WHERE (? IS NULL OR e.merchant_id = ?) ORDER BY e.seq DESC LIMIT ?
+            """,
             [merchant.map(DatabaseValue.text) ?? .null, merchant.map(DatabaseValue.text) ?? .null, .integer(Int64(limit))]
         ).map { try WebhookLog.Event($0, log: nil) }
     }
 
     /// One event with its payload and delivery log.
     func event(_ id: String) throws -> WebhookLog.Event? {
-        guard let row = try db.query("SELECT * FROM webhook_events WHERE id = ?", [.text(id)]).first else { return nil }
+        guard let row = try db.query(
+            """
+            SELECT e.*, t.amount AS payment_amount, t.currency AS payment_currency
+            FROM webhook_events e LEFT JOIN transactions t ON t.id = e.transaction_id WHERE e.id = ?
+            """, [.text(id)]).first
+        else { return nil }
         let log = try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(id)]).map { attempt in
             WebhookLog.Event.Attempt(
                 attempt: try attempt["attempt"], at: Wire.time(try attempt["at"]), status: try attempt["status"],
@@ -235,7 +244,7 @@ extension WebhookLog.Event {
     init(_ row: Row, log: [Attempt]?) throws {
         self.init(
             id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],
-            transactionId: try row["transaction_id"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],
+            transactionId: try row["transaction_id"], amount: try row["payment_amount"], currency: try row["payment_currency"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],
             attempts: try row["attempts"], createdAt: Wire.time(try row["created_at"]),
             nextAttemptAt: (try row["next_attempt_at"] as Int64?).map(Wire.time),
             deliveredAt: (try row["delivered_at"] as Int64?).map(Wire.time),

@@ -26,6 +26,9 @@ struct WebhookLog: Sendable {
         let type: String
         let merchantId: String
         let transactionId: String?
+        /// The amount of the payment it reports (minor units, tip included), in `currency`; none for a sample event.
+        let amount: Int?
+        let currency: String?
         let url: String
         let scheme: String
         let state: String

@@ -19,7 +19,7 @@ import SandboxTestSupport
             .clickIn("#events tbody tr", name: "Replay"), .read("#message"), .inViewport("#message"),
             .clickLink("payment.failed"), .read("#event-id"), .readAll("#attempts tbody tr"), .click("Close"),
             .read("#monei-key"), .select("Scheme", "standard"), .click("Save"), .read("#secret"), .click("Show secret"), .read("#secret"),
-            .read("#endpoint-message"), .inViewport("#endpoint-message"),
+            .read("#endpoint-message"), .inViewport("#endpoint-message"), .readAll("#events tbody tr td.payment"),
         ])
         #expect(shown.compactMap { $0 as? Bool } == [true, true, true], "each answer shows beside its button: \(shown)")
         let seen = shown.filter { !($0 is Bool) }
@@ -31,6 +31,7 @@ import SandboxTestSupport
         #expect(seen[6] as? String == "••••••••")
         #expect((seen[7] as? String)?.hasPrefix("whsec_") == true, "Standard Webhooks: the secret shows on demand: \(seen)")
         #expect(seen[8] as? String == "Saved.", "Save answers beside the form: \(seen)")
+        #expect(seen.last as? [String] == ["sample"], "a test event's payment is made up: no link to a payment that does not exist: \(seen)")
     }
 
     @Test(.enabled(if: available, "Playwright for Python is missing: run scripts/setup"))

@@ -151,6 +151,12 @@ extension ConformanceTests {
             guard let id = event["id"] as? String, let transaction = event["transactionId"] as? String else { return nil }
             return (transaction, id)
         }
+        // The log names each event's payment with its amount, so a tester reads it without opening the payload.
+        for event in log["events"] as? [[String: Any]] ?? [] where sales.contains(where: { $0.1 == event["transactionId"] as? String }) {
+            #expect(
+                (event["amount"] as? Int ?? 0) > 0 && (event["currency"] as? String)?.count == 3,
+                "the event \(event["id"] ?? "?") of a stored payment has no amount and currency: \(event)")
+        }
         for (label, transaction) in sales {
             let ids = written.filter { $0.0 == transaction }.map(\.1)
             #expect(!ids.isEmpty, "the \(label) (\(transaction)) wrote no webhook event")

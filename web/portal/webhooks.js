@@ -70,11 +70,12 @@ async function loadEvents() {
     row.dataset.event = event.id;
     Portal.cell(row, Portal.time(event.createdAt));
     row.insertCell().append(Portal.actionLink(event.type, () => openEvent(event.id)));
-    // The payment it reports, opened on the Transactions page (a sample event reports none).
+    // The payment it reports, opened on the Transactions page; a sample event's payment is made up and
+    // not stored (the host gives it no amount).
     const payment = row.insertCell();
     payment.className = "payment";
     payment.dataset.label = "Payment";
-    if (event.transactionId && !event.transactionId.startsWith("sample-")) {
+    if (event.transactionId && event.amount) {
       const link = document.createElement("a");
       link.href = `/transactions.html?region=${encodeURIComponent(Portal.region())}&transaction=${encodeURIComponent(event.transactionId)}`;
       link.textContent = event.transactionId;

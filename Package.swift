@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "SandboxCrypto", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // One notion of "now" for hosts and the reader alike.
         .target(name: "SandboxTime"),
+        // The one lock box, both sides (NSLock: every Apple deployment target, and Linux).
+        .target(name: "LockedValue"),
         // The JSON fast paths, both sides: a tape decoder and a sorted encoder that give Foundation's results.
         .target(name: "FastJSON"),
         // The wire contract, both sides: every model that crosses HTTP (the seed's names), endpoints.json,
@@ -61,13 +63,13 @@ let package = Package(
         .target(name: "DeviceTransport", dependencies: [.target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
         // UIKit's types the seeds' calls name, for where UIKit is missing.
         .target(name: "DeviceUI"),
-        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
+        .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI", "LockedValue"]),
         // MONEI's Tap to Pay SDK (seed 002) over the MONEI host and the same simulated reader.
         .target(name: "MoneiTapToPay", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI"]),
         // PagBank's Tap On SDK (seed 004), over the TapOnMobile device on the PagBank host.
-        .target(name: "TapOnPartner", dependencies: ["TapOnMobileSandbox", "SimulatedReader", "SandboxWire", "DeviceTransport", "DeviceUI"]),
+        .target(name: "TapOnPartner", dependencies: ["TapOnMobileSandbox", "SimulatedReader", "SandboxWire", "DeviceTransport", "DeviceUI", "LockedValue"]),
         // Geopagos' Payments SDK (seeds 001 and 003) and its Apple Tap to Pay reader, over the Geopagos host.
-        .target(name: "Payments", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport"]),
+        .target(name: "Payments", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "LockedValue"]),
         // What an app's tests drive a running sandbox with (reset, seeds, snapshots, clocks, faults, the
         // customer, the inbox): device side, over the SDKs' transport.
         .target(name: "SandboxTesting", dependencies: ["SandboxWire", "DeviceTransport"]),
@@ -88,7 +90,7 @@ let package = Package(
             name: "WalletSimulator",
             dependencies: [
                 "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "WebhookSignature",
-                "SandboxTime", "FastJSON", "SandboxWire",
+                "SandboxTime", "FastJSON", "SandboxWire", "LockedValue",
             ]),
 
         // Every service's command-line options and `sandbox up`, as a library the tests start in-process.
@@ -168,7 +170,7 @@ let package = Package(
         .testTarget(name: "MoneiHostTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxCrypto", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(
             name: "MoneiTapToPayTests",
-            dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "SandboxTestSupport", "HostTestSupport"]),
+            dependencies: ["MoneiTapToPay", "SimulatedReader", "SandboxHTTPClient", "SandboxTestSupport", "HostTestSupport", "LockedValue"]),
         // Swift 5 mode: the seed's example is Swift 5 code (a main-actor UIApplication read from a
         // property initializer, as Xcode's Swift 5 mode accepts).
         .testTarget(
@@ -177,7 +179,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "GeopagosTests",
-            dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "SandboxTestSupport", "HostTestSupport"]),
+            dependencies: ["Payments", "TapToPayHardware", "SimulatedReader", "SandboxTestSupport", "HostTestSupport", "LockedValue"]),
         .testTarget(name: "SandboxTestingTests", dependencies: ["SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
         // The sample app's store (Examples/TapToPayDemo.swiftpm/Sources, symlinked in: no SwiftUI) driven
         // from a seed and a snapshot with SandboxTesting, as the app's UI tests do.

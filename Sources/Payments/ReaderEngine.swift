@@ -1,3 +1,4 @@
+import LockedValue
 import CardPayload
 import DeviceTransport
 import Foundation
@@ -36,7 +37,7 @@ public final class ReaderEngine: Sendable {
 
     let sandbox: GeopagosSandbox
     let reader: Reader
-    let state: Guarded<State>
+    let state: LockedValueBox<State>
     @_spi(Readers) public let device: Device
 
     @_spi(Readers)
@@ -46,7 +47,7 @@ public final class ReaderEngine: Sendable {
     ) {
         let sandbox = GeopagosSandbox.current
         self.sandbox = sandbox
-        let state = Guarded(State())
+        let state = LockedValueBox(State())
         self.state = state
         let transport = DeviceTransport(timeout: sandbox.requestTimeout, userAgent: "GeopagosPayments/\(PaymentsSDK.version)")
         let deviceId = sandbox.deviceId
@@ -55,11 +56,11 @@ public final class ReaderEngine: Sendable {
             device: sandbox.device, clock: sandbox.clock, location: nil, script: sandbox.readerScript, accountLinked: sandbox.accountLinked,
             tokenProvider: tokenProvider, accountLinking: accountLinking, onReaderNotice: onReaderNotice,
             tokenCheck: { token throws(ReaderError) in
-                guard let endpoint = state.withLock({ $0.endpoint }) else { throw .connectionFailed("PaymentsSDK is not configured") }
+                guard let endpoint = state.withLockedValue({ $0.endpoint }) else { throw .connectionFailed("PaymentsSDK is not configured") }
                 let body = ReaderSessionRequest(readerToken: token, deviceId: deviceId, deviceModel: model)
                 switch await HostCall.send(transport, endpoint, "POST", "/terminal/v1/reader-sessions", body: body, as: ReaderSession.self) {
                 case .value(let session):
-                    state.withLock { $0.pending = (session, token) }
+                    state.withLockedValue { $0.pending = (session, token) }
                     return .valid
                 case .refused(_, ErrorCode.readerTokenExpired.rawValue, _):
                     return .expired
@@ -78,10 +79,10 @@ public final class ReaderEngine: Sendable {
     @_spi(Readers) public var isSupported: Bool { reader.isTapToPaySupported }
 
     func use(endpoint: URL) {
-        state.withLock { $0.endpoint = endpoint }
+        state.withLockedValue { $0.endpoint = endpoint }
     }
 
-    var connection: Connection? { state.withLock { $0.connection } }
+    var connection: Connection? { state.withLockedValue { $0.connection } }
 
     // MARK: - Connection
 
@@ -101,7 +102,7 @@ public final class ReaderEngine: Sendable {
     @_spi(Readers)
     public func prepare() async -> Result<Void, Failure> {
         guard reader.isTapToPaySupported else { return .failure(.notSupported) }
-        let started = state.withLock { state -> Result<Void, Failure> in
+        let started = state.withLockedValue { state -> Result<Void, Failure> in
             guard state.endpoint != nil else { return .failure(.notConfigured) }
             guard state.operation == .idle else { return .failure(.busy) }
             state.operation = .preparing
@@ -109,20 +110,20 @@ public final class ReaderEngine: Sendable {
             return .success(())
         }
         if case .failure = started { return started }
-        defer { state.withLock { $0.operation = .idle } }
+        defer { state.withLockedValue { $0.operation = .idle } }
         do throws(ReaderError) {
             try await reader.prepare()
         } catch {
-            state.withLock { $0.connection = nil }
+            state.withLockedValue { $0.connection = nil }
             return .failure(Self.failure(error))
         }
-        guard let (session, token) = state.withLock({ $0.pending }) else {
+        guard let (session, token) = state.withLockedValue({ $0.pending }) else {
             // A token the script judged valid without asking the host: there is no session.
             return .failure(.connection("the host did not open a session for the token"))
         }
         switch await keys(session) {
         case .success(let (key, offset)):
-            state.withLock { $0.connection = Connection(session: session, readerToken: token, readerKey: key, offset: offset) }
+            state.withLockedValue { $0.connection = Connection(session: session, readerToken: token, readerKey: key, offset: offset) }
             return .success(())
         case .failure(let failure):
             return .failure(failure)
@@ -131,7 +132,7 @@ public final class ReaderEngine: Sendable {
 
     /// The reader key and the clock offset of a session (`POST /terminal/v1/reader/prepare`).
     private func keys(_ session: ReaderSession?) async -> Result<([UInt8], TimeInterval), Failure> {
-        guard let endpoint = state.withLock({ $0.endpoint }) else { return .failure(.notConfigured) }
+        guard let endpoint = state.withLockedValue({ $0.endpoint }) else { return .failure(.notConfigured) }
         // A new session's own token, or the connection's (renewed when it ended).
         let answer: HostCall.Answer<ReaderConfiguration> =
             if let session {
@@ -151,7 +152,7 @@ public final class ReaderEngine: Sendable {
     func refreshedConnection() async -> Connection? {
         guard let connection else { return nil }
         guard case .success(let (key, offset)) = await keys(nil) else { return connection }
-        return state.withLock { state -> Connection? in
+        return state.withLockedValue { state -> Connection? in
             state.connection?.readerKey = key
             state.connection?.offset = offset
             return state.connection
@@ -163,19 +164,19 @@ public final class ReaderEngine: Sendable {
     @_spi(Readers)
     public func clear() async -> Result<Void, Failure> {
         guard reader.isTapToPaySupported else { return .success(()) }
-        let started = state.withLock { state -> Bool in
+        let started = state.withLockedValue { state -> Bool in
             guard state.operation == .idle else { return false }
             state.operation = .clearing
             return true
         }
         guard started else { return .failure(.busy) }
-        defer { state.withLock { $0.operation = .idle } }
+        defer { state.withLockedValue { $0.operation = .idle } }
         do throws(ReaderError) {
             try await reader.clear()
         } catch {
             return .failure(Self.failure(error))
         }
-        let ended = state.withLock { state -> (URL?, Connection?) in
+        let ended = state.withLockedValue { state -> (URL?, Connection?) in
             defer { state.connection = nil }
             return (state.endpoint, state.connection)
         }
@@ -188,7 +189,7 @@ public final class ReaderEngine: Sendable {
 
     /// The customer a test queued on the host for `terminalId`'s next card screen, taken (``ScriptedCustomer``).
     func scriptedCustomer(terminalId: String) async -> CardScript? {
-        guard let endpoint = state.withLock({ $0.endpoint }) else { return nil }
+        guard let endpoint = state.withLockedValue({ $0.endpoint }) else { return nil }
         return await ScriptedCustomer.next(host: endpoint, terminalId: terminalId, transport: transport)
     }
 
@@ -211,7 +212,7 @@ public final class ReaderEngine: Sendable {
 
     /// Takes the reader for a transaction; false while a prepare or a clear runs.
     func beginTransaction() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.operation == .idle || state.operation == .transacting else { return false }
             state.operation = .transacting
             return true
@@ -219,7 +220,7 @@ public final class ReaderEngine: Sendable {
     }
 
     func endTransaction() {
-        state.withLock { if $0.operation == .transacting { $0.operation = .idle } }
+        state.withLockedValue { if $0.operation == .transacting { $0.operation = .idle } }
     }
 
     /// A call of the terminal API with the connection's session; an ended session (`session_expired`)
@@ -227,13 +228,13 @@ public final class ReaderEngine: Sendable {
     func call<Answer: Decodable & Sendable>(
         _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil, as type: Answer.Type = Answer.self
     ) async -> HostCall.Answer<Answer> {
-        guard let endpoint = state.withLock({ $0.endpoint }), let connection else { return .notSent("the reader is not connected") }
+        guard let endpoint = state.withLockedValue({ $0.endpoint }), let connection else { return .notSent("the reader is not connected") }
         let first = await HostCall.send(transport, endpoint, method, path, body: body, bearer: connection.session.sessionToken, as: type)
         guard case .refused(401, ErrorCode.sessionExpired.rawValue, _) = first else { return first }
         let request = ReaderSessionRequest(readerToken: connection.readerToken, deviceId: sandbox.deviceId, deviceModel: sandbox.device.model)
         guard case .value(let session) = await HostCall.send(transport, endpoint, "POST", "/terminal/v1/reader-sessions", body: request, as: ReaderSession.self)
         else { return first }
-        state.withLock { $0.connection?.session = session }
+        state.withLockedValue { $0.connection?.session = session }
         return await HostCall.send(transport, endpoint, method, path, body: body, bearer: session.sessionToken, as: type)
     }
 }
@@ -282,18 +283,5 @@ enum HostCall {
             let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: body)
             return .refused(status: status, code: envelope?.error.code.rawValue, message: envelope?.error.message)
         }
-    }
-}
-
-/// A value behind a lock that closures can share.
-final class Guarded<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<T: Sendable>(_ body: (inout sending Value) throws -> sending T) rethrows -> T {
-        try mutex.withLock(body)
     }
 }

@@ -1,5 +1,6 @@
 // The UIKit stand-ins (`UIViewController` off Apple platforms) come with the SDK, as UIKit does on iOS.
 @_exported import DeviceUI
+import LockedValue
 import Foundation
 import SimulatedReader
 
@@ -62,7 +63,7 @@ public final class TapOnMobile: @unchecked Sendable {
     struct Runtime {
         var configuration: SandboxConfiguration
         var reader: Reader
-        var tokenSlot: Locked<TokenSlot>
+        var tokenSlot: LockedValueBox<TokenSlot>
         var store: DeviceStore
         var environment: Environments?
         var client: TerminalClient?
@@ -78,7 +79,7 @@ public final class TapOnMobile: @unchecked Sendable {
         var locationAuthorization: LocationAuthorization?
     }
 
-    let runtime: Locked<Runtime>
+    let runtime: LockedValueBox<Runtime>
 
     /// The default device: `sandbox up`'s ports on this machine, state in `.sandbox/device`.
     public convenience init() {
@@ -89,7 +90,7 @@ public final class TapOnMobile: @unchecked Sendable {
     ///
     /// - Parameter configuration: Endpoints, device directory and simulated reader.
     public init(configuration: SandboxConfiguration) {
-        runtime = Locked(Self.makeRuntime(configuration))
+        runtime = LockedValueBox(Self.makeRuntime(configuration))
     }
 
     /// Replaces the sandbox set-up (not in the seed): endpoints, device directory, reader, clock.
@@ -97,32 +98,32 @@ public final class TapOnMobile: @unchecked Sendable {
     /// The SDK must be initialized again afterwards; the session and the prepared reader are gone.
     public func configure(_ configuration: SandboxConfiguration) {
         let fresh = Self.makeRuntime(configuration)
-        runtime.withLock { $0 = fresh }
+        runtime.withLockedValue { $0 = fresh }
     }
 
     /// The current sandbox set-up.
-    public var configuration: SandboxConfiguration { runtime.withLock { $0.configuration } }
+    public var configuration: SandboxConfiguration { runtime.withLockedValue { $0.configuration } }
 
     /// The flavour (`uat`, `sandbox`, `pre`, `prod`) the host of the initialized environment says it
     /// runs (not in the seed): one sandbox host serves every flavour of its region, so an app that
     /// asked for `prodEU` can tell it is talking to a `sandbox` host. Nil before initialization or
     /// when the host does not say.
-    public var hostFlavour: String? { runtime.withLock { $0.hostFlavour } }
+    public var hostFlavour: String? { runtime.withLockedValue { $0.hostFlavour } }
 
     /// The simulated reader, for scripting what Apple and the customer do (``Reader/present(_:)``,
     /// ``Reader/appDidEnterBackground()`` …).
-    public var reader: Reader { runtime.withLock { $0.reader } }
+    public var reader: Reader { runtime.withLockedValue { $0.reader } }
 
     private static func makeRuntime(_ configuration: SandboxConfiguration) -> Runtime {
-        let slot = Locked(TokenSlot())
+        let slot = LockedValueBox(TokenSlot())
         let reader = Reader(
             device: configuration.device, requirements: configuration.supportRequirements, clock: configuration.clock,
             location: configuration.location ?? .authorized(country: "BE", fixAfter: 0), script: configuration.readerScript,
             accountLinked: configuration.accountLinked,
             tokenProvider: { _ in
-                let current = slot.current
+                let current = slot.withLockedValue { $0 }
                 guard let token = current.token else { return .cancel }
-                slot.withLock { $0.relink = false }
+                slot.withLockedValue { $0.relink = false }
                 return .provide(token, requiresRelink: current.relink)
             },
             accountLinking: configuration.accountLinking, onReaderNotice: configuration.onReaderNotice)
@@ -163,7 +164,7 @@ extension TapOnMobile {
     }
 
     func context() throws(TapOnMobileError) -> Context {
-        let (client, environment, store, reader) = runtime.withLock { ($0.client, $0.environment, $0.store, $0.reader) }
+        let (client, environment, store, reader) = runtime.withLockedValue { ($0.client, $0.environment, $0.store, $0.reader) }
         guard let client, let environment else { throw .initialization(.notInitialized) }
         return Context(client: client, environment: environment, store: store, reader: reader)
     }
@@ -179,7 +180,7 @@ extension TapOnMobile {
 
     func loggedIn() throws(TapOnMobileError) -> LoggedIn {
         let registered = try registered()
-        guard let token = runtime.withLock({ $0.session?.token }) else { throw .session(.sessionError) }
+        guard let token = runtime.withLockedValue({ $0.session?.token }) else { throw .session(.sessionError) }
         return LoggedIn(registered: registered, token: token)
     }
 
@@ -201,7 +202,7 @@ extension TapOnMobile {
         _ client: TerminalClient, _ method: String, _ path: String, query: [(String, String)] = [],
         body: (any Encodable)? = nil, bearer: String? = nil, idempotent: Bool = false, as type: Answer.Type = Answer.self
     ) async -> Result<Answer, TapOnMobileError> {
-        let key = idempotent ? runtime.withLock { $0.configuration.makeIdentifier() } : nil
+        let key = idempotent ? runtime.withLockedValue { $0.configuration.makeIdentifier() } : nil
         let result = await client.send(method, path, query: query, body: body, bearer: bearer, idempotencyKey: key, as: type)
         if case .failure(let error) = result { observe(error) }
         return result
@@ -229,7 +230,7 @@ extension TapOnMobile {
     }
 
     func dropSession() {
-        let store = runtime.withLock {
+        let store = runtime.withLockedValue {
             $0.session = nil
             $0.readerSession = nil
             $0.pendingDCC = nil
@@ -241,7 +242,7 @@ extension TapOnMobile {
     /// Forgets the registration (and what belonged to it); the installation id and support number stay.
     func forgetRegistration() {
         dropSession()
-        let store = runtime.withLock { $0.store }
+        let store = runtime.withLockedValue { $0.store }
         _ = try? store.update {
             $0.registration = nil
             $0.lastTransaction = nil

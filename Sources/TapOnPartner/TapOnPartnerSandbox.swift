@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import SimulatedReader
 import TapOnMobileSandbox
@@ -30,12 +31,11 @@ public struct TapOnPartnerSandbox: Sendable {
         environment = .sandboxPAGBANK
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var stored = TapOnPartnerSandbox()
+    private static let stored = LockedValueBox(TapOnPartnerSandbox())
 
     /// The set-up the next `TapOnPayment` takes.
     public static var current: TapOnPartnerSandbox {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLockedValue { $0 } }
+        set { stored.withLockedValue { $0 = newValue } }
     }
 }

@@ -1,5 +1,6 @@
 // The UIKit stand-ins (`UIViewController`, `UIColor` … off Apple platforms) come with the SDK, as UIKit does on iOS.
 @_exported import DeviceUI
+import LockedValue
 import DeviceTransport
 import Foundation
 import SandboxWire
@@ -123,12 +124,11 @@ public final class TapOnPayment {
 }
 
 /// Work that runs one piece at a time, in the order it was given.
-final class SerialWork: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last: Task<Void, Never>?
+final class SerialWork: Sendable {
+    private let last = LockedValueBox<Task<Void, Never>?>(nil)
 
     func enqueue(_ work: @escaping @Sendable () async -> Void) {
-        lock.withLock {
+        last.withLockedValue { last in
             let previous = last
             last = Task {
                 await previous?.value
@@ -139,9 +139,9 @@ final class SerialWork: @unchecked Sendable {
 
     func waitForAll() async {
         while true {
-            let current = lock.withLock { last }
+            let current = last.withLockedValue { $0 }
             await current?.value
-            if lock.withLock({ last }) == current { return }
+            if last.withLockedValue({ $0 }) == current { return }
         }
     }
 }

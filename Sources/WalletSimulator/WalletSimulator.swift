@@ -1,3 +1,4 @@
+import LockedValue
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -83,7 +84,7 @@ public final class WalletSimulator: RunningService, Responder {
     private let router: Router
     let book: OrderBook
     private let notifier: Notifier
-    private let hostURLs: Locked<[String: String]>
+    private let hostURLs: LockedValueBox<[String: String]>
     private let scheduler: Scheduler
     /// Closed while a snapshot is restored: no request sees the wallet half brought back.
     private let gate = RequestGate()
@@ -95,22 +96,22 @@ public final class WalletSimulator: RunningService, Responder {
             path: configuration.dataDirectory.appendingPathComponent(Self.databaseFile).path, migrations: WalletSchema.migrations)
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.walletState.clockOffset() })
-        let publicURL = Locked<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
-        let hostURLs = Locked(configuration.hostURLs)
+        let publicURL = LockedValueBox<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+        let hostURLs = LockedValueBox(configuration.hostURLs)
         self.hostURLs = hostURLs
         // The server is made after the routes, which need the book: the pay URLs find it here. On a
         // wildcard bind they name this machine's network address, which a phone scanning the QR reaches.
-        let listening = Locked<Server?>(nil)
+        let listening = LockedValueBox<Server?>(nil)
         let book = try OrderBook(
             store: store, clock: configuration.clock, realTime: configuration.realTime, data: configuration.data,
             ids: configuration.ids, codes: configuration.blikCodes, publicURL: { [advertised = ListenAddress.reachable(configuration.server.host)] in
-                publicURL.value ?? "http://\(advertised):\(listening.value?.port ?? 0)"
+                publicURL.withLockedValue { $0 } ?? "http://\(advertised):\(listening.withLockedValue { $0?.port } ?? 0)"
             }, payWait: configuration.payWait)
         self.book = book
         notifier = Notifier(
             book: book,
             policy: .init(firstRetry: configuration.firstRetry, longestRetry: configuration.longestRetry, concurrency: 16, timeout: .seconds(5)),
-            hostURL: { region in hostURLs.value[region] })
+            hostURL: { region in hostURLs.withLockedValue { $0[region] } })
         let scheduler = Scheduler(book: book)
         self.scheduler = scheduler
         store.listen(OrderRepository.scheduleChannel) { [weak scheduler] in scheduler?.wake() }
@@ -154,7 +155,7 @@ public final class WalletSimulator: RunningService, Responder {
         var serving = configuration.server
         if let name = configuration.publicURL.flatMap({ URL(string: $0)?.host }) { serving.allowedHosts.append(name) }
         let server = Server(name: "wallet", configuration: serving, responder: front, accessLog: configuration.accessLog)
-        listening.set { $0 = server }
+        listening.withLockedValue { $0 = server }
         self.server = server
     }
 
@@ -169,7 +170,7 @@ public final class WalletSimulator: RunningService, Responder {
 
     /// Points the wallet at the hosts (`sandbox up` learns their URLs after the wallet started).
     public func setHostURLs(_ urls: [String: String]) {
-        hostURLs.set { $0.merge(urls) { _, new in new } }
+        hostURLs.withLockedValue { $0.merge(urls) { _, new in new } }
         book.outboxChanged.broadcast()
     }
 

@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import HostTestSupport
 import Payments
@@ -18,10 +19,10 @@ struct GeopagosTests {
         let apiKey: String
         let app: SeedCheckout
         /// The terminal the backend's next token names.
-        let terminal = Locked("GEOPAGOS-T0101")
+        let terminal = LockedValueBox("GEOPAGOS-T0101")
         /// Tokens the backend hands out before buying fresh ones (an expired one, a forged one …).
-        let queued = Locked<[String]>([])
-        let cards: Locked<[CardScript]>
+        let queued = LockedValueBox<[String]>([])
+        let cards: LockedValueBox<[CardScript]>
 
         init(
             cards: [CardScript] = [.tap(ShippedCards.card("visa-ar"))], script: Script = Script(), readerScript: ReaderScript = ReaderScript(),
@@ -29,20 +30,20 @@ struct GeopagosTests {
         ) throws {
             host = try InProcessHost(region: "GEOPAGOS")
             apiKey = try MerchantsFile.load().region("GEOPAGOS").merchants[0].apiKey
-            self.cards = Locked(cards)
+            self.cards = LockedValueBox(cards)
             var sandbox = GeopagosSandbox()
             sandbox.clock = clock
             sandbox.device = device
             sandbox.readerScript = readerScript
             sandbox.callbackQueue = callbackQueue
             let queue = self.cards
-            sandbox.cardScripts = { _ in queue.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+            sandbox.cardScripts = { _ in queue.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() } }
             GeopagosSandbox.current = sandbox
             let (service, key, terminal, queued) = (host.service, apiKey, terminal, queued)
             let backend = Backend { _ in
-                if let next = queued.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return next }
+                if let next = queued.withLockedValue({ $0.isEmpty ? nil : $0.removeFirst() }) { return next }
                 let reply = await service.call(
-                    "POST", "/merchant/v1/reader-tokens", bearer: key, body: ["terminalId": terminal.withLock { $0 }])
+                    "POST", "/merchant/v1/reader-tokens", bearer: key, body: ["terminalId": terminal.withLockedValue { $0 }])
                 return reply.string("token")
             }
             app = try SeedCheckout(backend: backend, script: script, endpoint: host.host.url)
@@ -176,7 +177,7 @@ struct GeopagosTests {
         let stage = try Stage()
         let old = try #require(await stage.token())
         await stage.host.service.advanceClock(25 * 3600, "the token's 24 hours pass")
-        stage.queued.withLock { $0 = [old, "eyJhbGciOiJIUzI1NiJ9.e30.Zm9yZ2Vk"] }
+        stage.queued.withLockedValue { $0 = [old, "eyJhbGciOiJIUzI1NiJ9.e30.Zm9yZ2Vk"] }
         let paid = await stage.run(.payment)
         let tokens = paid.filter { $0.hasPrefix("token: ") }
         #expect(tokens.count == 3, "\(tokens)")
@@ -201,9 +202,9 @@ struct GeopagosTests {
 
     @Test("busy: prepare and clear fail .busy while a transaction waits for its confirmation; clear with nothing prepared succeeds at once")
     func busy() async throws {
-        let gate = Locked(false)
+        let gate = LockedValueBox(false)
         let stage = try Stage(script: Script(confirm: { _ in
-            .confirmAfter { _ = await eventually(60) { gate.withLock { $0 } } }
+            .confirmAfter { _ = await eventually(60) { gate.withLockedValue { $0 } } }
         }))
         #expect(await stage.app.tapToPayInstaller.clearConnection() == .success, "nothing prepared")
         stage.app.start(.payment)
@@ -216,7 +217,7 @@ struct GeopagosTests {
             Issue.record("clear during a transaction must be busy")
             return
         }
-        gate.withLock { $0 = true }
+        gate.withLockedValue { $0 = true }
         #expect(await eventually(300) { stage.app.seen.all.last == "approved payment CLEARED 100 ARS" }, "\(stage.app.seen.all)")
         #expect(await stage.app.tapToPayInstaller.clearConnection() == .success)
     }
@@ -236,27 +237,27 @@ struct GeopagosTests {
 
     @Test("the card data lives 120 s: a confirmation later than that ends the transaction and nothing reaches the host")
     func cardDataExpires() async throws {
-        let clock = Locked<ManualReaderClock?>(nil)
-        let stage = try Stage(script: Script(confirm: { _ in .confirmAfter { clock.withLock { $0 }?.advance(by: 121) } }))
-        clock.withLock { $0 = stage.clock }
+        let clock = LockedValueBox<ManualReaderClock?>(nil)
+        let stage = try Stage(script: Script(confirm: { _ in .confirmAfter { clock.withLockedValue { $0 }?.advance(by: 121) } }))
+        clock.withLockedValue { $0 = stage.clock }
         let late = await stage.run(.payment)
         #expect(late.last == "nonRecoverableError cardDataExpired", "\(late)")
         #expect(try await stage.transactionCount() == 0, "an expired card read reaches no host")
         // Within 120 s it goes through.
-        stage.app.script.withLock { $0.confirm = { _ in .confirmAfter { clock.withLock { $0 }?.advance(by: 119) } } }
-        stage.cards.withLock { $0 = [.tap(ShippedCards.card("visa-ar"))] }
+        stage.app.script.withLock { $0.confirm = { _ in .confirmAfter { clock.withLockedValue { $0 }?.advance(by: 119) } } }
+        stage.cards.withLockedValue { $0 = [.tap(ShippedCards.card("visa-ar"))] }
         #expect(await stage.run(.payment).last == "approved payment CLEARED 100 ARS")
     }
 
     @Test("a new intent while one waits aborts the old one; rejecting the card sends nothing")
     func newIntentAbortsAndReject() async throws {
-        let gate = Locked(false)
+        let gate = LockedValueBox(false)
         let stage = try Stage(
             cards: [.tap(ShippedCards.card("visa-ar")), .tap(ShippedCards.card("visa-ar"))],
-            script: Script(confirm: { _ in gate.withLock { $0 } ? .reject : .confirmAfter { _ = await eventually(5) { false } } }))
+            script: Script(confirm: { _ in gate.withLockedValue { $0 } ? .reject : .confirmAfter { _ = await eventually(5) { false } } }))
         stage.app.start(.payment)
         #expect(await eventually(300) { stage.app.seen.all.contains { $0.hasPrefix("confirmPayment") } })
-        gate.withLock { $0 = true }
+        gate.withLockedValue { $0 = true }
         // The first intent's abort ends one run at once; the second ends when its card is rejected.
         stage.app.start(.payment)
         #expect(await eventually(300) { stage.app.seen.all.last == "nonRecoverableError rejected" }, "\(stage.app.seen.all)")
@@ -268,7 +269,7 @@ struct GeopagosTests {
         let stage = try Stage(cards: [.tap(ShippedCards.card("visa-ar")), .tap(ShippedCards.card("visa-ar"))])
         _ = await stage.run(.payment)
         #expect(await stage.app.tapToPayInstaller.clearConnection() == .success)
-        stage.terminal.withLock { $0 = "GEOPAGOS-T0102" }
+        stage.terminal.withLockedValue { $0 = "GEOPAGOS-T0102" }
         let moved = await stage.run(.payment)
         #expect(moved.contains("token: setup"), "a cleared connection asks for a new token: \(moved)")
         #expect(moved.contains("reader: connected Tap to Pay on iPhone GEOPAGOS-T0102 idle"), "\(moved)")

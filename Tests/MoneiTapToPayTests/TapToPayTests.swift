@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import HostTestSupport
 import MoneiTapToPay
@@ -152,11 +153,11 @@ struct TapToPayTests {
         let host = try MoneiDeviceHost()
         defer { host.stop() }
         let visa = card("visa-es")
-        let cardScreens = Locked(0)
+        let cardScreens = LockedValueBox(0)
         launch(host) { sandbox in
             sandbox.termsResponses = [.deny]
             sandbox.cardScripts = { _ in
-                cardScreens.withLock { $0 += 1 }
+                cardScreens.withLockedValue { $0 += 1 }
                 return .tap(visa)
             }
         }
@@ -164,10 +165,10 @@ struct TapToPayTests {
         await #expect(throws: TapToPayError.termsDeclined) {
             _ = try await TapToPay.acceptPayment(amount: 1050, orderId: "o-1", callbackUrl: nil)
         }
-        #expect(cardScreens.withLock { $0 } == 0, "no card screen after declined terms")
+        #expect(cardScreens.withLockedValue { $0 } == 0, "no card screen after declined terms")
         let result = try await TapToPay.acceptPayment(amount: 1050, orderId: "o-1", callbackUrl: nil)
         #expect(result.status == .approved, "accepted the second time")
-        #expect(cardScreens.withLock { $0 } == 1)
+        #expect(cardScreens.withLockedValue { $0 } == 1)
 
         // A linked account sees no terms at all.
         launch(host) {
@@ -183,9 +184,9 @@ struct TapToPayTests {
         let host = try MoneiDeviceHost()
         defer { host.stop() }
         let visa = card("visa-es")
-        let scripts = Locked<[CardScript]>([.cancel(after: 3), .noTap(), .background(after: 2), .tap(visa)])
+        let scripts = LockedValueBox<[CardScript]>([.cancel(after: 3), .noTap(), .background(after: 2), .tap(visa)])
         launch(host, tap: nil) { sandbox in
-            sandbox.cardScripts = { _ in scripts.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+            sandbox.cardScripts = { _ in scripts.withLockedValue { $0.isEmpty ? nil : $0.removeFirst() } }
         }
         try await TapToPay.prepare(token: try await host.fetchPosToken())
         for step in ["cancel", "no tap", "background"] {

@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import SandboxWire
 
@@ -41,7 +42,7 @@ struct DeviceState: Codable, Sendable, Equatable {
 final class DeviceStore: Sendable {
     let directory: URL
     private let makeIdentifier: @Sendable () -> String
-    private let cache = Locked<DeviceState?>(nil)
+    private let cache = LockedValueBox<DeviceState?>(nil)
 
     init(directory: URL, makeIdentifier: @escaping @Sendable () -> String) {
         self.directory = directory
@@ -59,7 +60,7 @@ final class DeviceStore: Sendable {
     @discardableResult
     func update(_ change: (inout DeviceState) -> Void) throws(TapOnMobileError) -> DeviceState {
         do {
-            return try cache.withLock { cached in
+            return try cache.withLockedValue { cached in
                 var state = try cached ?? readOrCreate()
                 let before = state
                 change(&state)

@@ -28,7 +28,7 @@ extension TapOnMobile {
     public func initialization(
         environment: Environments, appVersion: String? = nil, language: TapOnMobileLanguage? = nil
     ) async -> Result<Success, TapOnMobileError> {
-        let (configuration, reader, store) = runtime.withLock { ($0.configuration, $0.reader, $0.store) }
+        let (configuration, reader, store) = runtime.withLockedValue { ($0.configuration, $0.reader, $0.store) }
         if case .unsupported(let reason) = reader.support {
             return .failure(
                 .cardReaderSession(
@@ -70,8 +70,8 @@ extension TapOnMobile {
         }
         // A session kept from an earlier launch on this environment's host is taken up again; the
         // host still decides whether it is alive.
-        let kept = (try? runtime.withLock { $0.store }.load())?.session
-        runtime.withLock {
+        let kept = (try? runtime.withLockedValue { $0.store }.load())?.session
+        runtime.withLockedValue {
             if $0.environment != environment { $0.session = nil; $0.readerSession = nil; $0.pendingDCC = nil }
             if $0.session == nil, let kept, kept.region == environment.region {
                 $0.session = Session(token: kept.token, expiresAtUnix: kept.expiresAtUnix)
@@ -101,7 +101,7 @@ extension TapOnMobile {
 
     /// The language of the SDK's screens: the last one set, English before any (not in the seed).
     public var language: TapOnMobileLanguage {
-        let store = runtime.withLock { $0.store }
+        let store = runtime.withLockedValue { $0.store }
         return (try? store.load().language) ?? .english
     }
 

@@ -5,12 +5,12 @@ import SimulatedReader
 extension TapOnMobile {
     /// Whether the app may use the location (iOS `.authorizedWhenInUse`).
     public func isLocationAuthorized() -> Bool {
-        runtime.withLock { $0.locationAuthorization } == .authorized
+        runtime.withLockedValue { $0.locationAuthorization } == .authorized
     }
 
     /// Whether location is denied or restricted: only the Settings app can change that.
     public func isLocationDenied() -> Bool {
-        runtime.withLock { $0.locationAuthorization } == .denied
+        runtime.withLockedValue { $0.locationAuthorization } == .denied
     }
 
     /// Asks the user for permission if they have not answered, then waits for a fix.
@@ -34,7 +34,7 @@ extension TapOnMobile {
     func refreshLocationAuthorization() async {
         guard let location = reader.location else { return }
         let authorization = await location.authorization
-        runtime.withLock { $0.locationAuthorization = authorization }
+        runtime.withLockedValue { $0.locationAuthorization = authorization }
     }
 
     /// The country of the last fix, sent with a sale and a validation as `countryCode`.

@@ -1,3 +1,4 @@
+import LockedValue
 import CardPayload
 import Foundation
 import SandboxWire
@@ -138,7 +139,7 @@ extension TapOnMobile {
             // reach the app's provider); then the app's own choice.
             let script = await client.scriptedCustomer(terminalId: loggedIn.terminalId) ?? self.configuration.cardScripts?(request)
             if let script { await reader.present(script) }
-            let shown = Locked(false)
+            let shown = LockedValueBox(false)
             let read: ReadResult
             do throws(ReaderError) {
                 read = try await reader.read(
@@ -146,7 +147,7 @@ extension TapOnMobile {
                     terminalId: loggedIn.terminalId, readerKey: readerSession.key, serverTimeOffset: readerSession.offset
                 ) { event in
                     switch event {
-                    case .displayingCardReader where !shown.withLock({ let was = $0; $0 = true; return was }):
+                    case .displayingCardReader where !shown.withLockedValue({ let was = $0; $0 = true; return was }):
                         emit(.success(.displayingCardReader))
                     case .pinEntryRequested:
                         emit(.success(.enteringPin))
@@ -157,7 +158,7 @@ extension TapOnMobile {
             } catch {
                 return emit(.failure(.reader(error)))
             }
-            if !shown.current { emit(.success(.displayingCardReader)) }
+            if !shown.withLockedValue({ $0 }) { emit(.success(.displayingCardReader)) }
 
             emit(.success(.processing))
             if screens.progress { await show(.transactionProgress) }
@@ -225,11 +226,11 @@ extension TapOnMobile {
         -> Result<TransactionDetail, TapOnMobileError>
     {
         await with(loggedIn) { loggedIn in
-            guard let id = transactionId ?? runtime.withLock({ $0.pendingDCC }) else {
+            guard let id = transactionId ?? runtime.withLockedValue({ $0.pendingDCC }) else {
                 return .failure(
                     .transaction(TransactionError(.notFound, message: "No transaction waits for a DCC choice on this device.")))
             }
-            let result = await finishDCC(id, accepted: dccOfferAccepted, loggedIn: loggedIn, readerSession: runtime.withLock({ $0.readerSession }))
+            let result = await finishDCC(id, accepted: dccOfferAccepted, loggedIn: loggedIn, readerSession: runtime.withLockedValue({ $0.readerSession }))
             if case .success(let detail) = result { remember(detail) }
             return result
         }
@@ -294,7 +295,7 @@ extension TapOnMobile {
     /// A logged-in device whose reader was prepared.
     private func readyForCards() throws(TapOnMobileError) -> (LoggedIn, ReaderSession) {
         let loggedIn = try loggedIn()
-        guard let readerSession = runtime.withLock({ $0.readerSession }) else { throw .cardReaderSession(.notPrepared) }
+        guard let readerSession = runtime.withLockedValue({ $0.readerSession }) else { throw .cardReaderSession(.notPrepared) }
         return (loggedIn, readerSession)
     }
 
@@ -327,14 +328,14 @@ extension TapOnMobile {
     /// Keeps what the device must remember of a transaction: the last cleared one, and one that
     /// waits for the DCC choice.
     func remember(_ detail: TransactionDetail) {
-        runtime.withLock {
+        runtime.withLockedValue {
             if detail.transactionStatus == .DCC_REQUIRED {
                 $0.pendingDCC = detail.transactionId
             } else if $0.pendingDCC == detail.transactionId {
                 $0.pendingDCC = nil
             }
         }
-        let store = runtime.withLock { $0.store }
+        let store = runtime.withLockedValue { $0.store }
         _ = try? store.update { state in
             if detail.transactionStatus == .CLEARED || state.lastTransaction?.transactionId == detail.transactionId {
                 state.lastTransaction = detail

@@ -23,7 +23,7 @@ extension TapOnMobile {
     }
 
     private func report(percentage: Int) {
-        let listeners = runtime.withLock {
+        let listeners = runtime.withLockedValue {
             $0.percentage = percentage
             return $0.listeners
         }
@@ -38,7 +38,7 @@ extension TapOnMobile {
 
     /// Adds a listener of ``prepareDevice()``; adding the same object twice has no effect.
     public func addPrepareDeviceListener(_ listener: any PrepareDeviceListener) {
-        runtime.withLock {
+        runtime.withLockedValue {
             guard !$0.listeners.contains(where: { $0 === listener }) else { return }
             $0.listeners.append(listener)
         }
@@ -46,18 +46,18 @@ extension TapOnMobile {
 
     /// Removes a listener; it receives nothing more.
     public func removePrepareDeviceListener(_ listener: any PrepareDeviceListener) {
-        runtime.withLock { $0.listeners.removeAll { $0 === listener } }
+        runtime.withLockedValue { $0.listeners.removeAll { $0 === listener } }
     }
 
     /// Removes every listener.
     public func removeAllPrepareDeviceListeners() {
-        runtime.withLock { $0.listeners.removeAll() }
+        runtime.withLockedValue { $0.listeners.removeAll() }
     }
 
     /// The last percentage reported (it keeps its value after the app went to the background:
     /// call ``prepareDevice()`` again for a fresh one).
     public func getPrepareDevicePercentage() -> Int {
-        runtime.withLock { $0.percentage }
+        runtime.withLockedValue { $0.percentage }
     }
 
     /// Prepares the device for Tap to Pay on iPhone, in the background: listeners receive 0 … 100,
@@ -77,7 +77,7 @@ extension TapOnMobile {
     @discardableResult
     public func prepareDeviceAndWait() async -> Result<Success, TapOnMobileError> {
         let result = await prepare()
-        let listeners = runtime.withLock { $0.listeners }
+        let listeners = runtime.withLockedValue { $0.listeners }
         switch result {
         case .success: tell(listeners) { $0.onCompleted() }
         case .failure(let error): tell(listeners) { $0.onError(error: error) }
@@ -96,11 +96,11 @@ extension TapOnMobile {
             else {
                 return .failure(.network(NetworkError(.invalidResponse, message: "The reader configuration is not readable.")))
             }
-            let clock = runtime.withLock { $0.configuration.clock }
+            let clock = runtime.withLockedValue { $0.configuration.clock }
             // The payload's readAt is on the host's clock: remember how far the device's differs.
             let offset = serverTime - clock.now().timeIntervalSince1970
-            let (slot, relinkWanted) = runtime.withLock { ($0.tokenSlot, $0.tokenSlot.current.relink) }
-            slot.withLock { $0.token = "tapsandbox-reader:\(answer.keyId)" }
+            let (slot, relinkWanted) = runtime.withLockedValue { ($0.tokenSlot, $0.tokenSlot.withLockedValue { $0.relink }) }
+            slot.withLockedValue { $0.token = "tapsandbox-reader:\(answer.keyId)" }
 
             let relay = ProgressRelay(self)
             await reader.addListener(relay)
@@ -108,17 +108,17 @@ extension TapOnMobile {
             do throws(ReaderError) {
                 if relinkWanted { try await reader.clear() }
                 // With no token the reader asks the provider, which asks for the relink.
-                try await reader.prepare(token: relinkWanted ? nil : slot.current.token)
+                try await reader.prepare(token: relinkWanted ? nil : slot.withLockedValue { $0.token })
             } catch {
                 failure = error
             }
             await reader.removeListener(relay)
             await refreshLocationAuthorization()
             if let failure {
-                runtime.withLock { $0.readerSession = nil }
+                runtime.withLockedValue { $0.readerSession = nil }
                 return .failure(.reader(failure))
             }
-            runtime.withLock { $0.readerSession = ReaderSession(key: key, keyId: answer.keyId, offset: offset) }
+            runtime.withLockedValue { $0.readerSession = ReaderSession(key: key, keyId: answer.keyId, offset: offset) }
             return .success(Success())
         }
     }

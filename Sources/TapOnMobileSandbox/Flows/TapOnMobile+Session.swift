@@ -20,7 +20,7 @@ extension TapOnMobile {
                 as: LoginSession.self)
             return result.map { answer in
                 let expires = answer.expiresAtUnix ?? WireTime.date(from: answer.expiresAt)?.timeIntervalSince1970 ?? 0
-                let store = runtime.withLock { runtime in
+                let store = runtime.withLockedValue { runtime in
                     runtime.session = Session(token: answer.sessionToken, expiresAtUnix: expires)
                     return runtime.store
                 }
@@ -93,15 +93,15 @@ extension TapOnMobile {
         await with(loggedIn) { loggedIn in
             let result = await send(loggedIn.client, "POST", "/terminal/v1/relink", bearer: loggedIn.token, as: RelinkedAccount.self)
             guard case .success = result else { return result.map { _ in Success() } }
-            let (reader, slot, prepared) = runtime.withLock { ($0.reader, $0.tokenSlot, $0.readerSession != nil) }
-            slot.withLock { $0.relink = true }
+            let (reader, slot, prepared) = runtime.withLockedValue { ($0.reader, $0.tokenSlot, $0.readerSession != nil) }
+            slot.withLockedValue { $0.relink = true }
             guard prepared, await reader.state == .ready else { return .success(Success()) }
             do throws(ReaderError) {
                 try await reader.clear()
                 try await reader.prepare(token: nil)
                 return .success(Success())
             } catch {
-                runtime.withLock { $0.readerSession = nil }
+                runtime.withLockedValue { $0.readerSession = nil }
                 return .failure(.reader(error))
             }
         }

@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import SandboxWire
 
@@ -80,12 +81,12 @@ public enum Environments: String, CaseIterable, Sendable, Codable {
         ("OPP", "OPP"), ("ING", "ING"), ("MBANK", "MBANK"), ("PAGBANK", "PAGBANK"), ("EU", "EU"),
     ]
 
-    private static let selected = Locked(Environments.sandboxEU)
+    private static let selected = LockedValueBox(Environments.sandboxEU)
 
     /// The environment of the last successful `initialization(environment:…)` in this process
     /// (`sandboxEU` before any).
     public internal(set) static var current: Environments {
-        get { selected.current }
-        set { selected.withLock { $0 = newValue } }
+        get { selected.withLockedValue { $0 } }
+        set { selected.withLockedValue { $0 = newValue } }
     }
 }

@@ -50,7 +50,7 @@ final class Notifier: Sendable {
 
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        book.deliverer.set { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
+        book.deliverer.withLockedValue { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
         let thread = Thread { [self] in
             while running.load(ordering: .sequentiallyConsistent) {
                 let mark = book.outboxChanged.mark
@@ -75,7 +75,7 @@ final class Notifier: Sendable {
     /// Stops taking notifications and waits for those in flight.
     func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        book.deliverer.set { $0 = nil }
+        book.deliverer.withLockedValue { $0 = nil }
         book.outboxChanged.broadcast()
         finished.wait()
         let deadline = Date().addingTimeInterval(Double(policy.timeout.components.seconds) + 1)

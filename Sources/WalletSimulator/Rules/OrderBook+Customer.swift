@@ -61,7 +61,7 @@ extension OrderBook {
             return order
         }
         orderChanged.broadcast()
-        if deliverNow, let deliver = deliverer.value { deliver(orderId) } else { outboxChanged.broadcast() }
+        if deliverNow, let deliver = deliverer.withLockedValue({ $0 }) { deliver(orderId) } else { outboxChanged.broadcast() }
         return changed
     }
 

@@ -1,3 +1,4 @@
+import LockedValue
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -31,7 +32,7 @@ final class OrderBook: Sendable {
     let orderChanged: ChangeSignal
     /// Delivers an order's queued notifications on the calling thread; set while the notifier
     /// runs (``Notifier/deliverNow(orderId:)``), nil: they wait for the notifier's thread.
-    let deliverer = Locked<(@Sendable (String) -> Void)?>(nil)
+    let deliverer = LockedValueBox<(@Sendable (String) -> Void)?>(nil)
     /// How long a customer's Pay waits for the host's answer before it answers `paying`.
     let payWait: Duration
 

@@ -1,3 +1,4 @@
+import LockedValue
 import Foundation
 import HostTestSupport
 import MoneiTapToPay
@@ -15,14 +16,14 @@ func card(_ name: String) -> TestCard { ShippedCards.card(name) }
 final class MoneiDeviceHost: Sendable {
     let host: InProcessHost
     let apiKey: String
-    private let dns: Locked<[String: String]>
+    private let dns: LockedValueBox<[String: String]>
 
     init(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let dns = Locked(["example.com": "127.0.0.1"])
+        let dns = LockedValueBox(["example.com": "127.0.0.1"])
         self.dns = dns
         host = try InProcessHost(
             region: "MONEI", dispatches: false,
-            resolver: { name in dns.withLock { $0[name] }.flatMap(IPAddress.init(literal:)).map { [$0] } },
+            resolver: { name in dns.withLockedValue { $0[name] }.flatMap(IPAddress.init(literal:)).map { [$0] } },
             sourceLocation: sourceLocation)
         let fixtures = try MerchantsFile.load(sourceLocation: sourceLocation).region("MONEI", sourceLocation: sourceLocation)
         apiKey = try #require(fixtures.merchants.first?.apiKey, sourceLocation: sourceLocation)
@@ -34,7 +35,7 @@ final class MoneiDeviceHost: Sendable {
 
     /// Makes `name` resolve to `address` from now on.
     func resolve(_ name: String, to address: String) {
-        dns.withLock { $0[name] = address }
+        dns.withLockedValue { $0[name] = address }
     }
 
     /// What a merchant's backend does: `POST /v1/pos/auth-token` with the account's API key.
@@ -64,18 +65,6 @@ final class MoneiDeviceHost: Sendable {
 
 struct HostRefusal: Error, CustomStringConvertible {
     let description: String
-}
-
-/// A small lock for test state shared with the host's threads.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
 }
 
 /// Starts the app afresh against `host`: a manual reader clock (the card screen and the location

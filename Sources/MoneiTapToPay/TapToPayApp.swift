@@ -197,16 +197,15 @@ final class TapToPayApp {
 
     /// A refusal of the MONEI host (docs/monei.md, "Errors").
     static func refusal(status: Int, code: String?, orderId: String?) -> TapToPayError {
-        switch (status, code) {
-        case (_, "session_expired"): return .tokenExpired
+        switch (status, code.map(ErrorCode.init(rawValue:))) {
+        case (_, .sessionExpired): return .tokenExpired
         case (401, _): return .invalidToken
         case (426, _): return .sdkUpgradeRequired
-        case (_, "terminal_busy"): return .busy
-        case (_, "outcome_unknown"): return orderId.map { .outcomeUnknown(orderId: $0) } ?? .paymentFailed(code: .unknown)
-        case (_, "invalid_request"), (_, "invalid_json"): return .invalidArgument
-        case (_, "card_payload_invalid"), (_, "card_payload_replayed"): return .paymentFailed(code: .readerNotReady)
-        case (_, "invalid_pan"), (_, "invalid_card_country"), (_, "brand_mismatch"), (_, "unknown_brand"), (_, "unknown_cvm"),
-            (_, "invalid_card_data"):
+        case (_, .terminalBusy): return .busy
+        case (_, .outcomeUnknown): return orderId.map { .outcomeUnknown(orderId: $0) } ?? .paymentFailed(code: .unknown)
+        case (_, .invalidRequest), (_, .invalidJson): return .invalidArgument
+        case (_, .cardPayloadInvalid), (_, .cardPayloadReplayed): return .paymentFailed(code: .readerNotReady)
+        case (_, .invalidPan), (_, .invalidCardCountry), (_, .brandMismatch), (_, .unknownBrand), (_, .unknownCvm), (_, .invalidCardData):
             return .paymentFailed(code: .cardDeclined)
         case (500..., _): return orderId.map { .outcomeUnknown(orderId: $0) } ?? .paymentFailed(code: .readerNotReady)
         default: return .paymentFailed(code: .unknown)

@@ -75,7 +75,7 @@ struct Engine: Sendable {
     /// the terminal API's sale in BRL; approved only when it cleared.
     func sale(reais: Double) async -> TapOnPartnerPaymentEvent {
         guard let cents = Self.centavos(reais) else {
-            return .failure(TapOnPartnerError(code: "invalid_amount", message: "The amount must be more than 0 reais with at most two decimals, not \(reais)."))
+            return .failure(TapOnPartnerError(code: ErrorCode.invalidAmount.rawValue, message: "The amount must be more than 0 reais with at most two decimals, not \(reais)."))
         }
         if case .failure(let error) = await ready() { return .failure(Self.error(error)) }
         switch await Self.cleared(sdk.doPayment(currency: Self.currency, requestedAmount: cents, reference: nil)) {
@@ -117,10 +117,10 @@ struct Engine: Sendable {
     /// customer's card.
     func cancel(transactionCode: String, amount text: String, userRef: String?) async -> TapOnPartnerCancelEvent {
         guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let amount = Int(text), amount > 0 else {
-            return .failure(TapOnPartnerError(code: "invalid_amount", message: "amount must be the sale's amount in centavos, such as \"1000\", not \"\(text)\"."))
+            return .failure(TapOnPartnerError(code: ErrorCode.invalidAmount.rawValue, message: "amount must be the sale's amount in centavos, such as \"1000\", not \"\(text)\"."))
         }
         guard !transactionCode.isEmpty else {
-            return .failure(TapOnPartnerError(code: "transaction_not_found", message: "transactionCode must name the sale."))
+            return .failure(TapOnPartnerError(code: ErrorCode.transactionNotFound.rawValue, message: "transactionCode must name the sale."))
         }
         if case .failure(let error) = await ready() { return .failure(Self.error(error)) }
         switch await sdk.doReversal(transactionId: transactionCode, expectedAmount: amount) {

@@ -113,7 +113,8 @@ public struct TapOnPartnerError: Error, Sendable, Equatable, CustomStringConvert
 
     public var description: String { "\(code): \(message)" }
 
-    static let notActivated = TapOnPartnerError(code: "not_activated", message: "Tap On is not activated on this device: call activate first.")
+    /// Tap On's own refusal before `activate` (not the host's).
+    public static let notActivated = TapOnPartnerError(code: "not_activated", message: "Tap On is not activated on this device: call activate first.")
     static let busy = TapOnPartnerError(code: "busy", message: "Another Tap On operation is running.")
 }
 

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SandboxWire
 import SimulatedReader
 import TapOnMobileSandbox
 import TapOnPartner
@@ -186,11 +187,13 @@ extension Failure {
     /// A Tap On failure: its code, in tapsim's exit categories (13 not activated, 17 a refused
     /// amount, 14 a refusal of the sale, 16 no answer). A declined card is an answer (``isIssuerDecline(_:)``).
     init(pagbank error: TapOnPartnerError) {
+        let noAnswer: [NetworkErrorKind] = [.unreachable, .timeout, .connectionLost, .invalidResponse]
         let exit: Int32 =
-            switch error.code {
-            case "not_activated", "session_expired", "unauthorized": 13
-            case "invalid_amount", "amount_below_minimum", "amount_over_limit", "amount_mismatch", "invalid_request", "invalid_json": 17
-            case "unreachable", "timeout", "connection_lost", "invalid_response": 16
+            switch ErrorCode(rawValue: error.code) {
+            case _ where error.code == TapOnPartnerError.notActivated.code: 13
+            case .sessionExpired, .unauthorized: 13
+            case .invalidAmount, .amountBelowMinimum, .amountOverLimit, .amountMismatch, .invalidRequest, .invalidJson: 17
+            case _ where noAnswer.map(\.defaultCode).contains(error.code): 16
             default: 14
             }
         self.init(

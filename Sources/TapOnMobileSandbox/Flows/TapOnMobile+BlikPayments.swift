@@ -6,7 +6,7 @@ import UIKit
 
 /// BLIK payments and refunds (seed "BLIK Payment", "BLIK Refunds"; docs/blik.md).
 ///
-/// The same APM engine as QR payments: the host checks the code with the customer's bank at once
+/// The same APM flow as QR payments (``apm(_:refusal:)``): the host checks the code with the customer's bank at once
 /// and answers an `ONGOING` transaction; the device polls its host every `blikPulling` seconds up
 /// to `blikTimeout` while the customer approves or declines in the bank app. The waits run on
 /// ``SandboxConfiguration/apmClock`` (else ``SandboxConfiguration/clock``).
@@ -53,48 +53,24 @@ extension TapOnMobile {
         paymentSolutionReceiptHandling: Bool = true, payCode: String? = nil, verificationCode: String? = nil
     ) -> AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> {
         let typed = (payCode: configuration.blikPayCode, verificationCode: configuration.blikVerificationCode)
-        let code: Result<(String, String?), TapOnMobileError> = Self.blikCode(
-            payCode: payCode, verificationCode: verificationCode, hasContainer: container != nil, typed: typed)
-        return stream { emit in
-            let loggedIn: LoggedIn
-            do throws(TapOnMobileError) {
-                loggedIn = try self.loggedIn()
-            } catch {
-                return emit(.failure(error))
-            }
-            let (payCode, verificationCode): (String, String?)
-            switch code {
-            case .failure(let error): return emit(.failure(error))
-            case .success(let given): (payCode, verificationCode) = given
-            }
-            let info: TerminalInfo
-            switch await self.send(loggedIn.client, "GET", "/terminal/v1/terminal", bearer: loggedIn.token, as: TerminalInfo.self) {
-            case .failure(let error): return emit(.failure(error))
-            case .success(let answer): info = answer
-            }
-            let created = await self.send(
-                loggedIn.client, "POST", "/terminal/v1/apm/blik/payments",
-                body: APMBodies.BlikPayment(
-                    requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference, payCode: payCode,
-                    verificationCode: verificationCode),
-                bearer: loggedIn.token, idempotent: true, as: APMTransaction.self)
-            guard case .success(let payment) = created else {
-                if case .failure(let error) = created { emit(.failure(error)) }
-                return
-            }
-            let timings = info.dynamicProperties
-            let final = await self.poll(
-                payment, loggedIn: loggedIn, every: timings.blikPulling.map(TimeInterval.init) ?? BlikTimings.pulling,
-                for: timings.blikTimeout.map(TimeInterval.init) ?? BlikTimings.timeout,
-                processing: { emit(.success(.processing($0))) })
-            switch final {
-            case .failure(let error):
-                emit(.failure(error))
-            case .success(let payment):
-                self.remember(payment.toTransactionDetail())
-                emit(.success(.completed(payment)))
-            }
+        // The code's refusal is told once the device is known to be logged in.
+        let (code, refusal): ((payCode: String, verificationCode: String?), TapOnMobileError?)
+        switch Self.blikCode(payCode: payCode, verificationCode: verificationCode, hasContainer: container != nil, typed: typed) {
+        case .success(let given): (code, refusal) = ((given.0, given.1), nil)
+        case .failure(let error): (code, refusal) = (("", nil), error)
         }
+        return apm(
+            APMOperation(
+                path: "/terminal/v1/apm/blik/payments",
+                body: { _, _ in
+                    .success(
+                        APMBodies.BlikPayment(
+                            requestedAmount: requestedAmount, tipAmount: tipAmount, reference: reference, payCode: code.payCode,
+                            verificationCode: code.verificationCode))
+                },
+                pulling: { $0.blikPulling.map(TimeInterval.init) ?? BlikTimings.pulling },
+                timeout: { $0.blikTimeout.map(TimeInterval.init) ?? BlikTimings.timeout }),
+            refusal: refusal)
     }
 
     /// Refunds all or part of a cleared BLIK payment to the customer's account (seed

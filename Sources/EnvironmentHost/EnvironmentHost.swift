@@ -140,14 +140,14 @@ public final class EnvironmentHost: RunningService, Responder {
         configuration.clock.observeMoves { [weak dispatcher] in dispatcher?.wake() }
         // Receipt links name the host's own address, known once it listens.
         let address = Address(host: configuration.server.host)
-        let payments = Payments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
+        let payments = CardPayments(lifecycle: lifecycle, data: configuration.payments, random: configuration.random, outbox: outbox)
         let webhooks = WebhookLog(lifecycle: lifecycle, payments: payments, outbox: outbox)
         let wallet = WalletClient(
             baseURL: configuration.walletURL, region: configuration.region.id, secret: configuration.walletSecret,
             wallClock: configuration.wallClock)
         self.wallet = wallet
-        let qr = QRPayments(payments: payments, wallet: wallet)
-        let courier = WalletCourier(store: store, wallet: wallet, qr: qr, wallClock: configuration.wallClock)
+        let apm = APMPayments(payments: payments, wallet: wallet)
+        let courier = WalletCourier(store: store, wallet: wallet, apm: apm, wallClock: configuration.wallClock)
         self.courier = courier
         store.listen(APMRepository.channel) { [weak courier] in courier?.wake() }
         configuration.clock.observeMoves { [weak courier] in courier?.wake() }
@@ -164,7 +164,7 @@ public final class EnvironmentHost: RunningService, Responder {
             to: &router, lifecycle, webhooks, fixtures: configuration.fixtures, clock: configuration.clock,
             afterClockMove: {
                 // Deadlines that the move passed are applied now, so their webhooks go with nobody polling.
-                try qr.sweep()
+                try apm.sweep()
                 courier.wake()
             })
         journal = RequestJournal(clock: configuration.clock)
@@ -174,15 +174,15 @@ public final class EnvironmentHost: RunningService, Responder {
             clock: configuration.clock,
             afterRestore: { [dispatcher] in
                 // What the restored rows make due goes now; deadlines already past are applied.
-                try qr.sweep()
+                try apm.sweep()
                 courier.wake()
                 dispatcher.wake()
             })
         Self.addCustomerRoutes(to: &router, lifecycle, issuer: payments.data.issuer)
-        Self.addSeedRoutes(to: &router, Seeding(lifecycle: lifecycle, payments: payments, outbox: outbox, qr: qr))
+        Self.addSeedRoutes(to: &router, Seeding(lifecycle: lifecycle, payments: payments, outbox: outbox, apm: apm))
         Self.addPaymentRoutes(to: &router, payments, baseURL: { address.url })
-        Self.addAPMRoutes(to: &router, qr, courier: courier)
-        Self.addProviderRoutes(to: &router, qr, courier: courier)
+        Self.addAPMRoutes(to: &router, apm, courier: courier)
+        Self.addProviderRoutes(to: &router, apm, courier: courier)
         Self.addReceiptRoutes(to: &router, payments)
         Self.addWebhookRoutes(to: &router, webhooks, outbox: outbox, key: key)
         Self.addBackOfficeTransactionRoutes(to: &router, payments, key: key)
@@ -203,7 +203,7 @@ public final class EnvironmentHost: RunningService, Responder {
     }
 
     /// MONEI's API of a MONEI region: its stores, and the POS-token key kept in the database.
-    private static func monei(_ configuration: Configuration, _ store: Store, _ payments: Payments) throws -> MoneiPayments {
+    private static func monei(_ configuration: Configuration, _ store: Store, _ payments: CardPayments) throws -> MoneiPayments {
         let secret = try store.write { db in
             try db.host.secret("monei_pos_token_key") { Hex.encode(configuration.random.bytes(count: 32)) }
         }

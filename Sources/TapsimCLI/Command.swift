@@ -112,11 +112,11 @@ enum Commands {
 
     static let qr = CommandGroup(
         name: "qr", summary: "QR wallet payments: the customer scans the QR with a wallet (the wallet simulator), pays, declines or lets it expire.",
-        commands: [QRPayments.pay, QRPayments.cancel, QRPayments.refund])
+        commands: [QRCommands.pay, QRCommands.cancel, QRCommands.refund])
 
     static let blik = CommandGroup(
         name: "blik", summary: "BLIK payments: a code from the bank app (the wallet simulator), the customer approves, declines or does not answer.",
-        commands: [BlikPayments.code, BlikPayments.pay, BlikPayments.refund])
+        commands: [BlikCommands.code, BlikCommands.pay, BlikCommands.refund])
 
     static let monei = CommandGroup(
         name: "monei", summary: "MONEI Tap to Pay (MoneiTapToPay): a POS token as your backend gets it, prepare, and payments on the MONEI host.",

@@ -5,13 +5,13 @@ import SandboxWire
 /// Statistics pages): `GET /backoffice/v1/transactions`, `…/transactions.csv`,
 /// `…/transactions/{transactionId}` and `GET /backoffice/v1/statistics`.
 extension EnvironmentHost {
-    static func addBackOfficeTransactionRoutes(to router: inout Router, _ payments: Payments, key: String) {
+    static func addBackOfficeTransactionRoutes(to router: inout Router, _ payments: CardPayments, key: String) {
         @Sendable func filter(_ query: [String: String]) throws -> TransactionRepository.BackOfficeFilter {
             func scope(_ name: String) throws -> String? {
                 try query[name].flatMap { $0.isEmpty ? nil : try Validate.identifier($0, field: "query.\(name)") }
             }
             return TransactionRepository.BackOfficeFilter(
-                merchant: try scope("merchantId"), terminal: try scope("terminalId"), history: try Payments.HistoryFilter(query: query))
+                merchant: try scope("merchantId"), terminal: try scope("terminalId"), history: try CardPayments.HistoryFilter(query: query))
         }
         router.group("/backoffice/v1", middleware: backOfficeKey(key)) { backOffice in
             backOffice.get("/transactions") { request, _ in

@@ -4,7 +4,7 @@ import SandboxHTTP
 
 /// The merchant API (a merchant's own API key): its terminals, registration tokens and checkouts.
 extension EnvironmentHost {
-    static func addMerchantRoutes(to router: inout Router, _ lifecycle: Lifecycle, _ payments: Payments) {
+    static func addMerchantRoutes(to router: inout Router, _ lifecycle: Lifecycle, _ payments: CardPayments) {
         router.group("/merchant/v1", middleware: merchantKey(lifecycle)) { merchantAPI in
             merchantAPI.get("/terminals") { _, merchant in
                 .json(["terminals": try lifecycle.terminals(merchant: merchant.id)])
@@ -18,7 +18,7 @@ extension EnvironmentHost {
                     status: 201)
             }
             merchantAPI.post("/checkouts") { request, merchant in
-                let body = try request.decode(Payments.CheckoutRequest.self)
+                let body = try request.decode(CardPayments.CheckoutRequest.self)
                 _ = try Validate.identifier(body.terminalId, field: "terminalId")
                 return .json(try payments.createCheckout(merchant: merchant.id, body), status: 201)
             }

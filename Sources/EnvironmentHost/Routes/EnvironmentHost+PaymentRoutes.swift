@@ -19,16 +19,16 @@ extension EnvironmentHost {
     }
 
     /// The `Idempotency-Key` of a request with the hash of what it asks.
-    static func idempotencyKey(_ request: Request) throws(HTTPError) -> Payments.IdempotencyKey? {
+    static func idempotencyKey(_ request: Request) throws(HTTPError) -> CardPayments.IdempotencyKey? {
         guard let key = request.header("idempotency-key") else { return nil }
         guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .invalidRequest("Idempotency-Key must be 1 to 64 visible ASCII characters.", field: "header.Idempotency-Key")
         }
         let hash = SHA256.hexDigest(Array((request.method + " " + request.path + "\n").utf8) + request.body)
-        return Payments.IdempotencyKey(key: key, requestHash: hash)
+        return CardPayments.IdempotencyKey(key: key, requestHash: hash)
     }
 
-    static func addPaymentRoutes(to router: inout Router, _ payments: Payments, baseURL: @escaping @Sendable () -> String) {
+    static func addPaymentRoutes(to router: inout Router, _ payments: CardPayments, baseURL: @escaping @Sendable () -> String) {
         let lifecycle = payments.lifecycle
         @Sendable func id(_ request: Request) throws -> String {
             try Validate.identifier(request.parameter("transactionId"), field: "transactionId")
@@ -44,15 +44,15 @@ extension EnvironmentHost {
                         payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
             }
             terminal.post("/transactions/sale", deferred: { request, session, reply in
-                try payments.sale(session, try request.decode(Payments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
+                try payments.sale(session, try request.decode(CardPayments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
             })
             terminal.post("/transactions/refund", deferred: { request, session, reply in
-                let body = try request.decode(Payments.RefundRequest.self)
+                let body = try request.decode(CardPayments.RefundRequest.self)
                 _ = try Validate.identifier(body.transactionId, field: "transactionId")
                 try payments.refund(session, body, key: try idempotencyKey(request), reply: reply)
             })
             terminal.post("/transactions/validate") { request, session in
-                try payments.validate(session, try request.decode(Payments.ValidateRequest.self))
+                try payments.validate(session, try request.decode(CardPayments.ValidateRequest.self))
                 return Response(status: 204)
             }
             terminal.post("/transactions/{transactionId}/card", deferred: { request, session, reply in
@@ -80,7 +80,7 @@ extension EnvironmentHost {
                 .json(try payments.last(session))
             }
             terminal.get("/transactions/count") { request, session in
-                .json(TransactionsCount(count: try payments.count(session, try Payments.HistoryFilter(query: request.query))))
+                .json(TransactionsCount(count: try payments.count(session, try CardPayments.HistoryFilter(query: request.query))))
             }
             terminal.get("/transactions/details") { request, session in
                 // An empty query value is no value (`?transactionId=&reference=R`).
@@ -94,7 +94,7 @@ extension EnvironmentHost {
                 .json(try payments.details(session, id: try id(request), reference: nil, terminalID: nil))
             }
             terminal.get("/transactions") { request, session in
-                .json(try payments.history(session, try Payments.HistoryFilter(query: request.query)))
+                .json(try payments.history(session, try CardPayments.HistoryFilter(query: request.query)))
             }
             terminal.get("/statistics") { request, session in
                 let (from, to, type) = try statisticsQuery(request.query)

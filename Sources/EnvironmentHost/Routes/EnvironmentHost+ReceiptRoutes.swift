@@ -3,7 +3,7 @@ import SandboxHTTP
 /// The public receipt pages a receipt's QR code or e-mail links to (no credential: the id is the
 /// secret, as in a real receipt link).
 extension EnvironmentHost {
-    static func addReceiptRoutes(to router: inout Router, _ payments: Payments) {
+    static func addReceiptRoutes(to router: inout Router, _ payments: CardPayments) {
         router.get("/receipts/{receiptId}") { request in
             let receipt = request.parameter("receiptId")
             guard receipt.count == 32, receipt.allSatisfy(\.isHexDigit) else {

@@ -33,7 +33,7 @@ extension EnvironmentHost {
         router.post("/_sandbox/webhooks/trigger") { request in
             struct Body: Decodable { let event: String; let merchantId: String? }
             let body = try request.decode(Body.self)
-            let types = Payments.sampleEvents
+            let types = CardPayments.sampleEvents
             guard types.contains(body.event) else {
                 throw HTTPError.invalidRequest("event must be one of \(types.joined(separator: ", ")).", field: "event")
             }

@@ -4,7 +4,7 @@ import SandboxWire
 /// The pure payment rules of SandboxCore, refused as ``PaymentError``s.
 enum PaymentValidation {
     static func sale(
-        _ request: Payments.SaleRequest, terminal: TerminalInfo, amountField: String = "requestedAmount", minimumAmount: Int = 1
+        _ request: CardPayments.SaleRequest, terminal: TerminalInfo, amountField: String = "requestedAmount", minimumAmount: Int = 1
     ) throws(PaymentError) {
         do {
             _ = try PaymentRules.validateSale(
@@ -15,7 +15,7 @@ enum PaymentValidation {
         }
     }
 
-    static func refund(_ request: Payments.RefundRequest, terminal: TerminalInfo) throws(PaymentError) {
+    static func refund(_ request: CardPayments.RefundRequest, terminal: TerminalInfo) throws(PaymentError) {
         do {
             _ = try PaymentRules.validateCurrency(request.currency, terminal: terminal)
             try PaymentRules.validateAmount(request.requestedAmount, terminal: terminal)

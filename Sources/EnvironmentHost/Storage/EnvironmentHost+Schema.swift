@@ -216,7 +216,7 @@ extension EnvironmentHost {
             version: 6, name: "transaction rollups",
             sql: """
                 -- Count and statistics read whole UTC hours and days from these totals and only the part of
-                -- an hour at either end of a range from the rows (Payments+Reads.swift, Rollup). Triggers keep
+                -- an hour at either end of a range from the rows (CardPayments+Reads.swift, Rollup). Triggers keep
                 -- them in step with every insert, update (a sale CLEARED → REFUNDED moves between rows) and
                 -- delete of a transaction, whoever writes it. A total that reaches zero is removed, so the
                 -- tables always equal a GROUP BY of the transactions. card_brand 'UNKNOWN': no card read.
@@ -306,7 +306,7 @@ extension EnvironmentHost {
             version: 7, name: "fewer index pages per sale",
             sql: """
                 -- "The terminal's last transaction" is the later of its last sale and its last refund, two
-                -- seeks in transactions_latest_by_type (Payments+Reads.swift, last). Every sale wrote one more
+                -- seeks in transactions_latest_by_type (CardPayments+Reads.swift, last). Every sale wrote one more
                 -- index page for this index, on a page of its own terminal's.
                 DROP INDEX transactions_latest;
                 -- Spent reads by (readAt, readId): a replay carries the same sealed readAt, and new reads land at

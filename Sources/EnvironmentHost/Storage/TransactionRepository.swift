@@ -83,7 +83,7 @@ struct TransactionRepository {
     // MARK: - History and count
 
     /// One page of the terminal's transactions that match `filter`, the latest first.
-    func history(terminal: String, _ filter: Payments.HistoryFilter) throws -> [TransactionRecord] {
+    func history(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> [TransactionRecord] {
         let (filters, values) = Self.filterClause(filter)
         return try db.query(
             "SELECT * FROM transactions WHERE terminal_id = ? AND created_at >= ? AND created_at <= ?" + filters
@@ -94,7 +94,7 @@ struct TransactionRepository {
     }
 
     /// How many transactions of `terminal` match: whole hours and days from the rollups, the rest from rows.
-    func count(terminal: String, _ filter: Payments.HistoryFilter) throws -> Int {
+    func count(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> Int {
         let (filters, values) = Self.filterClause(filter)
         let cuts = Rollup(from: filter.from, to: filter.to)
         let sql =
@@ -109,7 +109,7 @@ struct TransactionRepository {
     struct BackOfficeFilter: Sendable {
         var merchant: String?
         var terminal: String?
-        var history: Payments.HistoryFilter
+        var history: CardPayments.HistoryFilter
     }
 
     /// A page of the transactions that match, the latest first, and one more when there is a next page.
@@ -146,7 +146,7 @@ struct TransactionRepository {
     }
 
     /// ` AND status IN (…) …` for the lists given; the rollup tables name these columns alike.
-    private static func filterClause(_ filter: Payments.HistoryFilter) -> (String, [DatabaseValue]) {
+    private static func filterClause(_ filter: CardPayments.HistoryFilter) -> (String, [DatabaseValue]) {
         var clause = ""
         var values: [DatabaseValue] = []
         for (column, list) in [("status", filter.statuses), ("type", filter.types), ("payment_method", filter.paymentMethods)]

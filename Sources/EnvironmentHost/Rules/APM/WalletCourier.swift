@@ -5,7 +5,7 @@ import SandboxStore
 import Synchronization
 
 /// Delivers the calls the host owes the wallet (``WalletCalls``: close an order, ask for a
-/// refund) and applies QR deadlines with nobody polling (``QRPayments/sweep()``), on one thread.
+/// refund) and applies QR deadlines with nobody polling (``APMPayments/sweep()``), on one thread.
 ///
 /// A call is done once the wallet answered it with anything but a 5xx (a `409 order_paid` to a
 /// close is an answer: the host's decision stands, and the wallet refuses the payment it no longer
@@ -17,15 +17,15 @@ final class WalletCourier: Sendable {
 
     let store: Store
     let wallet: WalletClient
-    let qr: QRPayments
+    let apm: APMPayments
     /// Real time: the backoff of a wallet that is down does not follow the sandbox clock.
     let wallClock: any TimeSource
     private let worker = DueWorker(name: "wallet-courier")
 
-    init(store: Store, wallet: WalletClient, qr: QRPayments, wallClock: any TimeSource) {
+    init(store: Store, wallet: WalletClient, apm: APMPayments, wallClock: any TimeSource) {
         self.store = store
         self.wallet = wallet
-        self.qr = qr
+        self.apm = apm
         self.wallClock = wallClock
     }
 
@@ -44,9 +44,9 @@ final class WalletCourier: Sendable {
     /// One pass: what is due is done; then how long the thread may sleep (nil: look again now).
     private func idleUntil() -> DispatchTime? {
         do {
-            if try qr.sweep() + deliverDue() > 0 { return nil }
+            if try apm.sweep() + deliverDue() > 0 { return nil }
             let (call, deadline) = try store.read { db in (try db.apm.nextCallDue(), try db.apm.nextDeadline()) }
-            let waits = [call.map { $0 - wallClock.nowMilliseconds() }, deadline.map { $0 - qr.payments.now() }]
+            let waits = [call.map { $0 - wallClock.nowMilliseconds() }, deadline.map { $0 - apm.payments.now() }]
             return DueWorker.sleep(milliseconds: waits.compactMap { $0 }.min())
         } catch {
             // A database that cannot be read or written now (a reset under way) is tried again in a second.

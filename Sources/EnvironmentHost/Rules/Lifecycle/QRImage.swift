@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// The latest images are kept: a device polls its open QR payment every `apmPulling` seconds and
 /// gets the same image each time, and a new payment's image is drawn before its write
-/// (``QRPayments/create(_:_:key:)``), so the writer thread only looks it up.
+/// (``APMPayments/create(_:_:key:)``), so the writer thread only looks it up.
 enum QRImage {
     /// How many images are kept; all are dropped when a new one would pass it.
     static let kept = 256

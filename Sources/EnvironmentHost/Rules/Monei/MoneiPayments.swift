@@ -11,12 +11,12 @@ import SandboxWire
 ///
 /// A MONEI account is a merchant of the region's fixtures (its API key is the account's
 /// `pk_test_…` key), a point of sale is one of its terminals, and a store groups them
-/// (``MoneiStores``). A payment is a card transaction of the host's own payment engine (``Payments``:
+/// (``MoneiStores``). A payment is a card transaction of the host's own payment engine (``CardPayments``:
 /// the card payload, the issuer, magic amounts, test cards), seen through MONEI's Payment object, and
 /// its callback goes through the host's outbox and dispatcher, signed `MONEI-Signature` with the
 /// account's key.
 struct MoneiPayments: Sendable {
-    let payments: Payments
+    let payments: CardPayments
     let stores: MoneiStores
     let tokens: PosTokens
 
@@ -123,7 +123,7 @@ struct MoneiPayments: Sendable {
             throw MoneiError.invalid("currency must be \(region.currency.code).", field: "currency")
         }
         let orderID = try Self.orderID(body.orderId)
-        let input = try Payments.ReaderInput(cardPayload: body.card, readerOutcome: nil, payments: payments, terminal: terminal.terminalId)
+        let input = try CardPayments.ReaderInput(cardPayload: body.card, readerOutcome: nil, payments: payments, terminal: terminal.terminalId)
         let now = now()
         // Resolving the callbackUrl's host may wait on DNS: done before the writer lock is taken.
         let callbackRefusal = body.callbackUrl.flatMap(payments.outbox.refusal(of:))

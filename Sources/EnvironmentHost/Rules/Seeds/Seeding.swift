@@ -19,9 +19,9 @@ import SandboxWire
 /// that fails, the orders made are taken back (and closed at the wallet).
 struct Seeding {
     let lifecycle: Lifecycle
-    let payments: Payments
+    let payments: CardPayments
     let outbox: Outbox
-    let qr: QRPayments
+    let apm: APMPayments
 
     /// Why a seed is refused: the first bad field's path (`devices[0].terminalId`) and what is wrong.
     struct Refusal: Error, Equatable {
@@ -55,7 +55,7 @@ struct Seeding {
         var made: [SeedResult.QROrder] = []
         do {
             for order in orders {
-                guard let opened = try qr.create(on: order.terminal, order.body, key: nil).made else { continue }
+                guard let opened = try apm.create(on: order.terminal, order.body, key: nil).made else { continue }
                 made.append(.init(terminalId: order.terminal.terminalId, transactionId: opened.id, brand: order.body.brand.rawValue, payUrl: opened.payUrl))
             }
             var result = try write(seed, orders: [], dryRun: false)
@@ -63,7 +63,7 @@ struct Seeding {
             return result
         } catch {
             let now = lifecycle.now()
-            for order in made { try? qr.abandon(id: order.transactionId, closing: true, at: now) }
+            for order in made { try? apm.abandon(id: order.transactionId, closing: true, at: now) }
             throw error
         }
     }
@@ -122,7 +122,7 @@ struct Seeding {
         }
         let body = APMBodies.Payment(requestedAmount: seeded.amount, tipAmount: seeded.tipAmount, reference: seeded.reference, brand: brand)
         do {
-            _ = try qr.checked(terminal, body)
+            _ = try apm.checked(terminal, body)
         } catch {
             let field = switch error.field { case "requestedAmount": "amount"; case nil: error.code == .apmBrandUnavailable ? "brand" : "terminalId"; case let other?: other }
             throw Refusal(field: path + "." + field, message: error.message)

@@ -7,7 +7,7 @@ import SandboxStore
 /// endpoint settings), and the sample events sandbox control makes a host emit.
 struct WebhookLog: Sendable {
     let lifecycle: Lifecycle
-    let payments: Payments
+    let payments: CardPayments
     let outbox: Outbox
 
     var store: Store { lifecycle.store }
@@ -128,10 +128,10 @@ struct WebhookLog: Sendable {
         return Settings(merchant: merchant, endpoint, at: now)
     }
 
-    /// Emits a sample event (``Payments/sample(_:merchant:terminal:at:)``) of `merchant`, or of the
+    /// Emits a sample event (``CardPayments/sample(_:merchant:terminal:at:)``) of `merchant`, or of the
     /// first merchant by id, to its endpoint.
     ///
-    /// - Parameter event: one of ``Payments/sampleEvents``.
+    /// - Parameter event: one of ``CardPayments/sampleEvents``.
     /// - Returns: the event's id.
     func trigger(_ event: String, merchant: String?) throws -> String {
         guard let merchant = merchant ?? lifecycle.directory.merchants.keys.sorted().first,

@@ -28,7 +28,7 @@ public struct PaymentData: Sendable {
 ///
 /// Every change runs in one write transaction, so the busy rule, idempotency keys, card reads
 /// and checkouts hold however many requests race. Rules: docs/card-payments.md.
-struct Payments: Sendable {
+struct CardPayments: Sendable {
     let lifecycle: Lifecycle
     let data: PaymentData
     let random: any RandomSource

@@ -8,7 +8,7 @@ import SandboxStore
 import SandboxWire
 
 /// Last transaction, history, count, details, statistics and receipts.
-extension Payments {
+extension CardPayments {
     /// The seed's TransactionDetail of a stored transaction, as the terminal sees it now.
     func detail(_ db: Connection, _ record: TransactionRecord, terminal: TerminalInfo, at now: Int64) throws -> TransactionDetail {
         let cancellable = try isCancellable(db, record, terminal: terminal, at: now)

@@ -8,7 +8,7 @@ import SandboxWire
 /// it is kept. A code it takes leaves the payment ONGOING while the customer decides in the bank
 /// app, and the outcome comes back as the QR notifications, with the same deadlines, cancel,
 /// refunds and webhooks.
-extension QRPayments {
+extension APMPayments {
     /// The terminal's `blikTimeout` when its DynamicProperties leave it out (the seed's 120 s).
     static let defaultBlikTimeout = 120
 
@@ -29,7 +29,7 @@ extension QRPayments {
     /// registration codes): past its limit the payment is `too_many_attempts` before the wallet is
     /// asked, with `Retry-After`.
     func createBlik(
-        _ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: Payments.IdempotencyKey?, address: String? = nil
+        _ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: CardPayments.IdempotencyKey?, address: String? = nil
     ) throws -> Response {
         let terminal = try payments.terminalInfo(session)
         guard terminal.blikEnabled == true else { throw PaymentError.blikNotEnabled }

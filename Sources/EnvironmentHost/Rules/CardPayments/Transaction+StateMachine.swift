@@ -4,7 +4,7 @@ import SandboxWire
 /// The transaction state machine: which event takes a transaction from which status to which,
 /// what is in flight and how long it may wait there, and what can still be reversed or refunded.
 ///
-/// Pure values, no database and no clock: ``Payments`` asks it before a change and moves a
+/// Pure values, no database and no clock: ``CardPayments`` asks it before a change and moves a
 /// record through it (``TransactionRecord/move(to:by:at:)``), then writes the record.
 ///
 /// ```swift

@@ -4,16 +4,16 @@ import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
-/// QR wallet payments of one host (docs/qr-payments.md): the order made at the wallet, its poll,
-/// the app's cancel, refunds, and the wallet's notifications.
+/// The APM payments of one host, QR wallet and BLIK (docs/qr-payments.md, docs/blik.md): the order
+/// made at the wallet, its poll, the app's cancel, refunds, and the wallet's notifications.
 ///
 /// A QR payment is a row of `transactions` (payment method QRCODE, its brand as the card brand),
 /// so the card rules' busy rule, idempotency keys, webhooks and reads hold for it as they are.
 /// Every change is one write transaction with its webhook and the calls it owes the wallet
 /// (``WalletCalls``), so a cancel and a payment that race are decided by the database: the one
 /// that commits first wins, the other finds the order final.
-struct QRPayments: Sendable {
-    let payments: Payments
+struct APMPayments: Sendable {
+    let payments: CardPayments
     let wallet: WalletClient
 
     var store: Store { payments.store }
@@ -45,7 +45,7 @@ struct QRPayments: Sendable {
     /// The row is written before the wallet is asked, so the busy rule and the idempotency key
     /// hold while the wallet answers; when the wallet does not answer, the row is removed again
     /// (nothing stays in flight) and the order is closed at the wallet in case it was made after all.
-    func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: Payments.IdempotencyKey?) throws -> Response {
+    func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: CardPayments.IdempotencyKey?) throws -> Response {
         try create(on: try payments.terminalInfo(session), body, key: key).response
     }
 
@@ -68,7 +68,7 @@ struct QRPayments: Sendable {
     /// doQRPayment on `terminal` (a device's session's, or a seed's): the answer, and the payment
     /// made with its pay URL at the wallet (nil when a repeated key was answered again).
     func create(
-        on terminal: TerminalInfo, _ body: APMBodies.Payment, key: Payments.IdempotencyKey?
+        on terminal: TerminalInfo, _ body: APMBodies.Payment, key: CardPayments.IdempotencyKey?
     ) throws -> (response: Response, made: (id: String, payUrl: String)?) {
         let brand = try checked(terminal, body)
         let timeout = Self.timeout(terminal)
@@ -109,7 +109,7 @@ struct QRPayments: Sendable {
     /// the row; only a crash of the machine in the moment before that sync could lose it, and then
     /// the device never got the order either.
     func start(
-        _ terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64, _ fill: (inout TransactionRecord) -> Void
+        _ terminal: TerminalInfo, key: CardPayments.IdempotencyKey?, at now: Int64, _ fill: (inout TransactionRecord) -> Void
     ) throws -> Started {
         try store.write(.committed) { db -> Started in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
@@ -142,7 +142,7 @@ struct QRPayments: Sendable {
     /// The last write of a new APM payment, once the wallet made the order: `change` applied, the
     /// 201 answer kept under the idempotency key.
     func finish(
-        _ made: TransactionRecord, terminal: TerminalInfo, key: Payments.IdempotencyKey?, at now: Int64,
+        _ made: TransactionRecord, terminal: TerminalInfo, key: CardPayments.IdempotencyKey?, at now: Int64,
         _ change: (inout TransactionRecord) -> Void
     ) throws -> Response {
         // The answer (with its QR image, several kB of JSON) is encoded on the writer's thread only
@@ -161,7 +161,7 @@ struct QRPayments: Sendable {
         return written.kept ?? Response.json(written.answer, status: 201)
     }
 
-    func kept(_ db: Connection, _ key: Payments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {
+    func kept(_ db: Connection, _ key: CardPayments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {
         guard let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) else { return nil }
         guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
         var replay = Response.json(bytes: kept.body, status: kept.status)
@@ -169,7 +169,7 @@ struct QRPayments: Sendable {
         return replay
     }
 
-    func keep(_ db: Connection, _ key: Payments.IdempotencyKey?, _ response: Response, terminal: TerminalInfo, at now: Int64) throws {
+    func keep(_ db: Connection, _ key: CardPayments.IdempotencyKey?, _ response: Response, terminal: TerminalInfo, at now: Int64) throws {
         guard let key else { return }
         try db.transactions.keep(
             .init(requestHash: key.requestHash, status: response.status, body: response.body), terminal: terminal.terminalId, key: key.key,
@@ -205,8 +205,8 @@ struct QRPayments: Sendable {
         return APMTransaction(
             transactionId: record.id, transactionStatus: record.status, transactionType: record.type, paymentMethod: record.paymentMethod,
             brand: record.cardBrand.map(APMPaymentData.APMBrand.init(rawValue:)), brandFullName: record.apmBrandFullName,
-            transactionAmount: record.amount, tipAmount: record.tipAmount, currency: currency, transactionDate: Payments.date(record.createdAt),
-            expiresAt: record.apmExpiresAt.map(Payments.date), merchantId: record.merchantID, terminalId: record.terminalID,
+            transactionAmount: record.amount, tipAmount: record.tipAmount, currency: currency, transactionDate: CardPayments.date(record.createdAt),
+            expiresAt: record.apmExpiresAt.map(CardPayments.date), merchantId: record.merchantID, terminalId: record.terminalID,
             externalID: record.reference, qrCode: record.apmQRCode,
             qrCodeSVG: open ? try record.apmQRCode.map { try QRImage.svg($0) } : nil,
             providerReference: record.apmProviderReference, responseCode: record.responseCode, responseMsg: record.responseMessage,

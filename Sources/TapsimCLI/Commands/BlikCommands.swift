@@ -8,7 +8,7 @@ import TapOnMobileSandbox
 /// with a code and waits for the customer's confirmation in the bank app: a person on its page,
 /// or tapsim pressing its buttons (`--approve`, `--decline REASON`) or leaving it unanswered
 /// (`--no-answer`). A payment that ends without money moving is an answer (exit 0), as for cards.
-enum BlikPayments {
+enum BlikCommands {
     static let code = Command(
         "blik code", "Generates a BLIK code in the bank app (the wallet simulator), valid 120 s, and prints it.",
         options: [
@@ -66,55 +66,30 @@ enum BlikPayments {
         let tip = try options.integer("tip", in: 0...Int(Int32.max))
         // As the bank app shows it (`118 137`) or as digits alone.
         let payCode = try options.required("code", "CODE").filter { $0 != " " }
-        let action = try bankAction(options)
+        let action = try APMCommands.customerAction(options, third: ("no-answer", nil))
         let wallet = try action.map { _ in try context.walletCustomer() }
         try await context.initialize()
         try await context.resumeSession()
 
-        var events: [JSONValue] = []
         var bank: JSONValue = .null
-        var final: APMTransaction?
-        for await result in context.sdk.doBlikPayment(
+        let payment = context.sdk.doBlikPayment(
             requestedAmount: amount, tipAmount: tip, reference: options.string("reference"), payCode: payCode,
             verificationCode: options.string("verification"))
-        {
-            switch result {
-            case .success(.processing(let payment)):
-                events.append("processing")
-                let until = payment.expiresAt.map { " (until \(Format.time($0)))" } ?? ""
-                guard let action, let wallet else {
-                    context.say("Waiting for the customer to confirm in the bank app\(until); Ctrl-C stops waiting…")
-                    continue
-                }
-                guard case .some(let walletAction) = action else {
-                    context.say("The customer does not answer\(until)…")
-                    continue
-                }
-                let answer: WalletProvider.Order
-                do throws(TapOnMobileError) {
-                    answer = try await wallet.perform(walletAction, orderId: payment.transactionId)
-                } catch {
-                    throw Failure(error, context: [("events", .array(events)), ("transaction", JSONValue(encoding: payment))])
-                }
-                bank = ["action": .string(walletAction.name == "pay" ? "approve" : walletAction.name), "status": .string(answer.status.rawValue),
-                        "reason": JSONValue(answer.reason)]
-                context.say("The customer chose \(walletAction.name == "pay" ? "approve" : walletAction.name) in the bank app: order \(answer.status.rawValue).")
-                if answer.status != .paying { context.customerClock.hurry() }
-            case .success(.completed(let payment)):
-                events.append("completed")
-                final = payment
-            case .success:
-                break
-            case .failure(let error):
-                throw Failure(error, context: [("events", .array(events))])
+        let (events, final) = try await APMCommands.follow(payment, what: "The BLIK payment") { event, events in
+            guard case .processing(let payment) = event else { return nil }
+            let until = payment.expiresAt.map { " (until \(Format.time($0)))" } ?? ""
+            switch (action, wallet) {
+            case (.some(.some(let action)), let wallet?):
+                bank = try await APMCommands.act(
+                    action, on: payment, at: ("bank app", { $0 == .pay ? "approve" : $0.name }), wallet, context, events: events)
+            case (.some(.none), _):
+                context.say("The customer does not answer\(until)…")
+            default:
+                context.say("Waiting for the customer to confirm in the bank app\(until); Ctrl-C stops waiting…")
             }
+            return nil
         }
-        guard let final else {
-            throw TapOnMobileError.transaction(TransactionError(.incomplete, message: "The BLIK payment's events ended without a result."))
-        }
-        var fields: [(String, JSONValue)] = [("events", .array(events)), ("bank", bank), ("transaction", JSONValue(encoding: final))]
-        if let outcome = QRPayments.outcomeField(final) { fields.append(outcome) }
-        return Report(fields, lines: QRPayments.lines(final))
+        return APMCommands.report([("events", .array(events)), ("bank", bank), ("transaction", JSONValue(encoding: final))], final)
     }
 
     static let refund = Command(
@@ -133,24 +108,8 @@ enum BlikPayments {
         let amount = try options.requiredAmount("amount")
         try await context.initialize()
         try await context.resumeSession()
-        return try await QRPayments.followRefund(
+        return try await APMCommands.followRefund(
             context.sdk.doBlikRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")),
             context, payer: "the bank", method: "BLIK")
-    }
-
-    /// `--approve`, `--decline REASON` or `--no-answer`, at most one: `nil` when none (a person
-    /// answers on the page), `.some(nil)` for `--no-answer`.
-    static func bankAction(_ options: ParsedArguments) throws -> WalletCustomer.Action?? {
-        var actions: [WalletCustomer.Action?] = []
-        if options.flag("approve") { actions.append(.pay) }
-        if let text = options.string("decline") {
-            guard let reason = APMDeclineReason(rawValue: text.lowercased()) else {
-                throw UsageError("--decline takes \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-            }
-            actions.append(.decline(reason))
-        }
-        if options.flag("no-answer") { actions.append(nil) }
-        guard actions.count <= 1 else { throw UsageError("give at most one of --approve, --decline and --no-answer") }
-        return actions.first
     }
 }

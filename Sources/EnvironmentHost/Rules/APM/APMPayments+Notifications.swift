@@ -7,7 +7,7 @@ import SandboxWire
 /// expiry, a refund's outcome. Each one is applied in one database transaction with the webhook
 /// it calls for and the record of its id, so a repeat changes nothing and a host killed half-way
 /// has all of it or none (then the wallet sends it again).
-extension QRPayments {
+extension APMPayments {
     /// Verifies, decodes (`decode`, after the signature: an unsigned body is not read) and applies
     /// one notification; `completion` hears the outcome once it is durable (on the store's thread:
     /// it only shapes the answer): taken, and whether the write owes the wallet a call (the order's

@@ -3,7 +3,7 @@ import SandboxCore
 import SandboxHTTP
 
 /// The sample payments of `POST /_sandbox/webhooks/trigger`.
-extension Payments {
+extension CardPayments {
     /// The event types a sample can report.
     static let sampleEvents = ["payment.succeeded", "payment.failed", "payment.canceled", "refund.succeeded", "refund.failed"]
 

@@ -7,7 +7,7 @@ import SandboxWire
 /// What the back office (the portal's Transactions and Statistics pages) reads: every terminal's
 /// transactions, filtered and paged, one with its receipt, a CSV export, and statistics of a
 /// merchant or the whole region.
-extension Payments {
+extension CardPayments {
     /// One page of the back office's list: `hasMore` says whether a next page has rows.
     struct BackOfficePage: Encodable, Sendable {
         let transactions: [TransactionDetail]

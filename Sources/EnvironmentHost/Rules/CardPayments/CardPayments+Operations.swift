@@ -7,7 +7,7 @@ import SandboxStore
 import SandboxWire
 
 /// The calls of the terminal API that move money or its state.
-extension Payments {
+extension CardPayments {
     /// The bodies of the sale and refund calls: the wire's, one type with the SDK's.
     typealias SaleRequest = SandboxWire.SaleRequest
     typealias RefundRequest = SandboxWire.RefundRequest
@@ -64,12 +64,12 @@ extension Payments {
         case outcome(TransactionStatus, String)
         case nothing
 
-        init(cardPayload: String?, readerOutcome: String?, payments: Payments, terminal: String) throws {
+        init(cardPayload: String?, readerOutcome: String?, payments: CardPayments, terminal: String) throws {
             switch (cardPayload, readerOutcome) {
             case (let sealed?, nil):
                 let payload = try payments.openCard(sealed: sealed, terminal: terminal)
                 self = .card(payload, panHash: payload.card.map { Issuer.key($0.pan) } ?? "")
-            case (nil, let outcome?): self = .outcome(try Payments.status(of: outcome), outcome)
+            case (nil, let outcome?): self = .outcome(try CardPayments.status(of: outcome), outcome)
             case (nil, nil): self = .nothing
             case (_?, _?): throw PaymentError.invalidRequest("Send a cardPayload or a readerOutcome, not both.", field: "readerOutcome")
             }

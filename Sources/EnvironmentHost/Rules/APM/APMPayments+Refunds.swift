@@ -6,11 +6,11 @@ import SandboxWire
 /// to its amount. The wallet pays each one out asynchronously and says so in a notification; one
 /// it leaves unanswered for the terminal's `apmRefundTimeout` ends TIMEOUT, and a later success is
 /// refused.
-extension QRPayments {
+extension APMPayments {
     /// Refunds a payment of `method` (`QRCODE` on the QR route, `BLIK` on the BLIK one): each
     /// route refunds its own payments only.
     func refund(
-        _ session: Lifecycle.CurrentSession, _ body: APMBodies.Refund, key: Payments.IdempotencyKey?, method: PaymentMethod = .QRCODE
+        _ session: Lifecycle.CurrentSession, _ body: APMBodies.Refund, key: CardPayments.IdempotencyKey?, method: PaymentMethod = .QRCODE
     ) throws -> Response {
         let terminal = try payments.terminalInfo(session)
         guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }

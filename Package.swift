@@ -148,7 +148,7 @@ let package = Package(
             dependencies: ["TapOnMobileSandbox", "Launcher", "SandboxHTTP", "SandboxWire", "SandboxTestSupport", "HostTestSupport", "SandboxHTTPClient"],
             swiftSettings: [.define("COMBINE_STAND_IN")]),
         .testTarget(name: "TapsimTests", dependencies: ["TapsimCLI", "SandboxTestSupport", "HostTestSupport", "Launcher", "SandboxHTTPClient"]),
-        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxTestSupport"]),
+        .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "SandboxTestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "SandboxTestSupport"]),
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),

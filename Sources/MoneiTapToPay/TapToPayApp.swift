@@ -55,11 +55,8 @@ final class TapToPayApp {
         case .refused(let status, let code): throw Self.refusal(status: status, code: code, orderId: nil)
         case .notSent, .noAnswer: throw .paymentFailed(code: .readerNotReady)
         }
-        guard let key = Data(base64Encoded: pointOfSale.reader.readerKey).map(Array.init), key.count == 32,
-            let serverTime = pointOfSale.reader.serverTimeUnix ?? WireTime.date(from: pointOfSale.reader.serverTime)?.timeIntervalSince1970
-        else { throw .paymentFailed(code: .readerNotReady) }
-        prepared = Prepared(
-            token: token, pointOfSale: pointOfSale, readerKey: key, offset: serverTime - configuration.clock.now().timeIntervalSince1970)
+        guard let keys = ReaderSealing(pointOfSale.reader, now: configuration.clock.now()) else { throw .paymentFailed(code: .readerNotReady) }
+        prepared = Prepared(token: token, pointOfSale: pointOfSale, readerKey: keys.key, offset: keys.offset)
         // The reader's preparation goes on in the background; the first payment waits for it.
         await startPreparation()
     }

@@ -141,10 +141,10 @@ public final class ReaderEngine: Sendable {
                 await call("POST", "/terminal/v1/reader/prepare")
             }
         guard case .value(let configuration) = answer else { return .failure(.connection("the reader configuration did not arrive")) }
-        guard let key = Data(base64Encoded: configuration.readerKey).map(Array.init), key.count == 32,
-            let serverTime = configuration.serverTimeUnix ?? WireTime.date(from: configuration.serverTime)?.timeIntervalSince1970
-        else { return .failure(.connection("the reader configuration is not readable")) }
-        return .success((key, serverTime - sandbox.clock.now().timeIntervalSince1970))
+        guard let keys = ReaderSealing(configuration, now: sandbox.clock.now()) else {
+            return .failure(.connection("the reader configuration is not readable"))
+        }
+        return .success((keys.key, keys.offset))
     }
 
     /// The connection with its clock offset measured again (`POST /terminal/v1/reader/prepare`): a

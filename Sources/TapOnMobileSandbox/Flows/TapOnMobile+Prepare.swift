@@ -91,14 +91,12 @@ extension TapOnMobile {
             guard reader.isTapToPaySupported else { return .failure(.reader(.unsupported(unsupportedReason(reader)))) }
             let result = await send(loggedIn.client, "POST", "/terminal/v1/reader/prepare", bearer: loggedIn.token, as: ReaderConfiguration.self)
             guard case .success(let answer) = result else { return result.map { _ in Success() } }
-            guard let key = Data(base64Encoded: answer.readerKey).map(Array.init), key.count == 32,
-                let serverTime = answer.serverTimeUnix ?? WireTime.date(from: answer.serverTime)?.timeIntervalSince1970
-            else {
-                return .failure(.network(NetworkError(.invalidResponse, message: "The reader configuration is not readable.")))
-            }
             let clock = runtime.withLockedValue { $0.configuration.clock }
             // The payload's readAt is on the host's clock: remember how far the device's differs.
-            let offset = serverTime - clock.now().timeIntervalSince1970
+            guard let keys = ReaderSealing(answer, now: clock.now()) else {
+                return .failure(.network(NetworkError(.invalidResponse, message: "The reader configuration is not readable.")))
+            }
+            let (key, offset) = (keys.key, keys.offset)
             let (slot, relinkWanted) = runtime.withLockedValue { ($0.tokenSlot, $0.tokenSlot.withLockedValue { $0.relink }) }
             slot.withLockedValue { $0.token = "tapsandbox-reader:\(answer.keyId)" }
 

@@ -115,7 +115,9 @@ let package = Package(
             dependencies: ["TapOnMobileSandbox", "MoneiTapToPay", "TapOnPartner", "Payments", "TapToPayHardware", "SimulatedReader", "DeviceTransport", "CommandLineSupport", "SandboxWire", "SandboxQRCode"]),
         .executableTarget(name: "TapsimCommand", dependencies: ["TapsimCLI"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
-        .executableTarget(name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto"], path: "bench/Tools/BenchLoad"),
+        .executableTarget(
+            name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto", "SandboxWire", "EnvironmentHost"],
+            path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
         // SandboxTestSupport stays off the server modules (device and platform suites use it); what starts a

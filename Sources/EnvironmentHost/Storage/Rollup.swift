@@ -13,7 +13,7 @@ import SandboxStore
 ///
 /// Each is a half-open range in its table's unit (milliseconds, hour or day number since 1970);
 /// an empty part is `0..<0`, so the SQL text stays the same for every range.
-struct Rollup: Sendable {
+package struct Rollup: Sendable {
     /// Where a part is read.
     enum Source: Sendable {
         case rows, hours, days
@@ -48,7 +48,7 @@ struct Rollup: Sendable {
     ///
     /// Times before 1970 are cut off: the clock never gives one, and the day and hour numbers of
     /// the rollups round toward zero.
-    init(from: Int64, to: Int64) {
+    package init(from: Int64, to: Int64) {
         let start = max(from, 0)
         let end = min(to, Self.latest) + 1
         let empty: Range<Int64> = 0..<0
@@ -81,7 +81,7 @@ struct Rollup: Sendable {
     }
 
     /// The values of ``union(where:_:)``: for each part the terminal, its range, then `filters`' values.
-    func values(terminal: String, filters: [DatabaseValue] = []) -> [DatabaseValue] {
+    package func values(terminal: String, filters: [DatabaseValue] = []) -> [DatabaseValue] {
         parts.flatMap { part in [.text(terminal), .integer(part.lowerBound), .integer(part.upperBound)] + filters }
     }
 }

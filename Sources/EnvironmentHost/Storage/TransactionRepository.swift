@@ -6,7 +6,7 @@ import SandboxStore
 ///
 /// The sale path runs through here once per request: each method is one statement, compiled once
 /// per connection (the SQL texts are constants, so the connection's statement cache finds them).
-struct TransactionRepository {
+package struct TransactionRepository {
     let db: Connection
 
     // MARK: - Transactions
@@ -55,11 +55,12 @@ struct TransactionRepository {
     /// Whether a sale of the same terminal after `sale` was ever approved. Only an approval gives a
     /// sale an auth id, and reversing or refunding it keeps the id.
     func hasApprovedSale(after sale: TransactionRecord) throws -> Bool {
-        try !db.query(
-            "SELECT 1 FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND seq > ? AND auth_id IS NOT NULL LIMIT 1",
-            [.text(sale.terminalID), .integer(sale.seq)]
-        ).isEmpty
+        try !db.query(Self.approvedSaleAfterSQL, [.text(sale.terminalID), .integer(sale.seq)]).isEmpty
     }
+
+    /// Whether a terminal (`?`) approved a sale after `seq` (`?`).
+    package static let approvedSaleAfterSQL =
+        "SELECT 1 FROM transactions WHERE terminal_id = ? AND type = 'AUTH' AND seq > ? AND auth_id IS NOT NULL LIMIT 1"
 
     /// The terminal's last transaction: the later of its last sale and its last refund, each one
     /// seek in transactions_latest_by_type.
@@ -86,21 +87,30 @@ struct TransactionRepository {
     func history(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> [TransactionRecord] {
         let (filters, values) = Self.filterClause(filter)
         return try db.query(
-            "SELECT * FROM transactions WHERE terminal_id = ? AND created_at >= ? AND created_at <= ?" + filters
-                + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?",
+            Self.historySQL(filters: filters),
             [.text(terminal), .integer(filter.from), .integer(filter.to)] + values
                 + [.integer(Int64(filter.itemsPerPage)), .integer(Int64((filter.page - 1) * filter.itemsPerPage))]
         ).map(TransactionRecord.init)
+    }
+
+    /// A page of one terminal's history with `filters` (` AND …`), the latest first: its values are
+    /// the terminal, from, to, the filters' values, the page size and the offset.
+    package static func historySQL(filters: String) -> String {
+        "SELECT * FROM transactions WHERE terminal_id = ? AND created_at >= ? AND created_at <= ?" + filters
+            + " ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?"
     }
 
     /// How many transactions of `terminal` match: whole hours and days from the rollups, the rest from rows.
     func count(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> Int {
         let (filters, values) = Self.filterClause(filter)
         let cuts = Rollup(from: filter.from, to: filter.to)
-        let sql =
-            "SELECT COALESCE(SUM(n), 0) AS n FROM ("
+        return try db.query(Self.countSQL(filters: filters), cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
+    }
+
+    /// How many transactions of one terminal match `filters` (`n`); its values are ``Rollup/values(terminal:filters:)``.
+    package static func countSQL(filters: String) -> String {
+        "SELECT COALESCE(SUM(n), 0) AS n FROM ("
             + Rollup.union(where: filters) { $0 == .rows ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ")"
-        return try db.query(sql, cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
     }
 
     // MARK: - Back office
@@ -168,7 +178,7 @@ struct TransactionRepository {
 
     /// Approved sales of one terminal per UTC day (`day`, days since 1970): `amount`, `n`, by day;
     /// its values are ``Rollup/values(terminal:filters:)``.
-    static let dailyStatisticsSQL = statisticsSQL(key: "day") {
+    package static let dailyStatisticsSQL = statisticsSQL(key: "day") {
         switch $0 {
         case .rows: "created_at / 86400000"
         case .hours: "hour / 24"
@@ -177,7 +187,7 @@ struct TransactionRepository {
     }
 
     /// Approved sales of one terminal per card brand (`brand`, `UNKNOWN` without a card): `amount`, `n`, by brand.
-    static let brandStatisticsSQL = statisticsSQL(key: "brand") { $0 == .rows ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
+    package static let brandStatisticsSQL = statisticsSQL(key: "brand") { $0 == .rows ? "COALESCE(card_brand, 'UNKNOWN')" : "card_brand" }
 
     private static func statisticsSQL(key: String, _ expression: (Rollup.Source) -> String) -> String {
         "SELECT k AS \(key), SUM(amount) AS amount, SUM(n) AS n FROM ("

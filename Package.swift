@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "CardPayload", dependencies: ["SandboxCrypto", "FastJSON"]),
         .target(name: "SimulatedReader", dependencies: ["CardPayload", "SandboxCrypto", "SandboxTime", "SandboxWire", "DeviceTransport"]),
         // The device libraries' HTTP: URLSession on Apple platforms, libcurl on Linux (see DeviceTransport).
-        .target(name: "DeviceTransport", dependencies: [.target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
+        .target(name: "DeviceTransport", dependencies: ["SandboxWire", .target(name: "SandboxHTTPClient", condition: .when(platforms: [.linux]))]),
         // UIKit's types the seeds' calls name, for where UIKit is missing.
         .target(name: "DeviceUI"),
         .target(name: "TapOnMobileSandbox", dependencies: ["SimulatedReader", "CardPayload", "SandboxWire", "DeviceTransport", "DeviceUI", "LockedValue"]),

@@ -11,12 +11,11 @@ import SimulatedReader
 /// let pointOfSale: MoneiClient.Answer<MoneiBodies.PointOfSale> = await client.send("/v1/pos/prepare", token: token)
 /// ```
 struct MoneiClient: Sendable {
-    let baseURL: URL
-    private let transport: DeviceTransport
+    private let client: JSONClient
+    var baseURL: URL { client.baseURL }
 
     init(baseURL: URL, timeout: TimeInterval) {
-        self.baseURL = baseURL
-        transport = DeviceTransport(timeout: timeout, userAgent: "MoneiTapToPay/\(TapToPay.version)")
+        client = JSONClient(baseURL: baseURL, timeout: timeout, userAgent: "MoneiTapToPay/\(TapToPay.version)")
     }
 
     /// How a call ended.
@@ -35,33 +34,21 @@ struct MoneiClient: Sendable {
 
     /// The customer a test queued on the host for this point of sale's next card screen, taken (``ScriptedCustomer``).
     func scriptedCustomer(pointOfSaleId: String) async -> CardScript? {
-        await ScriptedCustomer.next(host: baseURL, terminalId: pointOfSaleId, transport: transport)
+        await ScriptedCustomer.next(host: baseURL, terminalId: pointOfSaleId, transport: client.transport)
     }
 
     /// POSTs `body` (or nothing) with `Authorization: Bearer <token>`.
     func send<Value: Decodable & Sendable>(
         _ path: String, token: String, body: (any Encodable)? = nil, as type: Value.Type = Value.self
     ) async -> Answer<Value> {
-        var text = baseURL.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        guard let url = URL(string: text + path) else { return .notSent }
-        var headers = ["Authorization": "Bearer \(token)"]
-        var data: Data?
-        if let body {
-            guard let encoded = try? JSONEncoder().encode(body) else { return .notSent }
-            data = encoded
-            headers["Content-Type"] = "application/json"
-        }
-        switch await transport.send("POST", url, headers: headers, body: data) {
-        case .failed(let failure):
-            return failure.kind == .unreachable ? .notSent : .noAnswer
-        case .answer(let status, let body) where (200..<300).contains(status):
-            guard let value = try? JSONDecoder().decode(Value.self, from: body) else { return .noAnswer }
-            return .value(value)
-        case .answer(let status, let body):
-            let code =
-                (try? JSONDecoder().decode(MoneiBodies.Error.self, from: body))?.code
-                ?? (try? JSONDecoder().decode(ErrorEnvelope.self, from: body))?.error.code.rawValue
+        switch await client.send("POST", path, body: body, bearer: token, as: type) {
+        case .value(let value): return .value(value)
+        case .failed(let failure): return failure.kind == .unreachable ? .notSent : .noAnswer
+        case .invalidURL, .unencodable: return .notSent
+        case .undecodable: return .noAnswer
+        case .refused(let status, let envelope, let body):
+            // MONEI's error body, or the one envelope of a fault injected on the host.
+            let code = (try? JSONDecoder().decode(MoneiBodies.Error.self, from: body))?.code ?? envelope?.error.code.rawValue
             return .refused(status: status, code: code)
         }
     }

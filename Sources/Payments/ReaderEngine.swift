@@ -240,9 +240,7 @@ public final class ReaderEngine: Sendable {
 }
 
 /// An answer with no body to read (204, or one the caller ignores).
-struct NoAnswer: Decodable, Sendable {
-    init(from decoder: any Decoder) throws {}
-}
+typealias NoAnswer = JSONClient.Empty
 
 /// One HTTP call of the device to the host, its answer reduced to what the SDK decides on.
 enum HostCall {
@@ -261,27 +259,12 @@ enum HostCall {
         _ transport: DeviceTransport, _ base: URL, _ method: String, _ path: String, body: (any Encodable & Sendable)? = nil,
         bearer: String? = nil, as type: Value.Type = Value.self
     ) async -> Answer<Value> {
-        var text = base.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        guard let url = URL(string: text + path) else { return .notSent("\(path) is not a URL under \(base)") }
-        var headers: [String: String] = [:]
-        if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
-        var data: Data?
-        if let body {
-            guard let encoded = try? JSONEncoder().encode(body) else { return .notSent("the request does not encode") }
-            data = encoded
-            headers["Content-Type"] = "application/json"
-        }
-        switch await transport.send(method, url, headers: headers, body: data) {
-        case .failed(let failure):
-            return failure.kind == .unreachable ? .notSent(failure.message) : .noAnswer(failure.message)
-        case .answer(let status, let body) where (200..<300).contains(status):
-            if Value.self == NoAnswer.self, let none = try? JSONDecoder().decode(Value.self, from: Data("{}".utf8)) { return .value(none) }
-            guard let value = try? JSONDecoder().decode(Value.self, from: body) else { return .noAnswer("\(method) \(path): the answer does not decode") }
-            return .value(value)
-        case .answer(let status, let body):
-            let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: body)
-            return .refused(status: status, code: envelope?.error.code.rawValue, message: envelope?.error.message)
+        switch await JSONClient(baseURL: base, transport: transport).send(method, path, body: body, bearer: bearer, as: type) {
+        case .value(let value): return .value(value)
+        case .failed(let failure): return failure.kind == .unreachable ? .notSent(failure.message) : .noAnswer(failure.message)
+        case .invalidURL(let message), .unencodable(let message): return .notSent(message)
+        case .undecodable(_, let message): return .noAnswer(message)
+        case .refused(let status, let envelope, _): return .refused(status: status, code: envelope?.error.code.rawValue, message: envelope?.error.message)
         }
     }
 }

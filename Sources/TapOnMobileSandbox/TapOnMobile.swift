@@ -198,7 +198,7 @@ extension TapOnMobile {
     }
 
     /// Sends a request and applies what its failure means for the device (see ``observe(_:)``).
-    func send<Answer: Decodable>(
+    func send<Answer: Decodable & Sendable>(
         _ client: TerminalClient, _ method: String, _ path: String, query: [(String, String)] = [],
         body: (any Encodable)? = nil, bearer: String? = nil, idempotent: Bool = false, as type: Answer.Type = Answer.self
     ) async -> Result<Answer, TapOnMobileError> {

@@ -52,14 +52,12 @@ struct Engine: Sendable {
 
     /// `POST /terminal/v1/partner-activations`: nil when the host refuses the key or cannot be reached.
     private func requestActivation(appKey: String) async -> PartnerActivation? {
-        guard let base = try? sandbox.device.endpoint(for: sandbox.environment.region),
-            let body = try? JSONEncoder().encode(PartnerActivationRequest(appKey: appKey, sellerId: sandbox.sellerId))
+        guard let base = try? sandbox.device.endpoint(for: sandbox.environment.region) else { return nil }
+        let client = JSONClient(baseURL: base, timeout: sandbox.device.requestTimeout, userAgent: "TapOnPartner")
+        let body = PartnerActivationRequest(appKey: appKey, sellerId: sandbox.sellerId)
+        guard case .value(let activation) = await client.send("POST", "/terminal/v1/partner-activations", body: body, as: PartnerActivation.self)
         else { return nil }
-        let transport = DeviceTransport(timeout: sandbox.device.requestTimeout, userAgent: "TapOnPartner")
-        let url = base.appendingPathComponent("terminal/v1/partner-activations")
-        guard case .answer(201, let data) = await transport.send("POST", url, headers: ["Content-Type": "application/json"], body: body)
-        else { return nil }
-        return try? JSONDecoder().decode(PartnerActivation.self, from: data)
+        return activation
     }
 
     /// The session ends and the terminal is freed for another device.

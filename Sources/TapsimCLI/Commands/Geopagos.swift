@@ -175,19 +175,17 @@ extension VendorContext {
     /// `POST /merchant/v1/reader-tokens` with the merchant's API key.
     func readerToken(merchant: String?, terminal: String?) async throws -> ReaderToken {
         let key = try apiKey(merchant: merchant)
-        let transport = DeviceTransport(timeout: 15, userAgent: "tapsim")
-        let body = try JSONEncoder().encode(ReaderTokenRequest(terminalId: terminal))
-        let url = host.appendingPathComponent("merchant/v1/reader-tokens")
-        switch await transport.send("POST", url, headers: ["Authorization": "Bearer \(key)", "Content-Type": "application/json"], body: body) {
+        let client = JSONClient(baseURL: host, timeout: 15, userAgent: "tapsim")
+        switch await client.send("POST", "/merchant/v1/reader-tokens", body: ReaderTokenRequest(terminalId: terminal), bearer: key, as: ReaderToken.self) {
+        case .value(let token):
+            return token
         case .failed(let failure):
             throw Failure(geopagos: nil, code: "unreachable", message: failure.message, exitCode: 16)
-        case .answer(201, let data):
-            guard let token = try? JSONDecoder().decode(ReaderToken.self, from: data) else {
-                throw Failure(geopagos: nil, code: "invalid_response", message: "the reader token does not decode", exitCode: 16)
-            }
-            return token
-        case .answer(let status, let data):
-            let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
+        case .invalidURL(let message), .unencodable(let message):
+            throw Failure(geopagos: nil, code: "unreachable", message: message, exitCode: 16)
+        case .undecodable:
+            throw Failure(geopagos: nil, code: "invalid_response", message: "the reader token does not decode", exitCode: 16)
+        case .refused(let status, let envelope, _):
             throw Failure(
                 geopagos: nil, code: envelope?.error.code.rawValue ?? "http_\(status)", message: envelope?.error.message ?? "HTTP \(status)",
                 exitCode: status == 401 ? 13 : 17)

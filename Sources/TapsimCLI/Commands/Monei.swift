@@ -123,19 +123,18 @@ extension VendorContext {
     }
 
     /// A call of the merchant's backend: `Authorization: <API key>`, a JSON body, MONEI's error body.
-    func backend<Answer: Decodable>(_ path: String, key: String, body: [String: String], as type: Answer.Type) async throws -> Answer {
-        let url = host.appendingPathComponent(path)
-        let transport = DeviceTransport(timeout: 15, userAgent: "tapsim")
-        let json = try JSONEncoder().encode(body)
-        switch await transport.send("POST", url, headers: ["Authorization": key, "Content-Type": "application/json"], body: json) {
+    func backend<Answer: Decodable & Sendable>(_ path: String, key: String, body: [String: String], as type: Answer.Type) async throws -> Answer {
+        let client = JSONClient(baseURL: host, timeout: 15, userAgent: "tapsim")
+        switch await client.send("POST", path, body: body, headers: ["Authorization": key], as: type) {
+        case .value(let answer):
+            return answer
         case .failed(let failure):
             throw Failure(api: nil, code: "unreachable", message: failure.message)
-        case .answer(let status, let data) where (200..<300).contains(status):
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: data) else {
-                throw Failure(api: status, code: "invalid_response", message: "\(path): the answer does not decode")
-            }
-            return answer
-        case .answer(let status, let data):
+        case .invalidURL(let message), .unencodable(let message):
+            throw Failure(api: nil, code: "unreachable", message: message)
+        case .undecodable(let status, _):
+            throw Failure(api: status, code: "invalid_response", message: "\(path): the answer does not decode")
+        case .refused(let status, _, let data):
             let error = try? JSONDecoder().decode(MoneiBodies.Error.self, from: data)
             throw Failure(api: status, code: error?.code ?? "http_\(status)", message: "MONEI: " + (error?.message ?? "HTTP \(status)"))
         }

@@ -3,10 +3,6 @@ import Foundation
 import SandboxWire
 import TapOnMobileSandbox
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The wallet simulator's customer API (`openapi/wallet.yaml`), as `tapsim qr pay --approve`,
 /// `--decline` and `--expire` press the pay page's buttons for a script, and `tapsim blik code`
 /// and `blik pay --approve` press the bank app's.
@@ -41,20 +37,15 @@ struct WalletCustomer: Sendable {
     ///   `wrongState`; `order_not_found`: `notFound`), or a network error when it cannot be reached.
     func perform(_ action: Action, orderId: String) async throws(TapOnMobileError) -> WalletProvider.Order {
         let path = "/api/orders/\(Self.encode(orderId))/\(action.name)"
-        let body: Data
-        if case .decline(let reason) = action {
-            body = Data(#"{"reason":"\#(reason.rawValue)"}"#.utf8)
-        } else {
-            body = Data("{}".utf8)
-        }
+        var body: [String: String] = [:]
+        if case .decline(let reason) = action { body["reason"] = reason.rawValue }
         return try await call("POST", path, body: body, as: WalletProvider.Order.self)
     }
 
     /// The bank app's "Generate code" (`POST /api/blik/codes`): a fresh code for the customer, with
     /// its verification code when `nine`.
     func blikCode(customerId: String, nine: Bool) async throws(TapOnMobileError) -> WalletBlik.Code {
-        let body = (try? JSONEncoder().encode(WalletBlik.CodeRequest(customerId: customerId, nine: nine))) ?? Data()
-        return try await call("POST", "/api/blik/codes", body: body, as: WalletBlik.Code.self)
+        try await call("POST", "/api/blik/codes", body: WalletBlik.CodeRequest(customerId: customerId, nine: nine), as: WalletBlik.Code.self)
     }
 
     /// The bank's customers with their balances now (`GET /api/blik/customers`).
@@ -63,30 +54,29 @@ struct WalletCustomer: Sendable {
     }
 
     /// `{"customers": [...]}`.
-    private struct BlikCustomers: Decodable { var customers: [WalletBlik.Customer] }
+    private struct BlikCustomers: Decodable, Sendable { var customers: [WalletBlik.Customer] }
 
     /// One call to the wallet's customer API.
     ///
     /// - Throws: The wallet's refusal with its code (`order_not_payable`: a transaction error
     ///   `wrongState`; `order_not_found`, `customer_not_found`: `notFound`), or a network error
     ///   when it cannot be reached.
-    private func call<Answer: Decodable>(
-        _ method: String, _ path: String, body: Data?, as: Answer.Type
+    private func call<Answer: Decodable & Sendable>(
+        _ method: String, _ path: String, body: (any Encodable)?, as: Answer.Type
     ) async throws(TapOnMobileError) -> Answer {
-        // The SDK's transport (libcurl on Linux, URLSession on Apple platforms), as every device call.
-        let url = URL(string: base.absoluteString.trimmingSuffix("/") + path)!
-        let data: Data
-        let status: Int
-        switch await DeviceTransport(timeout: 15, userAgent: "tapsim").send(method, url, body: body) {
-        case .answer(let answered, let body):
-            (status, data) = (answered, body)
+        // The SDK's JSON client (libcurl on Linux, URLSession on Apple platforms), as every device call.
+        switch await JSONClient(baseURL: base, timeout: 15, userAgent: "tapsim").send(method, path, body: body, as: Answer.self) {
+        case .value(let answer):
+            return answer
         case .failed(let failure):
             throw .network(
                 NetworkError(.unreachable, code: "wallet_unreachable",
                              message: "The wallet at \(base.absoluteString) cannot be reached: \(failure.message)"))
-        }
-        guard (200..<300).contains(status) else {
-            let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
+        case .invalidURL(let message), .unencodable(let message):
+            throw .network(NetworkError(.unreachable, code: "wallet_unreachable", message: "The wallet cannot be called: \(message)"))
+        case .undecodable(let status, let message):
+            throw .network(NetworkError(.invalidResponse, message: "The wallet's answer does not decode: \(message)", status: status))
+        case .refused(let status, let envelope, let data):
             let code = envelope?.error.code.rawValue ?? "http_\(status)"
             let message = "wallet: " + (envelope?.error.message ?? String(decoding: data.prefix(200), as: UTF8.self))
             switch status {
@@ -96,20 +86,7 @@ struct WalletCustomer: Sendable {
             default: throw .network(NetworkError(.http, code: code, message: message, status: status))
             }
         }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: data)
-        } catch {
-            throw .network(NetworkError(.invalidResponse, message: "The wallet's answer does not decode: \(error)", status: status))
-        }
     }
 
     private static func encode(_ id: String) -> String { id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        var text = self
-        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
-        return text
-    }
 }

@@ -102,7 +102,7 @@ PY
     python3 - "$host/_sandbox/reset" >"$work/reset-seconds" <<'PY'
 import sys, time, urllib.request
 started = time.monotonic()
-urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="POST"), timeout=600).read()
+urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=b"{}", headers={"Content-Type": "application/json"}, method="POST"), timeout=600).read()
 print(f"{time.monotonic() - started:.2f}")
 PY
   fi

@@ -57,13 +57,15 @@ struct ComposeTests {
         }
     }
 
-    @Test("the README's docker run is the Dockerfile's (which make check-image checks against EXPOSE), and the image's command starts")
+    @Test("the docker run of the README and docs/running.md is the Dockerfile's (which make check-image checks against EXPOSE), and the image's command starts")
     func readmeDockerRunIsTheDockerfiles() throws {
         let dockerfile = try String(contentsOf: Paths.repository.appendingPathComponent("Dockerfile"), encoding: .utf8)
-        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let header = try #require(dockerfile.components(separatedBy: "\n").first { $0.contains("docker run --rm -p") })
         let dockerRun = try #require(header.range(of: "docker run[^#]*", options: .regularExpression).map { header[$0].trimmingCharacters(in: .whitespaces) })
-        #expect(readme.contains("docker build -t tapsandbox . && \(dockerRun)"), "README lacks “\(dockerRun)”")
+        for file in ["README.md", "docs/running.md"] {
+            let text = try String(contentsOf: Paths.repository.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("docker build -t tapsandbox . && \(dockerRun)"), "\(file) lacks “\(dockerRun)”")
+        }
         // The CMD's arguments, through the real executable (the image runs it with TAPSANDBOX_HOME=/app).
         let cmd = try #require(dockerfile.components(separatedBy: "\n").last { $0.hasPrefix("CMD [") })
         let words = try #require(try JSONSerialization.jsonObject(with: Data(cmd.dropFirst(4).utf8)) as? [String])

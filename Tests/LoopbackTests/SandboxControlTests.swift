@@ -127,12 +127,12 @@ struct SandboxControlTests {
         }
     }
 
-    /// The README's "Sandbox control on a shared machine" block, run as written in the checkout (on
+    /// docs/running.md's "Sandbox control on a shared machine" block, run as written in the checkout (on
     /// free ports, in a folder of its own).
-    @Test("the README's control-key example runs as written and answers what its comments say", .timeLimit(.minutes(2)))
+    @Test("docs/running.md's control-key example runs as written and answers what its comments say", .timeLimit(.minutes(2)))
     func readmeExampleRuns() throws {
-        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let heading = try #require(readme.range(of: "**Sandbox control on a shared machine.**"))
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("docs/running.md"), encoding: .utf8)
+        let heading = try #require(readme.range(of: "## Sandbox control on a shared machine\n"))
         let start = try #require(readme.range(of: "```sh\n", range: heading.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
         let folder = TemporaryDirectory()

@@ -3,13 +3,13 @@ import SandboxTestSupport
 import Testing
 
 /// `tapsim geopagos …` (Geopagos' Payments SDK on the command line) against a whole sandbox, and
-/// the README's and docs/geopagos.md's blocks that use it, run as written.
+/// docs/geopagos.md's blocks that use it, run as written.
 @Suite("tapsim: Geopagos Payments SDK", .blocksThreads)
 struct GeopagosTapsimTests {
-    @Test("the README's Geopagos journey runs as written")
+    @Test("docs/geopagos.md's \"Try it with tapsim\" journey runs as written")
     func readmeJourney() throws {
         let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
-        let script = try MoneiTapsimTests.blocks("README.md", under: "## Geopagos Payments SDK")
+        let script = try MoneiTapsimTests.blocks("docs/geopagos.md", under: "## Try it with tapsim")
         #expect(script.contains("tapsim geopagos cancel"), "\(script)")
         let result = try layout.bash("set -e\n" + script, timeout: 120)
         #expect(result.status == 0, "\(script)\n\(result)")

@@ -3,7 +3,7 @@ import SandboxTestSupport
 import Testing
 
 /// `tapsim monei token|prepare|pay` (MONEI's device SDK on the command line) against a whole sandbox,
-/// and the README's and docs/monei.md's blocks that use them, run as written.
+/// and docs/monei.md's blocks that use them, run as written.
 @Suite("tapsim: MONEI Tap to Pay", .blocksThreads)
 struct MoneiTapsimTests {
     /// The `sh` blocks of the section under `heading` in `file`, as one script.
@@ -30,11 +30,11 @@ struct MoneiTapsimTests {
         return moved
     }
 
-    @Test("the README's MONEI journey runs as written: token, prepare, pay, the callback verified by MONEI's library, reconciled")
+    @Test("docs/monei.md's \"Try it with tapsim\" journey runs as written: token, prepare, pay, the callback verified by MONEI's library, reconciled")
     func readmeJourney() throws {
         let sandbox = try SandboxUnderTest(regions: ["EU", "MONEI"])
         let layout = try HelpExamplesTests.Layout(sandbox)
-        let script = try Self.onThisSandbox(try Self.blocks("README.md", under: "## MONEI Tap to Pay"), sandbox)
+        let script = try Self.onThisSandbox(try Self.blocks("docs/monei.md", under: "## Try it with tapsim"), sandbox)
         let result = try layout.bash("set -e\n" + script, timeout: 120)
         #expect(result.status == 0, "\(script)\n\(result)")
         #expect(result.stdout.contains("verified: SUCCEEDED reconciled: SUCCEEDED"), "\(result)")

@@ -3,13 +3,13 @@ import SandboxTestSupport
 import Testing
 
 /// `tapsim pagbank …` (PagBank's Tap On on the command line) against a whole sandbox, and the
-/// README's and docs/pagbank.md's blocks that use it, run as written.
+/// blocks of docs/pagbank.md that use it, run as written.
 @Suite("tapsim: PagBank Tap On", .blocksThreads)
 struct PagBankTapsimTests {
-    @Test("the README's PagBank journey runs as written")
+    @Test("docs/pagbank.md's \"Try it with tapsim\" journey runs as written")
     func readmeJourney() throws {
         let layout = try HelpExamplesTests.Layout(try SandboxUnderTest())
-        let script = try MoneiTapsimTests.blocks("README.md", under: "## PagBank Tap On")
+        let script = try MoneiTapsimTests.blocks("docs/pagbank.md", under: "## Try it with tapsim")
         #expect(script.contains("tapsim pagbank activate"), "\(script)")
         let result = try layout.bash("set -e\n" + script, timeout: 120)
         #expect(result.status == 0, "\(script)\n\(result)")

@@ -6,8 +6,8 @@ import WebhookSignature
 
 /// The verification snippets of docs/webhooks/ run as they are: the Swift one is compiled into
 /// this test target (DocsVerifySnippet.swift is a link to docs/webhooks/verify.swift), the Python
-/// and Node ones run as processes against a sample signed now. README.md includes each verbatim.
-@Suite("README verification snippets", .blocksThreads)
+/// and Node ones run as processes against a sample signed now. docs/webhooks.md includes each verbatim.
+@Suite("docs/webhooks.md verification snippets", .blocksThreads)
 struct DocsSnippetTests {
     static let folder = Paths.repository.appendingPathComponent("docs/webhooks")
     static let body = Array(#"{"id":"evt_7","type":"payment.succeeded","amount":1050,"merchant":"Café"}"#.utf8)
@@ -24,12 +24,12 @@ struct DocsSnippetTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: headers), as: UTF8.self)
     }
 
-    @Test("README.md includes verify.swift, verify.py and verify.mjs verbatim")
+    @Test("docs/webhooks.md includes verify.swift, verify.py and verify.mjs verbatim")
     func readmeIncludesSnippets() throws {
-        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("docs/webhooks.md"), encoding: .utf8)
         for (file, fence) in [("verify.swift", "swift"), ("verify.py", "python"), ("verify.mjs", "js")] {
             let snippet = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(readme.contains("```\(fence)\n" + snippet + "```\n"), "README.md does not include docs/webhooks/\(file) verbatim")
+            #expect(readme.contains("```\(fence)\n" + snippet + "```\n"), "docs/webhooks.md does not include docs/webhooks/\(file) verbatim")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import SandboxTestSupport
 import Testing
 
-/// Every example of `webhooks … --help` and of the README's "The `webhooks` tool" block, run through
+/// Every example of `webhooks … --help` and of docs/webhooks.md's "The `webhooks` tool" block, run through
 /// bash as a user pastes them: in one folder, in order (the sign examples write the `event.json` and
 /// `headers.txt` that the verify examples read), with a real `sandbox up` for `trigger`.
 @Suite("webhooks examples", .blocksThreads)
@@ -15,10 +15,10 @@ struct ExampleTests {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The commands of the README's `webhooks` block: comments dropped, continued lines joined.
+    /// The commands of docs/webhooks.md's `webhooks` block: comments dropped, continued lines joined.
     static func readmeExamples() throws -> [String] {
-        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let heading = try #require(readme.range(of: "### The `webhooks` tool\n\n```sh\n"))
+        let readme = try String(contentsOf: Paths.repository.appendingPathComponent("docs/webhooks.md"), encoding: .utf8)
+        let heading = try #require(readme.range(of: "## The `webhooks` tool\n\n```sh\n"))
         let end = try #require(readme.range(of: "\n```", range: heading.upperBound..<readme.endIndex))
         var commands: [String] = []
         var pending = ""

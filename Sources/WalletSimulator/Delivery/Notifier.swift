@@ -1,6 +1,7 @@
 import SandboxTime
 import Foundation
 import SandboxHTTP
+import SandboxCore
 import SandboxHTTPClient
 import Synchronization
 
@@ -32,14 +33,16 @@ final class Notifier: Sendable {
     private let hostURL: @Sendable (String) -> String?
     private let client: HTTPClient
     private let running = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    /// The orders whose notifications a thread is delivering.
-    private let delivering = Mutex<Set<String>>([])
+    /// The thread, and the orders whose notifications a thread is delivering (claimed by order id).
+    private let worker: OutboxWorker
+    private let retries: RetrySchedule
 
     init(book: OrderBook, policy: Policy, hostURL: @escaping @Sendable (String) -> String?) {
         self.book = book
         self.policy = policy
         self.hostURL = hostURL
+        worker = OutboxWorker(name: "wallet-notifier", concurrency: policy.concurrency, drainTimeout: policy.timeout + .seconds(1))
+        retries = .doubling(first: Self.milliseconds(policy.firstRetry), longest: Self.milliseconds(policy.longestRetry))
         client = HTTPClient(
             configuration: .init(
                 connectTimeout: .seconds(2), totalTimeout: policy.timeout, maxResponseBodySize: 64 * 1024,
@@ -51,42 +54,31 @@ final class Notifier: Sendable {
     func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         book.deliverer.withLockedValue { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
-        let thread = Thread { [self] in
-            while running.load(ordering: .sequentiallyConsistent) {
-                let mark = book.outboxChanged.mark
-                let started = (try? startDue()) ?? 0
-                if started == 0 {
-                    // Not the notifications of orders being delivered now: their thread goes on to
-                    // them (waiting for one of those would wake this thread every millisecond).
-                    let busy = delivering.withLock { $0 }
-                    let next = (try? book.store.read { db in try db.outbox.nextDue(excluding: busy) }) ?? nil
-                    let now = book.realTime.nowMilliseconds()
-                    // Until the next retry is due, or a change wakes it (nothing pending: until a change).
-                    let until = next.map { Date().addingTimeInterval(Double(max(1, $0 - now)) / 1000) }
-                    book.outboxChanged.wait(after: mark, until: until)
-                }
-            }
-            finished.signal()
+        book.outboxChanged.observe { [worker] in worker.wake() }
+        worker.start { [self] in
+            if ((try? startDue()) ?? 0) > 0 { return nil }
+            // Not the notifications of orders being delivered now: their thread goes on to them
+            // (waiting for one of those would wake this thread every millisecond).
+            let busy = Set(worker.inFlight.keys)
+            let next = (try? book.store.read { db in try db.outbox.nextDue(excluding: busy) }) ?? nil
+            // Until the next retry is due, or a change wakes it (nothing pending: until a change).
+            return DueWorker.sleep(milliseconds: next.map { max(1, $0 - book.realTime.nowMilliseconds()) })
         }
-        thread.name = "wallet-notifier"
-        thread.start()
     }
 
     /// Stops taking notifications and waits for those in flight.
     func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
         book.deliverer.withLockedValue { $0 = nil }
-        book.outboxChanged.broadcast()
-        finished.wait()
-        let deadline = Date().addingTimeInterval(Double(policy.timeout.components.seconds) + 1)
-        while !delivering.withLock({ $0.isEmpty }) && Date() < deadline { usleep(5_000) }
+        book.outboxChanged.observe(nil)
+        worker.stop()
     }
 
     /// Delivers the order's pending notifications now, on the calling thread, whether due or
     /// waiting for a retry (the customer acted: the host may be back). When another thread is
     /// delivering for the order, it goes on to this one too.
     func deliverNow(orderId: String) {
-        guard running.load(ordering: .sequentiallyConsistent), claim(orderId) else {
+        guard running.load(ordering: .sequentiallyConsistent), worker.claim(orderId) else {
             book.outboxChanged.broadcast()
             return
         }
@@ -94,37 +86,24 @@ final class Notifier: Sendable {
         // thread while this order was still claimed here, so that thread skipped it and may now
         // sleep with no timeout: wake it again once the order is free.
         let leftRetry = drain(orderId, dueBy: nil)
-        release(orderId, wake: leftRetry)
+        worker.release(orderId, wake: leftRetry)
     }
 
-    /// Starts the deliveries that are due, each order's on a thread of its own (it blocks on the network).
+    /// Starts the deliveries that are due, each order's on a thread of its own (it blocks on the
+    /// network); an order ends its claim when its thread is done, which wakes the notifier to look
+    /// at what is left (a notification queued meanwhile, a retry written while it was claimed).
     private func startDue() throws -> Int {
-        let busy = delivering.withLock { $0 }
-        let free = policy.concurrency - busy.count
+        let busy = worker.inFlight
+        let free = worker.free
         guard free > 0 else { return 0 }
         let now = book.realTime.nowMilliseconds()
         let due = try book.store.read { db in try db.outbox.due(at: now, limit: free + busy.count) }
-            .filter { !busy.contains($0.orderId) }.prefix(free)
+            .filter { busy[$0.orderId] == nil }.prefix(free)
         var started = 0
-        for entry in due where claim(entry.orderId) {
+        for entry in due where worker.spawn(entry.orderId, { [self] in drain(entry.orderId, dueBy: now) }) {
             started += 1
-            Thread { [self] in
-                drain(entry.orderId, dueBy: now)
-                release(entry.orderId)
-            }.start()
         }
         return started
-    }
-
-    private func claim(_ orderId: String) -> Bool { delivering.withLock { $0.insert(orderId).inserted } }
-
-    /// Lets another thread deliver for the order; `wake`: and the notifier look at once at what is
-    /// left (a notification queued while this thread held the order, or a retry written while
-    /// the order was claimed, which the notifier's thread skipped). A customer's own delivery that
-    /// the host took does not wake it.
-    private func release(_ orderId: String, wake: Bool = true) {
-        _ = delivering.withLock { $0.remove(orderId) }
-        if wake { book.outboxChanged.broadcast() }
     }
 
     /// Delivers the order's pending notifications oldest first (those due by `dueBy`, or all),
@@ -183,15 +162,16 @@ final class Notifier: Sendable {
     ///
     /// - Returns: false (it was not taken).
     private func retry(_ entry: OutboxEntry, status: Int?, error: String) -> Bool {
-        let first = Double(policy.firstRetry.components.seconds) * 1000 + Double(policy.firstRetry.components.attoseconds) / 1e15
-        let longest = Double(policy.longestRetry.components.seconds) * 1000 + Double(policy.longestRetry.components.attoseconds) / 1e15
-        let delay = min(longest, first * pow(2, Double(min(entry.attempts, 30))))
-        let at = book.realTime.nowMilliseconds() + Int64(delay)
+        let at = book.realTime.nowMilliseconds() + retries.wait(after: entry.attempts + 1)
         try? book.store.write { db in try db.outbox.retry(entry.seq, at: at, status: status, error: String(error.prefix(500))) }
         // The notifier's thread sleeps until the next retry it knows of: this one may be sooner
         // (a customer's own delivery failed), so it looks again.
         book.outboxChanged.broadcast()
         return false
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// The message of the host's error envelope.

@@ -9,11 +9,22 @@ final class ChangeSignal: @unchecked Sendable {
     // @unchecked: `generation` is only touched with `condition` locked.
     private let condition = NSCondition()
     private var generation: UInt64 = 0
+    private var observer: (@Sendable () -> Void)?
+
+    /// Also tells `observer` of every change from now on (nil: no more): an ``OutboxWorker`` that
+    /// sleeps on its own wake-up.
+    func observe(_ observer: (@Sendable () -> Void)?) {
+        condition.lock()
+        self.observer = observer
+        condition.unlock()
+    }
 
     func broadcast() {
         condition.lock()
         generation &+= 1
+        let observer = observer
         condition.unlock()
+        observer?()
         // Once unlocked: threads woken while the lock is held wake only to wait for it.
         condition.broadcast()
     }

@@ -12,15 +12,16 @@ import Synchronization
 /// may take). Until then it is tried again after 0.5 s, 1 s, 2 s … up to every 30 s of real time,
 /// however the sandbox clock moves, and across restarts: the queue is a table.
 final class WalletCourier: Sendable {
-    /// Waits after the first, second, … attempt without an answer, in real milliseconds.
-    static let backoff: [Int64] = [500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000]
+    /// Waits after the first, second, … attempt without an answer, in real milliseconds; then every 30 s.
+    static let backoff = RetrySchedule.table([500, 1_000, 2_000, 4_000, 8_000, 15_000, 30_000])
 
     let store: Store
     let wallet: WalletClient
     let apm: APMPayments
     /// Real time: the backoff of a wallet that is down does not follow the sandbox clock.
     let wallClock: any TimeSource
-    private let worker = DueWorker(name: "wallet-courier")
+    /// One call at a time, on the worker's own thread (the wallet answers in milliseconds).
+    private let worker = OutboxWorker(name: "wallet-courier", concurrency: 1, drainTimeout: .seconds(0))
 
     init(store: Store, wallet: WalletClient, apm: APMPayments, wallClock: any TimeSource) {
         self.store = store
@@ -80,5 +81,5 @@ final class WalletCourier: Sendable {
         return due.count
     }
 
-    static func wait(after attempts: Int) -> Int64 { backoff[min(max(attempts, 1), backoff.count) - 1] }
+    static func wait(after attempts: Int) -> Int64 { backoff.wait(after: attempts) }
 }

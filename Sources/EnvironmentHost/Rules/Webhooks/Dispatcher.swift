@@ -23,8 +23,9 @@ import WebhookSignature
 /// while a merchant alone still gets most of the slots; 429 and 503 wait as long as `Retry-After` asks when that is longer than the schedule's
 /// wait, and count as attempts like any answer.
 final class Dispatcher: Sendable {
-    /// Waits after the first, second, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
-    static let retrySchedule: [Int64] = [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400].map { $0 * 1000 }
+    /// Waits after the first, second, … failed attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h;
+    /// past the last, the event fails.
+    static let retrySchedule = RetrySchedule.table([5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400].map { $0 * 1000 })
     static let timeout: Duration = .seconds(15)
 
     let store: Store
@@ -35,14 +36,15 @@ final class Dispatcher: Sendable {
     let client: HTTPClient
     /// The MONEI signing key of a merchant: its API key.
     let apiKey: @Sendable (String) -> String?
-    let concurrency: Int
+    var concurrency: Int { worker.concurrency }
     /// The address rule every delivery to a client's URL is checked against, at its own attempt
     /// (a name may resolve elsewhere by now), and connected by.
     let destinations: PublicAddress
     /// The operator's own receiver of a merchant (`sandbox up`'s inbox, `--webhook-inbox`), which
     /// no client chose: sent to unchecked, loopback on every flavour.
     let operatorURL: (@Sendable (_ merchant: String) -> String?)?
-    private let worker = DueWorker(name: "webhook-dispatcher")
+    /// The thread, and the events in flight (id, with its URL as its lane): a slow receiver holds its own slots, not the others'.
+    private let worker: OutboxWorker
 
     init(
         store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?,
@@ -54,7 +56,7 @@ final class Dispatcher: Sendable {
         self.clock = clock
         self.wallClock = wallClock
         self.apiKey = apiKey
-        self.concurrency = concurrency
+        worker = OutboxWorker(name: "webhook-dispatcher", concurrency: concurrency, drainTimeout: .seconds(16))
         client = HTTPClient(
             configuration: .init(
                 connectTimeout: .seconds(5), totalTimeout: Self.timeout, maxResponseBodySize: 64 * 1024,
@@ -63,8 +65,6 @@ final class Dispatcher: Sendable {
 
     func now() -> Int64 { clock.nowMilliseconds() }
 
-    /// Events being delivered right now (id → URL): a slow receiver holds its own slots, not the others'.
-    private let inFlight = Mutex<[String: String]>([:])
     /// The deliveries one endpoint (URL) always may have in flight (a quarter of the slots); it
     /// may have more, up to ``endpointCap``, only while as many slots stay free for the others. So
     /// a receiver that hangs or trickles never holds the slots another merchant's events need, and
@@ -90,11 +90,7 @@ final class Dispatcher: Sendable {
     func start() { worker.start { [self] in idleUntil() } }
 
     /// Stops starting deliveries, then waits (at most the delivery timeout) for those under way.
-    func stop() {
-        worker.stop()
-        let deadline = Date().addingTimeInterval(16)
-        while !inFlight.withLock({ $0.isEmpty }) && Date() < deadline { usleep(10_000) }
-    }
+    func stop() { worker.stop() }
 
     struct Due: Sendable {
         let id: String
@@ -115,7 +111,7 @@ final class Dispatcher: Sendable {
     private func idleUntil() -> DispatchTime? {
         do {
             if try startDue() > 0 { return nil }
-            let busy = inFlight.withLock { $0 }
+            let busy = worker.inFlight
             if busy.count >= concurrency { return .distantFuture }
             let now = now()
             // An endpoint that may not start another delivery now is woken for when one ends.
@@ -135,7 +131,7 @@ final class Dispatcher: Sendable {
     /// - Returns: how many it started.
     @discardableResult
     func startDue() throws -> Int {
-        let busy = inFlight.withLock { $0 }
+        let busy = worker.inFlight
         let free = concurrency - busy.count
         guard free > 0 else { return 0 }
         let now = now()
@@ -156,15 +152,10 @@ final class Dispatcher: Sendable {
             due.append(event)
         }
         for event in due {
-            inFlight.withLock { $0[event.id] = event.url }
-            // A thread of its own: a delivery blocks on the network for up to 15 s, and the global
-            // queue would not run more of them at once than there are cores.
-            Thread { [self] in
+            worker.spawn(event.id, lane: event.url) { [self] in
                 let outcome = attempt(event)
                 try? record([(event, outcome)], at: self.now())
-                inFlight.withLock { _ = $0.removeValue(forKey: event.id) }
-                worker.wake()
-            }.start()
+            }
         }
         return due.count
     }
@@ -253,12 +244,12 @@ final class Dispatcher: Sendable {
                     // Every answer is an attempt: past the schedule's last wait the event fails,
                     // whatever the receiver asks. Its Retry-After may lengthen a wait (up to a day),
                     // never shorten it: `Retry-After: 0` must not make a retry loop.
-                    guard attempt <= Self.retrySchedule.count else {
+                    guard attempt <= Self.retrySchedule.attempts ?? .max else {
                         try db.webhooks.markFailed(event.id, attempts: attempt)
                         continue
                     }
                     let asked = [429, 503].contains(outcome.status ?? 0) ? outcome.retryAfter.map { min($0, 86_400) * 1000 } : nil
-                    let wait = max(Self.retrySchedule[attempt - 1], asked ?? 0)
+                    let wait = max(Self.retrySchedule.wait(after: attempt), asked ?? 0)
                     try db.webhooks.reschedule(event.id, attempts: attempt, at: now + wait)
                 }
             }

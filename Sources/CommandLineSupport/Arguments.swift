@@ -5,17 +5,28 @@ public struct Option: Sendable {
     public let placeholder: String?
     public let help: String
     public let defaultValue: String?
+    /// How the parser reads the value as its type (an ``OptionKey``'s); nil: kept as text.
+    let read: (@Sendable (String) throws(UsageError) -> any Sendable)?
 
     public static func value(_ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil) -> Option {
-        Option(name: name, placeholder: placeholder, help: help, defaultValue: defaultValue)
+        Option(name: name, placeholder: placeholder, help: help, defaultValue: defaultValue, read: nil)
     }
 
     public static func flag(_ name: String, _ help: String) -> Option {
-        Option(name: name, placeholder: nil, help: help, defaultValue: nil)
+        Option(name: name, placeholder: nil, help: help, defaultValue: nil, read: nil)
+    }
+
+    /// A value option read as its type by `read`, when it is parsed.
+    static func typed(
+        _ name: String, _ placeholder: String, _ help: String, default defaultValue: String? = nil,
+        read: @escaping @Sendable (String) throws(UsageError) -> any Sendable
+    ) -> Option {
+        Option(name: name, placeholder: placeholder, help: help, defaultValue: defaultValue, read: read)
     }
 }
 
-/// What an executable (or one of its subcommands) is called, does and accepts.
+/// What an executable (or one of its subcommands) is called, does and accepts; its `--help` is
+/// generated from this, nothing else.
 public struct CommandDescription: Sendable {
     public let name: String
     public let summary: String
@@ -24,18 +35,36 @@ public struct CommandDescription: Sendable {
     public let examples: [String]
     /// Lines shown under "Files:" in help: where the command finds what it reads.
     public let files: [String]
+    /// The bare argument it takes, as the usage line shows it (`TRANSACTION_ID`); nil: options only.
+    public let operand: String?
+    /// Its subcommands (name, summary), listed before the options: the usage line then names a COMMAND.
+    public let commands: [(name: String, summary: String)]
+    /// Paragraphs after everything else.
+    public let epilogue: [String]
 
-    public init(name: String, summary: String, options: [Option], files: [String] = [], examples: [String] = []) {
+    public init(
+        name: String, summary: String, options: [Option], files: [String] = [], examples: [String] = [], operand: String? = nil,
+        commands: [(name: String, summary: String)] = [], epilogue: [String] = []
+    ) {
         self.name = name
         self.summary = summary
         self.options = options + [.flag("help", "Show this help and exit.")]
         self.examples = examples
         self.files = files
+        self.operand = operand
+        self.commands = commands
+        self.epilogue = epilogue
     }
 
     /// The text `--help` prints.
     public var help: String {
-        var lines = ["USAGE: \(name) [options]", "", summary, "", "OPTIONS:"]
+        let usage = commands.isEmpty ? "USAGE: \(name) [options]" + (operand.map { " \($0)" } ?? "") : "USAGE: \(name) [options] COMMAND [command options]"
+        var lines = [usage, "", summary, ""]
+        if !commands.isEmpty {
+            let width = (commands.map(\.name.count).max() ?? 0) + 2
+            lines += ["COMMANDS:"] + commands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary } + [""]
+        }
+        lines.append("OPTIONS:")
         let labels = options.map { option in "--\(option.name)" + (option.placeholder.map { " \($0)" } ?? "") }
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (option, label) in zip(options, labels) {
@@ -48,6 +77,9 @@ public struct CommandDescription: Sendable {
         }
         if !examples.isEmpty {
             lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+        }
+        if !epilogue.isEmpty {
+            lines += [""] + epilogue
         }
         return lines.joined(separator: "\n")
     }
@@ -97,7 +129,7 @@ public struct CommandDescription: Sendable {
         for option in options where values[option.name] == nil {
             if let defaultValue = option.defaultValue { values[option.name] = defaultValue }
         }
-        return ParsedArguments(values: values, flags: flags)
+        return try ParsedArguments(values: values, flags: flags, options: options)
     }
 }
 
@@ -105,6 +137,21 @@ public struct CommandDescription: Sendable {
 public struct ParsedArguments: Sendable {
     let values: [String: String]
     let flags: Set<String>
+    /// The values of typed options (``OptionKey``), read once, when parsed.
+    let typed: [String: any Sendable]
+
+    /// `values` and `flags` as given; every typed option's value read now, so a bad one is refused
+    /// before the command does anything.
+    public init(values: [String: String], flags: Set<String>, options: [Option]) throws(UsageError) {
+        self.values = values
+        self.flags = flags
+        var typed: [String: any Sendable] = [:]
+        for option in options {
+            guard let read = option.read, let text = values[option.name] else { continue }
+            typed[option.name] = try read(text)
+        }
+        self.typed = typed
+    }
 
     public func string(_ name: String) -> String? { values[name] }
 

@@ -1,7 +1,8 @@
 import CommandLineSupport
 import Foundation
 
-/// One `tapsim` command: its options and help, and what it does.
+/// One `tapsim` command: its options (``Opt`` keys, declared once with their types), its help,
+/// generated from them, and what it does.
 struct Command: Sendable {
     typealias Body = @Sendable (Context, ParsedArguments) async throws -> Report
     typealias VendorBody = @Sendable (VendorContext, ParsedArguments) async throws -> Report
@@ -19,73 +20,43 @@ struct Command: Sendable {
     let description: CommandDescription
     /// The option a bare argument stands for (`qr cancel TRANSACTION_ID` is `--transaction`), and
     /// its placeholder in the usage line; nil: the command takes options only.
-    let positional: (option: String, placeholder: String)?
+    let positional: (key: OptionKey<String>, placeholder: String)?
     let action: Action
 
     init(
-        _ name: String, _ summary: String, positional: (option: String, placeholder: String)? = nil, options: [Option] = [],
-        examples: [String] = [], run: @escaping Body
+        _ name: String, _ summary: String, positional: (key: OptionKey<String>, placeholder: String)? = nil,
+        options: [any OptionDeclaring] = [], examples: [String] = [], run: @escaping Body
     ) {
         self.init(name, summary, positional: positional, options: options, examples: examples, action: .tapOnMobile(run))
     }
 
     /// A command of another vendor's SDK (`tapsim monei …`), on its region.
     init(
-        _ name: String, _ summary: String, region: String, options: [Option] = [], examples: [String] = [], run: @escaping VendorBody
+        _ name: String, _ summary: String, region: String, options: [any OptionDeclaring] = [], examples: [String] = [],
+        run: @escaping VendorBody
     ) {
         self.init(name, summary, positional: nil, options: options, examples: examples, action: .vendor(region: region, run))
     }
 
     private init(
-        _ name: String, _ summary: String, positional: (option: String, placeholder: String)?, options: [Option], examples: [String],
-        action: Action
+        _ name: String, _ summary: String, positional: (key: OptionKey<String>, placeholder: String)?, options: [any OptionDeclaring],
+        examples: [String], action: Action
     ) {
         self.name = name
         self.summary = summary
         self.positional = positional
-        description = CommandDescription(name: "tapsim \(name)", summary: summary, options: options, examples: examples)
+        description = CommandDescription(
+            name: "tapsim \(name)", summary: summary, options: options.map(\.option), examples: examples,
+            operand: positional?.placeholder,
+            epilogue: [
+                "Global options (" + Tapsim.globalOptions.map { "--\($0.name)" }.joined(separator: ", ")
+                    + ") may come before or after the command; see 'tapsim --help'."
+            ])
         self.action = action
     }
 
-    /// The command's own arguments with its bare argument, if any, turned into its option.
-    ///
-    /// - Throws: `UsageError` for a second bare argument.
-    func namingPositional(_ arguments: [String]) throws(UsageError) -> [String] {
-        guard let positional else { return arguments }
-        var result: [String] = []
-        var found = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if argument.hasPrefix("--") {
-                result.append(argument)
-                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
-                if !argument.contains("="), description.options.contains(where: { $0.name == name && $0.placeholder != nil }),
-                    index < arguments.count
-                {
-                    result.append(arguments[index])
-                    index += 1
-                }
-            } else {
-                guard !found else { throw UsageError("unexpected argument '\(argument)': give one \(positional.placeholder)") }
-                found = true
-                result += ["--\(positional.option)", argument]
-            }
-        }
-        return result
-    }
-
     /// `--help`: the command's options, and where the global ones are.
-    var help: String {
-        var text = description.help
-        if let positional, text.hasPrefix("USAGE: tapsim \(name) [options]") {
-            text = "USAGE: tapsim \(name) [options] \(positional.placeholder)" + text.dropFirst("USAGE: tapsim \(name) [options]".count)
-        }
-        return text + "\n\n"
-            + "Global options (--env, --flavour, --device, --endpoints, --sandbox-data, --json, --field, --real-time,\n"
-            + "--dry-run) may come before or after the command; see 'tapsim --help'."
-    }
+    var help: String { description.help }
 }
 
 /// Commands that share a first word (`register begin|confirm|end|issue|token|quick`).
@@ -150,52 +121,4 @@ enum Commands {
         commands += monei.commands + pagbank.commands + geopagos.commands
         return commands
     }()
-}
-
-extension ParsedArguments {
-    /// A value the command cannot do without.
-    func required(_ name: String, _ placeholder: String) throws(UsageError) -> String {
-        guard let value = string(name), !value.isEmpty else { throw UsageError("--\(name) \(placeholder) is required") }
-        return value
-    }
-
-    /// A secure code: 4 to 8 digits, checked before anything is sent.
-    func pin(_ name: String) throws(UsageError) -> String? {
-        guard let text = string(name) else { return nil }
-        guard (4...8).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw UsageError("--\(name) must be 4 to 8 digits, not '\(text)'")
-        }
-        return text
-    }
-
-    /// An amount in minor units, 1 or more.
-    func amount(_ name: String) throws(UsageError) -> Int? {
-        try integer(name, in: 1...Int(Int32.max))
-    }
-
-    func requiredAmount(_ name: String) throws(UsageError) -> Int {
-        guard let amount = try amount(name) else { throw UsageError("--\(name) N is required (minor units: 1250 is 12.50)") }
-        return amount
-    }
-
-    /// A date or time (`2026-11-29` or ISO 8601). A date alone is a whole UTC day: its first
-    /// instant, or with `endOfDay` its last (23:59:59.999), so `--from D --to D` is day D.
-    func date(_ name: String, endOfDay: Bool = false) throws(UsageError) -> Date? {
-        guard let text = string(name) else { return nil }
-        guard let date = Format.parseDate(text) else {
-            throw UsageError("--\(name) must be a date (2026-11-29) or an ISO 8601 time (2026-11-29T12:00:00Z), not '\(text)'")
-        }
-        guard endOfDay, Format.isDay(text) else { return date }
-        return date.addingTimeInterval(86_400 - 0.001)
-    }
-
-    /// A comma-separated list of words from `choices` (upper-cased).
-    func list(_ name: String, from choices: [String]) throws(UsageError) -> [String] {
-        guard let text = string(name) else { return [] }
-        let values = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }.filter { !$0.isEmpty }
-        for value in values where !choices.contains(value) {
-            throw UsageError("--\(name) takes \(choices.joined(separator: ", ")) (comma-separated), not '\(value)'")
-        }
-        return values
-    }
 }

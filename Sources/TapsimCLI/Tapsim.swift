@@ -9,18 +9,23 @@ import Foundation
 /// (a declined payment is an answer, whichever vendor's SDK ran), 2 for a usage error, and the SDK error category's code
 /// otherwise (docs/sdk.md).
 public enum Tapsim {
-    static let globalOptions: [Option] = [
-        .value("env", "REGION", "Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK; MONEI for 'tapsim monei'; default: EU, or MONEI for 'tapsim monei')."),
-        .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
-        .value("device", "DIR", "The device's folder: registration, secret, terminal id and session persist there (default: devices/<env> beside endpoints.json, so .sandbox/devices/<env>)."),
-        .value("endpoints", "FILE", "The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
-        .value("sandbox-data", "DIR", "Folder with merchants.json and cards.json (default: found like every executable finds it)."),
-        .flag("json", "Print exactly one JSON object per command on standard output."),
-        .value("field", "PATH", "Print only this field of the answer (transaction.transactionId, challengeCode …), for shell variables."),
-        .flag("real-time", "Wait as a phone does: prepare's checks, the customer's tap, QR and BLIK polls every apmPulling (5 s, 3 s); by default the reader's waits are skipped and QR and BLIK poll every 0.25 s."),
-        .flag("dry-run", "Resolve the options, region, endpoints and device folder, print them as JSON, and contact nothing."),
+    /// The options every command shares, before or after the command word.
+    static let globalOptions: [Option] = globalKeys.map(\.option)
+
+    /// The global options with their help.
+    private static let globalKeys: [any OptionDeclaring] = [
+        Opt.env.help("Region id of the host to talk to (EU, ANZ, PAYONE_DE, PAYONE_AT, PAYPHONE, CAWL, OPP, ING, MBANK; MONEI for 'tapsim monei'; default: EU, or MONEI for 'tapsim monei')."),
+        Opt.flavour.help("uat, sandbox, pre or prod: picks the SDK environment (sandboxEU, …).", default: "sandbox"),
+        Opt.device.help("The device's folder: registration, secret, terminal id and session persist there (default: devices/<env> beside endpoints.json, so .sandbox/devices/<env>)."),
+        Opt.endpoints.help("The endpoints.json 'sandbox up' wrote (default: .sandbox/endpoints.json)."),
+        Opt.sandboxData.help("Folder with merchants.json and cards.json (default: found like every executable finds it)."),
+        Opt.json.help("Print exactly one JSON object per command on standard output."),
+        Opt.field.help("Print only this field of the answer (transaction.transactionId, challengeCode …), for shell variables."),
+        Opt.realTime.help("Wait as a phone does: prepare's checks, the customer's tap, QR and BLIK polls every apmPulling (5 s, 3 s); by default the reader's waits are skipped and QR and BLIK poll every 0.25 s."),
+        Opt.dryRun.help("Resolve the options, region, endpoints and device folder, print them as JSON, and contact nothing."),
     ]
 
+    /// The tool's help: the summary, every command, the global options, examples and what every command shares.
     static let description = CommandDescription(
         name: "tapsim",
         summary: "A Tap to Pay device on the command line: the TapOnMobileSandbox SDK over the simulated card reader, against a running 'sandbox up'.",
@@ -33,24 +38,9 @@ public enum Tapsim {
             #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
             "tapsim --env MBANK demo",
             "tapsim --dry-run --env ANZ status",
-        ])
-
-    /// The tool's help: the summary, every command, the global options and examples.
-    static var usage: String {
-        var lines = description.help.components(separatedBy: "\n")
-        lines[0] = "USAGE: tapsim [options] COMMAND [command options]"
-        let commands = Commands.all
-        let width = (commands.map(\.name.count).max() ?? 0) + 2
-        var listing = ["COMMANDS:"]
-        for command in commands {
-            listing.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
-        }
-        listing.append("")
-        // Commands go between the summary and the options.
-        let options = lines.firstIndex(of: "OPTIONS:") ?? lines.count
-        lines.insert(contentsOf: listing, at: options)
-        lines += [
-            "",
+        ],
+        commands: Commands.all.map { ($0.name, $0.summary) },
+        epilogue: [
             "Run 'tapsim COMMAND --help' for a command's options; global options may also follow the command.",
             "Amounts: every --amount, and every amount of a --json answer, is whole minor units of the currency,",
             "whichever vendor's SDK runs beneath (1250 is 12.50 EUR, 4500 is 45.00 PLN, 10000 is 100.00 ARS,",
@@ -59,9 +49,13 @@ public enum Tapsim {
             "12 registration, 13 session, 14 transaction, 15 location, 16 network, 17 validation.",
             "The device folder holds device.json (the SDK's: registration, device secret, session token;",
             "mode 0600) and tapsim.json (when the session ends, whether the reader was prepared; mode 0600).",
-        ]
-        return lines.joined(separator: "\n")
-    }
+        ])
+
+    /// The tool's help.
+    static var usage: String { description.help }
+
+    /// Every command's name (`pay`, `register quick` …), in the order `tapsim --help` lists them.
+    public static var commandNames: [String] { Commands.all.map(\.name) }
 
     /// Parses, runs one command, prints its answer and answers the exit code.
     ///
@@ -176,124 +170,98 @@ struct Invocation {
     var command: Command
     var options: ParsedArguments
 
-    /// Splits `arguments` into global options, the command (one or two words) and its options.
+    /// Reads `arguments` in one pass: global options anywhere, the command (one or two words),
+    /// its options and its bare argument; every value is read as its option's type here.
     ///
     /// - Returns: nil when help was printed.
     /// - Throws: `InvocationError` for a wrong call.
     static func parse(_ arguments: [String], in directory: URL) throws(InvocationError) -> Invocation? {
-        var globals: [String] = []
+        var group: CommandGroup?
+        var command: Command?
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var operand = false
+        func refuse(_ message: String) -> InvocationError { InvocationError(message, commandName: command.map { "tapsim " + $0.name }) }
         var index = 0
-        // Global options before the command word.
-        while index < arguments.count, arguments[index].hasPrefix("--") {
-            let argument = arguments[index]
-            if argument == "--help" {
-                say(Tapsim.usage)
-                return nil
-            }
-            guard let option = globalOption(argument) else {
-                throw InvocationError("unknown option '\(argument.prefix { $0 != "=" })'", commandName: nil)
-            }
-            globals.append(argument)
-            index += 1
-            if option.placeholder != nil, !argument.contains("=") {
-                guard index < arguments.count else {
-                    throw InvocationError("--\(option.name) needs a value (\(option.placeholder!))", commandName: nil)
-                }
-                globals.append(arguments[index])
-                index += 1
-            }
-        }
-        guard index < arguments.count else {
-            Output.writeError(Tapsim.usage)
-            throw InvocationError("a command is required", commandName: nil)
-        }
-        let word = arguments[index]
-        index += 1
-        if word == "help" || word == "-h" {
-            say(Tapsim.usage)
-            return nil
-        }
-        let command: Command
-        if let group = Commands.groups[word] {
-            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                if index < arguments.count, arguments[index] == "--help" {
-                    say(group.usage)
-                    return nil
-                }
-                throw InvocationError(
-                    "'\(word)' needs one of: \(group.commands.map { $0.name.components(separatedBy: " ").last! }.joined(separator: ", "))",
-                    commandName: nil)
-            }
-            let sub = arguments[index]
-            index += 1
-            guard let found = group.commands.first(where: { $0.name == "\(word) \(sub)" }) else {
-                throw InvocationError("unknown command '\(word) \(sub)'", commandName: nil)
-            }
-            command = found
-        } else if let found = Commands.all.first(where: { $0.name == word }) {
-            command = found
-        } else {
-            throw InvocationError("unknown command '\(word)'", commandName: nil)
-        }
-
-        // Global options after the command word are taken out; the rest belongs to the command.
-        var own: [String] = []
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument.hasPrefix("--"), let option = globalOption(argument),
-                !command.description.options.contains(where: { $0.name == option.name })
-            {
-                globals.append(argument)
-                if option.placeholder != nil, !argument.contains("=") {
-                    guard index < arguments.count else {
-                        throw InvocationError(
-                            "--\(option.name) needs a value (\(option.placeholder!))", commandName: "tapsim " + command.name)
-                    }
-                    globals.append(arguments[index])
+            if argument == "--help" {
+                say(command?.help ?? group?.usage ?? Tapsim.usage)
+                return nil
+            }
+            if argument.hasPrefix("--") {
+                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+                let inline = argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) }
+                // A command's own option wins over a global one of the same name.
+                guard
+                    let option = command?.description.options.first(where: { $0.name == name })
+                        ?? Tapsim.globalOptions.first(where: { $0.name == name })
+                else { throw refuse("unknown option '--\(name)'") }
+                guard let placeholder = option.placeholder else {
+                    guard inline == nil else { throw refuse("--\(name) takes no value") }
+                    flags.insert(name)
+                    continue
+                }
+                let value: String
+                if let inline {
+                    value = inline
+                } else {
+                    guard index < arguments.count else { throw refuse("--\(name) needs a value (\(placeholder))") }
+                    value = arguments[index]
                     index += 1
                 }
+                // An empty value (`--transaction ""`, an unset shell variable) names nothing: say so
+                // here rather than send it and get an answer about something else.
+                guard !value.isEmpty else { throw refuse("--\(name) needs a value (\(placeholder)), not an empty one") }
+                values[name] = value
+            } else if let command {
+                guard let positional = command.positional, !operand else {
+                    throw refuse("unexpected argument '\(argument)'" + (command.positional.map { ": give one \($0.placeholder)" } ?? ""))
+                }
+                operand = true
+                values[positional.key.name] = argument
+            } else if let chosen = group {
+                guard let found = chosen.commands.first(where: { $0.name == "\(chosen.name) \(argument)" }) else {
+                    throw refuse("unknown command '\(chosen.name) \(argument)'")
+                }
+                command = found
+            } else if argument == "help" || argument == "-h" {
+                say(Tapsim.usage)
+                return nil
+            } else if let found = Commands.groups[argument] {
+                group = found
+            } else if let found = Commands.all.first(where: { $0.name == argument }) {
+                command = found
             } else {
-                own.append(argument)
+                throw refuse("unknown command '\(argument)'")
             }
+        }
+        guard let command else {
+            if let group {
+                throw refuse("'\(group.name)' needs one of: \(group.commands.map { $0.name.components(separatedBy: " ").last! }.joined(separator: ", "))")
+            }
+            Output.writeError(Tapsim.usage)
+            throw refuse("a command is required")
         }
         let options: ParsedArguments
         do {
-            guard let parsed = try command.description.parse(try command.namingPositional(own)) else {
-                say(command.help)
-                return nil
+            let declared = command.description.options + Tapsim.globalOptions.filter { global in
+                !command.description.options.contains { $0.name == global.name }
             }
-            options = parsed
+            for option in declared where values[option.name] == nil {
+                if let defaultValue = option.defaultValue { values[option.name] = defaultValue }
+            }
+            options = try ParsedArguments(values: values, flags: flags, options: declared)
         } catch {
-            throw InvocationError(error.description, commandName: "tapsim " + command.name)
-        }
-        let global: ParsedArguments
-        do {
-            global = try Tapsim.description.parse(globals)!
-        } catch {
-            throw InvocationError(error.description, commandName: "tapsim " + command.name)
-        }
-        let flavour: String
-        do {
-            flavour = try global.choice("flavour", from: ["uat", "sandbox", "pre", "prod"]) ?? "sandbox"
-        } catch {
-            throw InvocationError(error.description, commandName: "tapsim " + command.name)
-        }
-        let field = global.string("field")
-        if let field, field.isEmpty || field.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
-            throw InvocationError("--field takes a dotted path such as transaction.transactionId, not '\(field)'", commandName: "tapsim " + command.name)
+            throw refuse(error.description)
         }
         return Invocation(
             globals: GlobalOptions(
-                directory: directory, region: global.string("env"), flavour: flavour, device: global.string("device"),
-                endpoints: global.string("endpoints"), sandboxData: global.string("sandbox-data"), json: global.flag("json"),
-                field: field, realTime: global.flag("real-time"), dryRun: global.flag("dry-run")),
+                directory: directory, region: options[Opt.env], flavour: options[Opt.flavour] ?? "sandbox", device: options[Opt.device],
+                endpoints: options[Opt.endpoints], sandboxData: options[Opt.sandboxData], json: options[Opt.json],
+                field: options[Opt.field], realTime: options[Opt.realTime], dryRun: options[Opt.dryRun]),
             command: command, options: options)
-    }
-
-    private static func globalOption(_ argument: String) -> Option? {
-        let name = String(argument.dropFirst(2).prefix { $0 != "=" })
-        return Tapsim.globalOptions.first { $0.name == name }
     }
 
     private static func say(_ text: String) {

@@ -1,18 +1,24 @@
 import Foundation
 import SandboxTestSupport
+import TapsimCLI
 import Testing
 
 @Suite("tapsim: help and usage errors", .blocksThreads)
 struct HelpAndUsageTests {
-    /// Every command of docs/sdk.md's `tapsim` section, then the other vendors' (docs/monei.md, docs/pagbank.md, docs/geopagos.md).
-    static let commands = [
-        "register begin", "register confirm", "register end", "register issue", "register token", "register quick", "login",
-        "logout", "prepare", "pay", "refund", "reverse", "dcc", "qr pay", "qr cancel", "qr refund", "blik code", "blik pay",
-        "blik refund", "last", "history", "count", "details", "stats", "receipt",
-        "terminal-info", "info-init", "reader-test", "validate", "secret-code", "relink", "support", "unregister", "status",
-        "demo", "monei token", "monei prepare", "monei pay", "pagbank activate", "pagbank pay", "pagbank cancel", "pagbank status",
-        "pagbank logout", "geopagos token", "geopagos pay", "geopagos refund", "geopagos cancel",
-    ]
+    /// Every command, as tapsim declares them.
+    static let commands = Tapsim.commandNames
+
+    @Test("every command is documented: docs/ names each, as `tapsim <command>` or in a table's `<command>`")
+    func everyCommandIsDocumented() throws {
+        let docs = try FileManager.default.contentsOfDirectory(at: Paths.repository.appendingPathComponent("docs"), includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+        #expect(Self.commands.count >= 47, "\(Self.commands)")
+        for command in Self.commands {
+            // `tapsim [global options] <command>`, or the command in a table's code span.
+            let shown = docs.range(of: #"tapsim( --[a-z-]+( [^ -][^ ]*)?)* "# + command + #"\b"#, options: .regularExpression) != nil
+            #expect(shown || docs.contains("`\(command)`") || docs.contains("`\(command) "), "no doc names '\(command)'")
+        }
+    }
 
     let folder = TemporaryDirectory()
 

@@ -62,18 +62,13 @@ enum APMCommands {
     /// `--approve`, `--decline REASON` or the command's own third choice (`--expire`, `--no-answer`),
     /// at most one: `nil` when none (a person answers on the page).
     static func customerAction(
-        _ options: ParsedArguments, third: (flag: String, action: WalletCustomer.Action?)
+        _ options: ParsedArguments, third: (flag: OptionKey<Bool>, action: WalletCustomer.Action?)
     ) throws -> WalletCustomer.Action?? {
         var actions: [WalletCustomer.Action?] = []
-        if options.flag("approve") { actions.append(.pay) }
-        if let text = options.string("decline") {
-            guard let reason = APMDeclineReason(rawValue: text.lowercased()) else {
-                throw UsageError("--decline takes \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
-            }
-            actions.append(.decline(reason))
-        }
-        if options.flag(third.flag) { actions.append(third.action) }
-        guard actions.count <= 1 else { throw UsageError("give at most one of --approve, --decline and --\(third.flag)") }
+        if options[Opt.approve] { actions.append(.pay) }
+        if let reason = options[Opt.declineReason] { actions.append(.decline(reason)) }
+        if options[third.flag] { actions.append(third.action) }
+        guard actions.count <= 1 else { throw UsageError("give at most one of --approve, --decline and --\(third.flag.name)") }
         return actions.first
     }
 

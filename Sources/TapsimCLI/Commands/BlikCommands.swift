@@ -12,8 +12,8 @@ enum BlikCommands {
     static let code = Command(
         "blik code", "Generates a BLIK code in the bank app (the wallet simulator), valid 120 s, and prints it.",
         options: [
-            .value("customer", "ID", "The bank's customer (jan, anna, piotr: sandbox-data/wallet.json; default: the first)."),
-            .flag("nine", "A 9-digit code with a 4-digit verification code instead of 6 digits."),
+            Opt.customer.help("The bank's customer (jan, anna, piotr: sandbox-data/wallet.json; default: the first)."),
+            Opt.nine.help("A 9-digit code with a 4-digit verification code instead of 6 digits."),
         ],
         examples: [
             "tapsim blik code",
@@ -22,7 +22,7 @@ enum BlikCommands {
     ) { context, options in
         let wallet = try context.walletCustomer()
         let customerId: String
-        if let given = options.string("customer") {
+        if let given = options[Opt.customer] {
             customerId = given
         } else {
             guard let first = try await wallet.blikCustomers().first else {
@@ -30,7 +30,7 @@ enum BlikCommands {
             }
             customerId = first.customerId
         }
-        let code = try await wallet.blikCode(customerId: customerId, nine: options.flag("nine"))
+        let code = try await wallet.blikCode(customerId: customerId, nine: options[Opt.nine])
         var lines = ["BLIK code for \(code.customerId): \(code.code)"]
         if let verification = code.verificationCode { lines.append("  verification \(verification)") }
         lines.append("  valid until  \(Format.time(code.expiresAt)) (\(code.expiresInSeconds) s)")
@@ -43,14 +43,14 @@ enum BlikCommands {
     static let pay = Command(
         "blik pay", "Takes a BLIK payment with the customer's code, waits for their confirmation in the bank app, ends with the outcome.",
         options: [
-            .value("amount", "N", "The total in minor units, tip included (4500 is 45.00 zł). Amounts 44.XX pick the bank's answer once approved (4405, 4411, 4451, 4461, 4496: docs/blik.md)."),
-            .value("tip", "N", "The part of the amount that is a tip, in minor units."),
-            .value("reference", "TEXT", "The merchant's reference."),
-            .value("code", "CODE", "The customer's 6- or 9-digit code ('tapsim blik code', the bank app, or a CI code such as 777123)."),
-            .value("verification", "CODE", "The verification code that comes with a 9-digit code."),
-            .flag("approve", "The customer approves in the bank app, through the wallet's API (its \"Approve\")."),
-            .value("decline", "REASON", "The customer declines in the bank app: \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", "))."),
-            .flag("no-answer", "The customer never answers: the payment ends TIMEOUT when the bank's confirmation time (60 s) passes."),
+            Opt.amount.help("The total in minor units, tip included (4500 is 45.00 zł). Amounts 44.XX pick the bank's answer once approved (4405, 4411, 4451, 4461, 4496: docs/blik.md)."),
+            Opt.tip.help("The part of the amount that is a tip, in minor units."),
+            Opt.reference.help("The merchant's reference."),
+            Opt.code.help("The customer's 6- or 9-digit code ('tapsim blik code', the bank app, or a CI code such as 777123)."),
+            Opt.verification.help("The verification code that comes with a 9-digit code."),
+            Opt.approve.help("The customer approves in the bank app, through the wallet's API (its \"Approve\")."),
+            Opt.declineReason.help("The customer declines in the bank app: \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", "))."),
+            Opt.noAnswer.help("The customer never answers: the payment ends TIMEOUT when the bank's confirmation time (60 s) passes."),
         ],
         examples: [
             #"tapsim --env MBANK blik pay --amount 4500 --code "$(tapsim --field code blik code)" --approve"#,
@@ -62,19 +62,19 @@ enum BlikCommands {
             "tapsim --env MBANK blik pay --amount 4500 --code 400409   # used already: blik_code_used, exit 14",
         ]
     ) { context, options in
-        let amount = try options.requiredAmount("amount")
-        let tip = try options.integer("tip", in: 0...Int(Int32.max))
+        let amount = try options.required(Opt.amount)
+        let tip = options[Opt.tip]
         // As the bank app shows it (`118 137`) or as digits alone.
-        let payCode = try options.required("code", "CODE").filter { $0 != " " }
-        let action = try APMCommands.customerAction(options, third: ("no-answer", nil))
+        let payCode = try options.required(Opt.code).filter { $0 != " " }
+        let action = try APMCommands.customerAction(options, third: (Opt.noAnswer, nil))
         let wallet = try action.map { _ in try context.walletCustomer() }
         try await context.initialize()
         try await context.resumeSession()
 
         var bank: JSONValue = .null
         let payment = context.sdk.doBlikPayment(
-            requestedAmount: amount, tipAmount: tip, reference: options.string("reference"), payCode: payCode,
-            verificationCode: options.string("verification"))
+            requestedAmount: amount, tipAmount: tip, reference: options[Opt.reference], payCode: payCode,
+            verificationCode: options[Opt.verification])
         let (events, final) = try await APMCommands.follow(payment, what: "The BLIK payment") { event, events in
             guard case .processing(let payment) = event else { return nil }
             let until = payment.expiresAt.map { " (until \(Format.time($0)))" } ?? ""
@@ -94,22 +94,22 @@ enum BlikCommands {
 
     static let refund = Command(
         "blik refund", "Refunds all or part of a cleared BLIK payment to the customer's account.",
-        positional: (option: "transaction", placeholder: "TRANSACTION_ID"),
+        positional: (Opt.transaction, "TRANSACTION_ID"),
         options: [
-            .value("transaction", "ID", "The cleared BLIK payment (or give it as the first argument)."),
-            .value("amount", "N", "Minor units, at most what is left of the payment."),
-            .value("reference", "TEXT", "The merchant's reference."),
+            Opt.transaction.help("The cleared BLIK payment (or give it as the first argument)."),
+            Opt.amount.help("Minor units, at most what is left of the payment."),
+            Opt.reference.help("The merchant's reference."),
         ],
         examples: [
             #"tapsim --env MBANK blik refund --transaction "$(tapsim --env MBANK --field transaction.transactionId blik pay --amount 4500 --code 777123)" --amount 1000"#,
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
-        let amount = try options.requiredAmount("amount")
+        let transaction = try options.required(Opt.transaction)
+        let amount = try options.required(Opt.amount)
         try await context.initialize()
         try await context.resumeSession()
         return try await APMCommands.followRefund(
-            context.sdk.doBlikRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")),
+            context.sdk.doBlikRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options[Opt.reference]),
             context, payer: "the bank", method: "BLIK")
     }
 }

@@ -7,31 +7,16 @@ import TapOnMobileSandbox
 /// A sale or refund that ends without money moving (`DECLINED`, `TIMEOUT` …) is an answer, not an
 /// error: it exits 0 and the status says what happened. Errors are what the SDK refuses.
 enum CardPayments {
-    static let cardOption = Option.value(
-        "card", "NAME",
-        "The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …). Default: the region's domestic card, the first in cards.json of its country without PIN or flags (visa on EU, eftpos-au on ANZ, visa-pl on MBANK); with --pin-entry, its domestic online-PIN card (mc-pin, mc-pin-au …).")
-    static let pinEntryOption = Option.value(
-        "pin-entry", "PIN",
-        "What the customer types when the reader asks for the PIN: correct (the card's, default), wrong (the host declines 55), none (nothing within 60 s: TIMEOUT), or 4 to 12 digits.")
-
-    /// `--pin-entry`, parsed.
-    static func pinEntry(_ options: ParsedArguments) throws -> PinEntry? {
-        guard let text = options.string("pin-entry") else { return nil }
-        guard let entry = PinEntry(argument: text) else {
-            throw UsageError("--pin-entry must be correct, wrong, none or 4 to 12 digits, not '\(text)'")
-        }
-        return entry
-    }
-
+    static let cardOption = Opt.card.help("The test card the customer taps (sandbox-data/cards.json: visa, mc, mc-pin, visa-us-dcc, …). Default: the region's domestic card, the first in cards.json of its country without PIN or flags (visa on EU, eftpos-au on ANZ, visa-pl on MBANK); with --pin-entry, its domestic online-PIN card (mc-pin, mc-pin-au …).")
     static let pay = Command(
         "pay", "Takes a card payment: the simulated customer taps --card on the reader.",
         options: [
-            .value("amount", "N", "The total in minor units, tip included (1250 is 12.50). Magic amounts: 42.XX without the tip answers code XX (4205, 4251, 4254, 4255, 4265, 4268, 4291, 4296)."),
-            .value("currency", "CODE", "The terminal's currency (default: the terminal's, from terminal-info)."),
-            .value("tip", "N", "The part of the amount that is a tip, in minor units."),
-            .value("reference", "TEXT", "The merchant's reference."),
-            .value("checkout", "ID", "A checkout registered by the merchant's backend."),
-            cardOption, pinEntryOption,
+            Opt.amount.help("The total in minor units, tip included (1250 is 12.50). Magic amounts: 42.XX without the tip answers code XX (4205, 4251, 4254, 4255, 4265, 4268, 4291, 4296)."),
+            Opt.currency.help("The terminal's currency (default: the terminal's, from terminal-info)."),
+            Opt.tip.help("The part of the amount that is a tip, in minor units."),
+            Opt.reference.help("The merchant's reference."),
+            Opt.checkout.help("A checkout registered by the merchant's backend."),
+            cardOption, Opt.pinEntry,
         ],
         examples: [
             "tapsim pay --amount 1250 --currency EUR", "tapsim pay --amount 4251 --card mc   # insufficient funds: DECLINED, still exit 0",
@@ -39,55 +24,55 @@ enum CardPayments {
             "tapsim pay --amount 1250 --pin-entry wrong   # the region's PIN card, a wrong PIN: DECLINED 55",
         ]
     ) { context, options in
-        let amount = try options.requiredAmount("amount")
-        let tip = try options.integer("tip", in: 0...Int(Int32.max))
-        try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
+        let amount = try options.required(Opt.amount)
+        let tip = options[Opt.tip]
+        try context.useCard(named: options[Opt.card], pinEntry: options[Opt.pinEntry])
         try await ready(context)
         let currency = try await currencyOption(context, options)
         let stream: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> = context.sdk.doPayment(
-            currency: currency, requestedAmount: amount, reference: options.string("reference"), tipAmount: tip,
-            checkoutId: options.string("checkout"))
+            currency: currency, requestedAmount: amount, reference: options[Opt.reference], tipAmount: tip,
+            checkoutId: options[Opt.checkout])
         return try await transactionReport(context, stream, card: context.card.current)
     }
 
     static let refund = Command(
         "refund", "Refunds a cleared sale that can no longer be reversed: the customer taps --card.",
         options: [
-            .value("transaction", "ID", "The sale to refund."),
-            .value("amount", "N", "At most the sale's amount, in minor units."),
-            .value("currency", "CODE", "The sale's currency (default: the terminal's)."),
-            .value("reference", "TEXT", "The merchant's reference."),
-            cardOption, pinEntryOption,
+            Opt.transaction.help("The sale to refund."),
+            Opt.amount.help("At most the sale's amount, in minor units."),
+            Opt.currency.help("The sale's currency (default: the terminal's)."),
+            Opt.reference.help("The merchant's reference."),
+            cardOption, Opt.pinEntry,
         ],
         examples: [
             #"SALE=$(tapsim --field transaction.transactionId pay --amount 1250) && tapsim pay --amount 800 && tapsim refund --transaction "$SALE" --amount 1250   # the later sale ends the first one's reversal"#
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
-        let amount = try options.requiredAmount("amount")
-        try context.useCard(named: options.string("card"), pinEntry: try pinEntry(options))
+        let transaction = try options.required(Opt.transaction)
+        let amount = try options.required(Opt.amount)
+        try context.useCard(named: options[Opt.card], pinEntry: options[Opt.pinEntry])
         try await ready(context)
         let currency = try await currencyOption(context, options)
         let stream: AsyncStream<Result<TransactionProcessEvent, TapOnMobileError>> = context.sdk.doRefund(
-            currency: currency, requestedAmount: amount, transactionId: transaction, reference: options.string("reference"))
+            currency: currency, requestedAmount: amount, transactionId: transaction, reference: options[Opt.reference])
         return try await transactionReport(context, stream, card: context.card.current)
     }
 
     static let reverse = Command(
         "reverse", "Reverses (cancels) the terminal's latest cleared sale within 30 minutes, or a sale waiting for DCC.",
         options: [
-            .value("transaction", "ID", "The sale."),
-            .flag("by-user", "The customer cancelled (USER_CANCELLED instead of CANCELLED)."),
+            Opt.transaction.help("The sale."),
+            Opt.byUser.help("The customer cancelled (USER_CANCELLED instead of CANCELLED)."),
         ],
         examples: [
             #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
             #"tapsim reverse --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)" --by-user"#,
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
+        let transaction = try options.required(Opt.transaction)
         try await context.initialize()
         try await context.resumeSession()
-        let success = try await context.sdk.doReversal(transactionId: transaction, isCancelledByUser: options.flag("by-user")).value()
+        let success = try await context.sdk.doReversal(transactionId: transaction, isCancelledByUser: options[Opt.byUser]).value()
         var fields: [(String, JSONValue)] = [
             ("reversed", true), ("transactionId", .string(transaction)),
             ("transactionStatus", JSONValue(success.transactionStatus?.rawValue)),
@@ -103,19 +88,19 @@ enum CardPayments {
     static let dcc = Command(
         "dcc", "Finishes a DCC_REQUIRED transaction with the customer's choice of currency.",
         options: [
-            .value("transaction", "ID", "The transaction waiting for the choice (default: the one this device's last 'pay' left waiting)."),
-            .flag("accept", "Pay in the card's currency (dccStatus ACCEPTED)."),
-            .flag("decline", "Pay in the terminal's currency (dccStatus DECLINED)."),
+            Opt.transaction.help("The transaction waiting for the choice (default: the one this device's last 'pay' left waiting)."),
+            Opt.accept.help("Pay in the card's currency (dccStatus ACCEPTED)."),
+            Opt.decline.help("Pay in the terminal's currency (dccStatus DECLINED)."),
         ],
         examples: [
             "tapsim pay --amount 1000 --card visa-us-dcc && tapsim dcc --accept",
             #"tapsim dcc --transaction "$(tapsim --field transaction.transactionId pay --amount 1000 --card visa-us-dcc)" --decline"#,
         ]
     ) { context, options in
-        guard options.flag("accept") != options.flag("decline") else {
+        guard options[Opt.accept] != options[Opt.decline] else {
             throw UsageError("give exactly one of --accept and --decline")
         }
-        guard let transaction = options.string("transaction") ?? context.state.pendingDCC else {
+        guard let transaction = options[Opt.transaction] ?? context.state.pendingDCC else {
             throw UsageError("--transaction ID is required: no sale of this device waits for a DCC choice")
         }
         try await context.initialize()
@@ -123,7 +108,7 @@ enum CardPayments {
         // An online-PIN card asks for its PIN on the reader after the choice.
         try await context.resumeReader()
         let detail = try await context.sdk.doMakeTransactionFinishDCC(
-            transactionId: transaction, dccOfferAccepted: options.flag("accept")
+            transactionId: transaction, dccOfferAccepted: options[Opt.accept]
         ).value()
         if context.state.pendingDCC == transaction { context.updateState { $0.pendingDCC = nil } }
         return Report([("transaction", JSONValue(detail))], lines: Format.lines(detail))
@@ -132,12 +117,12 @@ enum CardPayments {
     static let readerTest = Command(
         "reader-test", "Tests the contactless reader with a tap, without a transaction.",
         options: [
-            .value("currency", "CODE", "The terminal's currency (default: the terminal's)."),
+            Opt.currency.help("The terminal's currency (default: the terminal's)."),
             cardOption,
         ],
         examples: ["tapsim reader-test", "tapsim reader-test --card mc"]
     ) { context, options in
-        try context.useCard(named: options.string("card"))
+        try context.useCard(named: options[Opt.card])
         try await ready(context)
         let currency = try await currencyOption(context, options)
         var events: [JSONValue] = []
@@ -175,7 +160,7 @@ enum CardPayments {
     }
 
     static func currencyOption(_ context: Context, _ options: ParsedArguments) async throws -> String {
-        if let currency = options.string("currency") { return currency.uppercased() }
+        if let currency = options[Opt.currency] { return currency.uppercased() }
         return try await context.terminalCurrency()
     }
 

@@ -8,20 +8,20 @@ enum Demo {
         "demo",
         "A guided walk on a fresh device: register, login, prepare, two sales, history, refund, reversal, statistics, unregister.",
         options: [
-            .value("pin", "PIN", "The secure code the demo registers with.", default: "2468"),
-            .value("terminal", "TID", "The terminal to register on (default: a free one)."),
-            .flag("keep", "Keep the demo device registered (its folder is printed) instead of unregistering it."),
+            Opt.pin.help("The secure code the demo registers with.", default: "2468"),
+            Opt.terminal.help("The terminal to register on (default: a free one)."),
+            Opt.keep.help("Keep the demo device registered (its folder is printed) instead of unregistering it."),
         ],
         examples: ["tapsim demo", "tapsim --env MBANK demo", "tapsim --json demo"]
     ) { outer, options in
-        let pin = try options.pin("pin") ?? "2468"
-        let keep = options.flag("keep")
+        let pin = options[Opt.pin] ?? "2468"
+        let keep = options[Opt.keep]
         // A device of its own, so the demo never touches the device of --device.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tapsim-demo-\(UUID().uuidString.prefix(8))")
         let context = try Context(globals: outer.globals, deviceDirectory: folder)
         let walk = Walk(context)
         do {
-            try await walk.run(pin: pin, terminal: options.string("terminal"), keep: keep)
+            try await walk.run(pin: pin, terminal: options[Opt.terminal], keep: keep)
         } catch let error as UsageError {
             try? FileManager.default.removeItem(at: folder)
             throw error

@@ -22,35 +22,35 @@ enum Geopagos {
         "geopagos token", "Buys a reader token for a terminal with the merchant's API key, as your backend does, and prints it.",
         region: region,
         options: [
-            .value("merchant", "ID", "The merchant (GEOPAGOS-M01, GEOPAGOS-M02: sandbox-data/merchants.json; default: the first)."),
-            .value("terminal", "ID", "A terminal of the merchant (default: its first)."),
+            Opt.merchant.help("The merchant (GEOPAGOS-M01, GEOPAGOS-M02: sandbox-data/merchants.json; default: the first)."),
+            Opt.terminalID.help("A terminal of the merchant (default: its first)."),
         ],
         examples: [
             "tapsim geopagos token",
             "tapsim --json geopagos token --merchant GEOPAGOS-M01 --terminal GEOPAGOS-T0102",
         ]
     ) { context, options in
-        let token = try await context.readerToken(merchant: options.string("merchant"), terminal: options.string("terminal"))
+        let token = try await context.readerToken(merchant: options[Opt.merchant], terminal: options[Opt.terminalID])
         return Report(
             [("token", .string(token.token)), ("terminalId", .string(token.terminalId)), ("country", .string(token.country)),
              ("currency", .string(token.currency)), ("expiresAt", .string(token.expiresAt))],
             lines: ["Reader token for \(token.terminalId) (\(token.country), \(token.currency)), valid until \(token.expiresAt):", token.token])
     }
 
-    static let transactionOptions: [Option] = [
-        .value("card", "NAME", "The test card the customer taps (cards.json; default: the Argentine one, visa-ar)."),
-        .value("merchant", "ID", "Whose API key buys the reader token (default: the region's first merchant)."),
-        .value("terminal", "ID", "The terminal the token names (default: the merchant's first)."),
-        .flag("no-tap", "Nobody taps: Apple's card screen times out after 40 s (a recoverable error tapsim does not recover)."),
+    static let transactionOptions: [any OptionDeclaring] = [
+        Opt.card.help("The test card the customer taps (cards.json; default: the Argentine one, visa-ar)."),
+        Opt.merchant.help("Whose API key buys the reader token (default: the region's first merchant)."),
+        Opt.terminalID.help("The terminal the token names (default: the merchant's first)."),
+        Opt.noTap.help("Nobody taps: Apple's card screen times out after 40 s (a recoverable error tapsim does not recover)."),
     ]
 
     static let pay = Command(
         "geopagos pay", "A .payment intent: the reader connects, the customer taps, the listener confirms; prints TransactionApproved.",
         region: region,
         options: [
-            .value("amount", "N", "ARS in centavos, as every tapsim amount (10000 is 100,00 ARS); 42XX picks the issuer's answer (4205 declines)."),
-            .value("installments", "N", "Installments (cuotas) the confirmation asks for, 1 to 24 (default: 1)."),
-            .value("reference", "TEXT", "The merchant's reference, kept on the transaction."),
+            Opt.amount.help("ARS in centavos, as every tapsim amount (10000 is 100,00 ARS); 42XX picks the issuer's answer (4205 declines)."),
+            Opt.installments.help("Installments (cuotas) the confirmation asks for, 1 to 24 (default: 1)."),
+            Opt.reference.help("The merchant's reference, kept on the transaction."),
         ] + transactionOptions,
         examples: [
             "tapsim geopagos pay --amount 10000",
@@ -58,23 +58,23 @@ enum Geopagos {
             "tapsim geopagos pay --amount 4205   # declined by the issuer (nonRecoverableError declined(05)): DECLINED, still exit 0",
         ]
     ) { context, options in
-        let installments = try options.integer("installments", in: 1...24) ?? 1
+        let installments = options[Opt.installments] ?? 1
         return try await context.runIntent(
-            .payment, options: options, confirm: .payment(PaymentConfirmation(installments: installments, reference: options.string("reference"))))
+            .payment, options: options, confirm: .payment(PaymentConfirmation(installments: installments, reference: options[Opt.reference])))
     }
 
     static let refund = Command(
         "geopagos refund", "A .refund intent: the customer taps the card again; the refund names the payment (no longer cancellable).",
         region: region,
         options: [
-            .value("transaction", "ID", "The payment to refund; required."),
-            .value("amount", "N", "ARS in centavos, at most the payment's amount."),
+            Opt.transaction.help("The payment to refund; required."),
+            Opt.amount.help("ARS in centavos, at most the payment's amount."),
         ] + transactionOptions,
         examples: [
             #"SALE=$(tapsim --field transactionId geopagos pay --amount 10000) && tapsim geopagos refund --transaction "$SALE" --amount 10000   # within 30 min: transaction_still_cancellable, exit 14"#,
         ]
     ) { context, options in
-        let original = try options.required("transaction", "ID")
+        let original = try options.required(Opt.transaction)
         return try await context.runIntent(.refund, options: options, confirm: .refund(RefundConfirmation(originalTransactionId: original)))
     }
 
@@ -82,14 +82,14 @@ enum Geopagos {
         "geopagos cancel", "A .cancel intent: the customer taps the payment's card again; the whole payment is undone (within 30 minutes).",
         region: region,
         options: [
-            .value("transaction", "ID", "The payment to cancel; required."),
-            .value("amount", "N", "The payment's whole amount in centavos."),
+            Opt.transaction.help("The payment to cancel; required."),
+            Opt.amount.help("The payment's whole amount in centavos."),
         ] + transactionOptions,
         examples: [
             #"SALE=$(tapsim --field transactionId geopagos pay --amount 10000) && tapsim geopagos cancel --transaction "$SALE" --amount 10000"#,
         ]
     ) { context, options in
-        let original = try options.required("transaction", "ID")
+        let original = try options.required(Opt.transaction)
         return try await context.runIntent(.cancel, options: options, confirm: .cancel(CancelConfirmation(transactionId: original)))
     }
 }
@@ -196,16 +196,16 @@ extension VendorContext {
     /// then one intent of `type`.
     func runIntent(_ type: Payments.TransactionType, options: ParsedArguments, confirm: GeopagosConfirmation) async throws -> Report {
         // tapsim's amounts are minor units; the SDK's Money is major units.
-        let centavos = try options.requiredAmount("amount")
+        let centavos = try options.required(Opt.amount)
         let amount = try Money(amount: Decimal(centavos) / 100, currency: .ars)
-        let card = options.flag("no-tap") ? nil : try self.card(named: options.string("card"), country: "AR")
+        let card = options[Opt.noTap] ? nil : try self.card(named: options[Opt.card], country: "AR")
         var sandbox = GeopagosSandbox()
         sandbox.clock = readerClock
         sandbox.deviceId = try geopagosDeviceID()
         sandbox.accountLinked = true
         sandbox.cardScripts = { _ in card.map { .tap($0) } ?? .noTap() }
         GeopagosSandbox.current = sandbox
-        let (merchant, terminal) = (options.string("merchant"), options.string("terminal"))
+        let (merchant, terminal) = (options[Opt.merchant], options[Opt.terminalID])
         let tokens = TerminalSeen()
         let installer = TapToPayReaderInstaller(
             tokenProvider: { reason in

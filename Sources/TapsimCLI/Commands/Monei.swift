@@ -19,19 +19,19 @@ enum Monei {
         "monei token", "Asks the MONEI host for a POS token with the account's API key, as your backend does, and prints it.",
         region: TapToPaySandbox.region,
         options: [
-            .value("merchant", "ID", "The MONEI account (MONEI-M01, MONEI-M02: sandbox-data/merchants.json; default: the first)."),
-            .value("store", "ID", "The store (sandbox-data/monei.json; default: the account's first)."),
-            .value("pos", "ID", "The point of sale (a terminal of the store; default: the store's first)."),
+            Opt.merchant.help("The MONEI account (MONEI-M01, MONEI-M02: sandbox-data/merchants.json; default: the first)."),
+            Opt.store.help("The store (sandbox-data/monei.json; default: the account's first)."),
+            Opt.pos.help("The point of sale (a terminal of the store; default: the store's first)."),
         ],
         examples: [
             "tapsim monei token",
             "tapsim --json monei token --merchant MONEI-M01 --store store_giralda_triana",
         ]
     ) { context, options in
-        let key = try context.apiKey(merchant: options.string("merchant"))
+        let key = try context.apiKey(merchant: options[Opt.merchant])
         var body: [String: String] = [:]
-        if let store = options.string("store") { body["storeId"] = store }
-        if let pos = options.string("pos") { body["pointOfSaleId"] = pos }
+        if let store = options[Opt.store] { body["storeId"] = store }
+        if let pos = options[Opt.pos] { body["pointOfSaleId"] = pos }
         let token = try await context.backend("/v1/pos/auth-token", key: key, body: body, as: MoneiBodies.AuthToken.self).token
         return Report([("token", .string(token))], lines: ["POS token (valid 24 h on the host's clock):", token])
     }
@@ -40,13 +40,13 @@ enum Monei {
         "monei prepare", "TapToPay.prepare(token:): location, the token checked by MONEI, the reader prepared; keeps the token for 'monei pay'.",
         region: TapToPaySandbox.region,
         options: [
-            .value("token", "TOKEN", "The POS token ('tapsim monei token'); required."),
+            Opt.token.help("The POS token ('tapsim monei token'); required."),
         ],
         examples: [
             #"tapsim monei prepare --token "$(tapsim --field token monei token)""#,
         ]
     ) { context, options in
-        let token = try options.required("token", "TOKEN")
+        let token = try options.required(Opt.token)
         await context.launch(card: nil)
         try await TapToPay.prepare(token: token)
         try context.saveToken(token)
@@ -59,12 +59,12 @@ enum Monei {
         "monei pay", "TapToPay.acceptPayment(amount:orderId:callbackUrl:): the customer taps a test card; prints the PaymentResult or the TapToPayError.",
         region: TapToPaySandbox.region,
         options: [
-            .value("amount", "N", "Euro cents, more than 0 (1050 is 10.50 EUR); 42.XX amounts pick the issuer's answer (4205 declines)."),
-            .value("order-id", "ID", "Your order reference; not empty, new for each order."),
-            .value("callback-url", "URL", "Where MONEI posts the signed payment callback (without it: the account's webhook or the inbox)."),
-            .value("card", "NAME", "The test card the customer taps (cards.json; default: the Spanish one, visa-es)."),
-            .flag("cancel", "The customer closes the card screen instead of tapping: TapToPayError.cancelled."),
-            .value("token", "TOKEN", "Prepare with this POS token first (default: the one 'monei prepare' kept)."),
+            Opt.amount.help("Euro cents, more than 0 (1050 is 10.50 EUR); 42.XX amounts pick the issuer's answer (4205 declines)."),
+            Opt.orderID.help("Your order reference; not empty, new for each order."),
+            Opt.callbackURL.help("Where MONEI posts the signed payment callback (without it: the account's webhook or the inbox)."),
+            Opt.card.help("The test card the customer taps (cards.json; default: the Spanish one, visa-es)."),
+            Opt.cancel.help("The customer closes the card screen instead of tapping: TapToPayError.cancelled."),
+            Opt.token.help("Prepare with this POS token first (default: the one 'monei prepare' kept)."),
         ],
         examples: [
             #"tapsim monei prepare --token "$(tapsim --field token monei token)" && tapsim monei pay --amount 1050 --order-id order-1"#,
@@ -72,15 +72,15 @@ enum Monei {
             "tapsim --json monei pay --amount 1050 --order-id order-3 --callback-url http://127.0.0.1:8111/hooks/MONEI/MONEI-M01",
         ]
     ) { context, options in
-        let amount = try options.requiredAmount("amount")
-        let orderId = try options.required("order-id", "ID")
+        let amount = try options.required(Opt.amount)
+        let orderId = try options.required(Opt.orderID)
         var callbackUrl: URL?
-        if let text = options.string("callback-url") {
+        if let text = options[Opt.callbackURL] {
             guard let url = URL(string: text), url.scheme != nil else { throw UsageError("--callback-url must be a URL, not '\(text)'") }
             callbackUrl = url
         }
-        let card = options.flag("cancel") ? nil : try context.card(named: options.string("card"), country: "ES")
-        guard let token = options.string("token") ?? context.savedToken() else {
+        let card = options[Opt.cancel] ? nil : try context.card(named: options[Opt.card], country: "ES")
+        guard let token = options[Opt.token] ?? context.savedToken() else {
             throw UsageError("no POS token: run 'tapsim monei prepare --token TOKEN' first, or give --token")
         }
         await context.launch(card: card)

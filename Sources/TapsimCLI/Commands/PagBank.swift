@@ -19,15 +19,15 @@ enum PagBank {
         "pagbank activate", "TapOnPayment.activate: the partner's appKey buys a terminal of its seller; the device registers and logs in.",
         region: region,
         options: [
-            .value("app-key", "KEY", "The partner app's appKey (default: the region's first partner in sandbox-data/merchants.json)."),
-            .value("seller", "ID", "The seller the activation signs in as (PAGBANK-M01, PAGBANK-M02; default: the partner's first)."),
+            Opt.appKey.help("The partner app's appKey (default: the region's first partner in sandbox-data/merchants.json)."),
+            Opt.seller.help("The seller the activation signs in as (PAGBANK-M01, PAGBANK-M02; default: the partner's first)."),
         ],
         examples: [
             "tapsim pagbank activate",
             "tapsim pagbank activate --app-key tapon_test_not_a_partner   # an unknown appKey: activateStatusEvent(successfully: false), exit 12",
         ]
     ) { context, options in
-        let delegate = try await context.launchTapOn(appKey: options.string("app-key"), seller: options.string("seller"))
+        let delegate = try await context.launchTapOn(appKey: options[Opt.appKey], seller: options[Opt.seller])
         await MainActor.run { delegate.tapOn.activate(.present(UIViewController())) }
         await delegate.tapOn.waitUntilIdle()
         guard await delegate.activated == true else {
@@ -44,8 +44,8 @@ enum PagBank {
         "pagbank pay", "TapOnPayment.payment: a sale (R$ 1,00 to R$ 10.000,00), tapsim's amount in centavos made the SDK's reais; prints the TapOnPaymentResult.",
         region: region,
         options: [
-            .value("amount", "N", "BRL in centavos, as every tapsim amount (1000 is R$ 10,00); 42XX picks the issuer's answer (4205 declines)."),
-            .value("card", "NAME", "The test card the customer taps (cards.json; default: the Brazilian one, visa-br)."),
+            Opt.amount.help("BRL in centavos, as every tapsim amount (1000 is R$ 10,00); 42XX picks the issuer's answer (4205 declines)."),
+            Opt.card.help("The test card the customer taps (cards.json; default: the Brazilian one, visa-br)."),
         ],
         examples: [
             "tapsim pagbank activate && tapsim pagbank pay --amount 1000",
@@ -55,9 +55,9 @@ enum PagBank {
         ]
     ) { context, options in
         // tapsim's amounts are minor units; Tap On's model takes reais.
-        let centavos = try options.requiredAmount("amount")
+        let centavos = try options.required(Opt.amount)
         let amount = Double(centavos) / 100
-        let delegate = try await context.launchTapOn(card: try context.card(named: options.string("card"), country: "BR"))
+        let delegate = try await context.launchTapOn(card: try context.card(named: options[Opt.card], country: "BR"))
         await MainActor.run { delegate.tapOn.payment(TapOnPaymentModel(amount: amount), .present(UIViewController())) }
         await delegate.tapOn.waitUntilIdle()
         switch await delegate.payment {
@@ -86,20 +86,20 @@ enum PagBank {
         "pagbank cancel", "TapOnPayment.cancelPayment: the whole sale back (its transactionCode and amount in centavos); prints the TapOnCancelResult.",
         region: region,
         options: [
-            .value("transaction", "CODE", "The sale's transactionCode."),
-            .value("amount", "N", "The sale's whole amount in centavos, as every tapsim amount (1000 is R$ 10,00)."),
-            .value("user-ref", "TEXT", "The partner's own reference for the cancel."),
-            .value("card", "NAME", "The card the customer taps if the sale can only be refunded (default: visa-br)."),
+            Opt.transactionCode.help("The sale's transactionCode."),
+            Opt.amount.help("The sale's whole amount in centavos, as every tapsim amount (1000 is R$ 10,00)."),
+            Opt.userRef.help("The partner's own reference for the cancel."),
+            Opt.card.help("The card the customer taps if the sale can only be refunded (default: visa-br)."),
         ],
         examples: [
             #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 1000)" --amount 1000"#,
             #"tapsim pagbank cancel --transaction "$(tapsim --field transactionCode pagbank pay --amount 1000)" --amount 999   # not the sale's amount: amount_mismatch, exit 17"#,
         ]
     ) { context, options in
-        let code = try options.required("transaction", "CODE")
-        let amount = String(try options.requiredAmount("amount"))
-        let delegate = try await context.launchTapOn(card: try context.card(named: options.string("card"), country: "BR"))
-        let model = TapOnCancelPaymentModel(transactionCode: code, amount: amount, userRef: options.string("user-ref"))
+        let code = try options.required(Opt.transactionCode)
+        let amount = String(try options.required(Opt.amount))
+        let delegate = try await context.launchTapOn(card: try context.card(named: options[Opt.card], country: "BR"))
+        let model = TapOnCancelPaymentModel(transactionCode: code, amount: amount, userRef: options[Opt.userRef])
         await MainActor.run { delegate.tapOn.cancelPayment(model, .present(UIViewController())) }
         await delegate.tapOn.waitUntilIdle()
         switch await delegate.cancel {

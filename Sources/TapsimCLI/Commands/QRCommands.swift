@@ -13,14 +13,14 @@ enum QRCommands {
     static let pay = Command(
         "qr pay", "Takes a QR wallet payment: prints the QR and its URL, waits for the customer, ends with the outcome.",
         options: [
-            .value("amount", "N", "The total in minor units, tip included (1250 is 12.50). Amounts 43.XX pick the wallet's answer (4305, 4311, 4320, 4330, 4340, 4351, 4361, 4396: docs/qr-payments.md)."),
-            .value("tip", "N", "The part of the amount that is a tip, in minor units."),
-            .value("reference", "TEXT", "The merchant's reference."),
-            .value("brand", "BRAND", "The wallet brand, one of the terminal's active apmConfig brands (ALIPAY, WECHATPAY …; default: the first active)."),
-            .flag("approve", "The customer pays at once, through the wallet's API (its pay page's \"Pay\")."),
-            .value("decline", "REASON", "The customer declines: \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", "))."),
-            .flag("expire", "The wallet lets the order expire (its pay page's \"Let it expire\")."),
-            .flag("no-wait", "Print the QR and the new transaction, and end without waiting (for 'tapsim qr cancel')."),
+            Opt.amount.help("The total in minor units, tip included (1250 is 12.50). Amounts 43.XX pick the wallet's answer (4305, 4311, 4320, 4330, 4340, 4351, 4361, 4396: docs/qr-payments.md)."),
+            Opt.tip.help("The part of the amount that is a tip, in minor units."),
+            Opt.reference.help("The merchant's reference."),
+            Opt.brand.help("The wallet brand, one of the terminal's active apmConfig brands (ALIPAY, WECHATPAY …; default: the first active)."),
+            Opt.approve.help("The customer pays at once, through the wallet's API (its pay page's \"Pay\")."),
+            Opt.declineReason.help("The customer declines: \(APMDeclineReason.allCases.map(\.rawValue).joined(separator: ", "))."),
+            Opt.expire.help("The wallet lets the order expire (its pay page's \"Let it expire\")."),
+            Opt.noWait.help("Print the QR and the new transaction, and end without waiting (for 'tapsim qr cancel')."),
         ],
         examples: [
             "tapsim qr pay --amount 1250 --approve",
@@ -29,13 +29,13 @@ enum QRCommands {
             "tapsim qr pay --amount 4320   # the wallet approves 43.20 by itself after 2 s",
         ]
     ) { context, options in
-        let amount = try options.requiredAmount("amount")
-        let tip = try options.integer("tip", in: 0...Int(Int32.max))
-        let action = try APMCommands.customerAction(options, third: ("expire", .expire)) ?? nil
-        let noWait = options.flag("no-wait")
+        let amount = try options.required(Opt.amount)
+        let tip = options[Opt.tip]
+        let action = try APMCommands.customerAction(options, third: (Opt.expire, .expire)) ?? nil
+        let noWait = options[Opt.noWait]
         if noWait, action != nil { throw UsageError("--no-wait ends before the customer acts: drop --approve, --decline or --expire") }
         let wallet = try action.map { _ in try context.walletCustomer() }
-        if let brand = options.string("brand") {
+        if let brand = options[Opt.brand] {
             var configuration = context.sdk.configuration
             configuration.qrBrand = APMPaymentData.APMBrand(rawValue: brand.uppercased())
             context.sdk.configure(configuration)
@@ -45,7 +45,7 @@ enum QRCommands {
 
         var qrCode: String?
         var walletOrder: JSONValue = .null
-        let payment = context.sdk.doQRPayment(requestedAmount: amount, tipAmount: tip, reference: options.string("reference"))
+        let payment = context.sdk.doQRPayment(requestedAmount: amount, tipAmount: tip, reference: options[Opt.reference])
         let (events, final) = try await APMCommands.follow(payment, what: "The QR payment") { event, events in
             switch event {
             case .displayBrands(let brands):
@@ -76,42 +76,42 @@ enum QRCommands {
 
     static let cancel = Command(
         "qr cancel", "Cancels a QR payment the customer has not paid: USER_CANCELLED, and the wallet closes the order.",
-        positional: (option: "transaction", placeholder: "TRANSACTION_ID"),
+        positional: (Opt.transaction, "TRANSACTION_ID"),
         options: [
-            .value("transaction", "ID", "The QR payment (or give it as the first argument)."),
-            .value("reason", "TEXT", "Why, kept on the transaction."),
+            Opt.transaction.help("The QR payment (or give it as the first argument)."),
+            Opt.reason.help("Why, kept on the transaction."),
         ],
         examples: [
             #"tapsim qr cancel "$(tapsim --field transaction.transactionId qr pay --amount 1250 --no-wait)" --reason "customer left""#,
             #"tapsim qr cancel "$(tapsim --field transaction.transactionId qr pay --amount 1250 --approve)"   # paid already: apm_already_paid, exit 14"#,
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
+        let transaction = try options.required(Opt.transaction)
         try await context.initialize()
         try await context.resumeSession()
-        let cancelled = try await context.sdk.cancelQRPayment(transactionId: transaction, reason: options.string("reason") ?? "").value()
+        let cancelled = try await context.sdk.cancelQRPayment(transactionId: transaction, reason: options[Opt.reason] ?? "").value()
         return Report([("transaction", JSONValue(encoding: cancelled))], lines: ["Cancelled:"] + APMCommands.lines(cancelled))
     }
 
     static let refund = Command(
         "qr refund", "Refunds all or part of a cleared QR payment; the wallet answers within the terminal's apmRefundTimeout.",
-        positional: (option: "transaction", placeholder: "TRANSACTION_ID"),
+        positional: (Opt.transaction, "TRANSACTION_ID"),
         options: [
-            .value("transaction", "ID", "The cleared QR payment (or give it as the first argument)."),
-            .value("amount", "N", "Minor units, at most what is left of the payment."),
-            .value("reference", "TEXT", "The merchant's reference."),
+            Opt.transaction.help("The cleared QR payment (or give it as the first argument)."),
+            Opt.amount.help("Minor units, at most what is left of the payment."),
+            Opt.reference.help("The merchant's reference."),
         ],
         examples: [
             #"tapsim qr refund "$(tapsim --field transaction.transactionId qr pay --amount 1250 --approve)" --amount 500"#,
             #"SALE=$(tapsim --field transaction.transactionId qr pay --amount 1000 --approve) && tapsim qr refund "$SALE" --amount 600 && tapsim qr refund "$SALE" --amount 500   # beyond the payment: refund_over_amount, exit 14"#,
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
-        let amount = try options.requiredAmount("amount")
+        let transaction = try options.required(Opt.transaction)
+        let amount = try options.required(Opt.amount)
         try await context.initialize()
         try await context.resumeSession()
         return try await APMCommands.followRefund(
-            context.sdk.doQRRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options.string("reference")),
+            context.sdk.doQRRefund(refundedTransactionId: transaction, refundAmount: amount, reference: options[Opt.reference]),
             context, payer: "the wallet", method: "QR")
     }
 

@@ -4,12 +4,12 @@ import TapOnMobileSandbox
 
 /// Last transaction, history, count, details, statistics, receipts and validation.
 enum Reads {
-    static let filterOptions: [Option] = [
-        .value("from", "DATE", "From this date or time (2026-11-29: the start of that UTC day; or ISO 8601)."),
-        .value("to", "DATE", "Up to this date or time (2026-11-29: the end of that UTC day, so --from D --to D is day D)."),
-        .value("status", "LIST", "Statuses, comma-separated (CLEARED,DECLINED,REFUNDED,…)."),
-        .value("type", "LIST", "AUTH and/or REFUND, comma-separated."),
-        .value("method", "LIST", "CARD, QRCODE and/or BLIK, comma-separated (default: all)."),
+    static let filterOptions: [any OptionDeclaring] = [
+        Opt.from.help("From this date or time (2026-11-29: the start of that UTC day; or ISO 8601)."),
+        Opt.to.help("Up to this date or time (2026-11-29: the end of that UTC day, so --from D --to D is day D)."),
+        Opt.statuses.help("Statuses, comma-separated (CLEARED,DECLINED,REFUNDED,…)."),
+        Opt.types.help("AUTH and/or REFUND, comma-separated."),
+        Opt.methods.help("CARD, QRCODE and/or BLIK, comma-separated (default: all)."),
     ]
 
     struct Filters {
@@ -20,14 +20,14 @@ enum Reads {
         var method: [String]
 
         init(_ options: ParsedArguments) throws(UsageError) {
-            let start = try options.date("from")
-            let end = try options.date("to", endOfDay: true)
+            let start = options[Opt.from]
+            let end = options[Opt.to]
             if let start, let end, start > end { throw UsageError("--from must not be after --to") }
             from = start.map(Format.wireTime) ?? ""
             to = end.map(Format.wireTime) ?? ""
-            status = try options.list("status", from: TransactionStatus.allCases.map(\.rawValue))
-            type = try options.list("type", from: TransactionType.allCases.map(\.rawValue))
-            method = try options.list("method", from: ["CARD", "QRCODE", "BLIK"])
+            status = (options[Opt.statuses] ?? [])
+            type = (options[Opt.types] ?? [])
+            method = (options[Opt.methods] ?? [])
             if method.isEmpty { method = ["CARD", "QRCODE", "BLIK"] }
         }
     }
@@ -44,16 +44,16 @@ enum Reads {
     static let history = Command(
         "history", "Lists the terminal's transactions, newest first.",
         options: [
-            .value("page", "N", "The page, from 1.", default: "1"),
-            .value("per-page", "N", "Items per page, 1 to 200.", default: "20"),
+            Opt.page.help("The page, from 1.", default: "1"),
+            Opt.perPage.help("Items per page, 1 to 200.", default: "20"),
         ] + filterOptions,
         examples: [
             "tapsim history", "tapsim --json history --status CLEARED,REFUNDED --type AUTH",
             "tapsim history --from 2026-12-01 --to 2026-12-01   # that whole UTC day",
         ]
     ) { context, options in
-        let page = try options.integer("page", in: 1...1_000_000) ?? 1
-        let perPage = try options.integer("per-page", in: 1...200) ?? 20
+        let page = options[Opt.page] ?? 1
+        let perPage = options[Opt.perPage] ?? 20
         let filters = try Filters(options)
         try await context.initialize()
         try await context.resumeSession()
@@ -84,16 +84,16 @@ enum Reads {
     static let details = Command(
         "details", "Shows one transaction, by id or by reference.",
         options: [
-            .value("transaction", "ID", "The transaction id."),
-            .value("reference", "TEXT", "Or the merchant's reference."),
+            Opt.transaction.help("The transaction id."),
+            Opt.reference.help("Or the merchant's reference."),
         ],
         examples: [
             #"tapsim details --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)""#,
             "tapsim pay --amount 1250 --reference INV-8 && tapsim details --reference INV-8",
         ]
     ) { context, options in
-        let id = options.string("transaction")
-        let reference = options.string("reference")
+        let id = options[Opt.transaction]
+        let reference = options[Opt.reference]
         guard id != nil || reference != nil else { throw UsageError("--transaction ID or --reference TEXT is required") }
         try await context.initialize()
         try await context.resumeSession()
@@ -104,15 +104,15 @@ enum Reads {
     static let stats = Command(
         "stats", "Shows cleared sales per day or per card brand.",
         options: [
-            .value("type", "TYPE", "daily or brand.", default: "daily"),
-            .value("from", "DATE", "From this date or time (default: 2000-01-01; a date is the start of that UTC day)."),
-            .value("to", "DATE", "Up to this date or time (default: 2100-01-01; a date is the end of that UTC day)."),
+            Opt.statisticsType.help("daily or brand.", default: "daily"),
+            Opt.from.help("From this date or time (default: 2000-01-01; a date is the start of that UTC day)."),
+            Opt.to.help("Up to this date or time (default: 2100-01-01; a date is the end of that UTC day)."),
         ],
         examples: ["tapsim stats", "tapsim stats --type brand --from 2026-11-01", "tapsim stats --from 2026-12-01 --to 2026-12-01"]
     ) { context, options in
-        let type = TransactionsStatisticsType(rawValue: try options.choice("type", from: ["daily", "brand"]) ?? "daily")!
-        let from = try options.date("from") ?? Format.parseDate("2000-01-01")!
-        let to = try options.date("to", endOfDay: true) ?? Format.parseDate("2100-01-01")!
+        let type = TransactionsStatisticsType(rawValue: options[Opt.statisticsType] ?? "daily")!
+        let from = options[Opt.from] ?? Format.parseDate("2000-01-01")!
+        let to = options[Opt.to] ?? Format.parseDate("2100-01-01")!
         guard from <= to else { throw UsageError("--from must not be after --to") }
         try await context.initialize()
         try await context.resumeSession()
@@ -133,18 +133,18 @@ enum Reads {
     static let receipt = Command(
         "receipt", "Makes the digital receipt of a transaction: a QR URL, or an e-mail (to the back-office mailbox).",
         options: [
-            .value("transaction", "ID", "The transaction."),
-            .flag("qr", "A URL of the receipt page, to show as a QR code."),
-            .value("email", "ADDRESS", "Send it to this address instead."),
+            Opt.transaction.help("The transaction."),
+            Opt.qr.help("A URL of the receipt page, to show as a QR code."),
+            Opt.email.help("Send it to this address instead."),
         ],
         examples: [
             #"tapsim receipt --transaction "$(tapsim --field transaction.transactionId pay --amount 1250)" --qr"#,
             #"tapsim receipt --transaction "$(tapsim --field transaction.transactionId last)" --email buyer@example.com"#,
         ]
     ) { context, options in
-        let transaction = try options.required("transaction", "ID")
-        let email = options.string("email")
-        guard options.flag("qr") != (email != nil) else { throw UsageError("give exactly one of --qr and --email ADDRESS") }
+        let transaction = try options.required(Opt.transaction)
+        let email = options[Opt.email]
+        guard options[Opt.qr] != (email != nil) else { throw UsageError("give exactly one of --qr and --email ADDRESS") }
         try await context.initialize()
         try await context.resumeSession()
         let confirmation = try await context.sdk.getDigitalReceipt(
@@ -158,23 +158,23 @@ enum Reads {
     static let validate = Command(
         "validate", "Asks the host whether a transaction would be allowed (amount, limits, location), without one.",
         options: [
-            .value("type", "TYPE", "PAYMENT, REFUND or REVERSAL."),
-            .value("amount", "N", "The amount in minor units."),
-            .value("reference", "TEXT", "A reference to check against the terminal's pattern."),
+            Opt.serviceType.help("PAYMENT, REFUND or REVERSAL."),
+            Opt.amount.help("The amount in minor units."),
+            Opt.reference.help("A reference to check against the terminal's pattern."),
         ],
         examples: [
             "tapsim validate --type PAYMENT --amount 1250",
             "tapsim validate --type PAYMENT --amount 2000000   # over the terminal's limit: amount_over_limit, exit 14",
         ]
     ) { context, options in
-        guard let type = try options.choice("type", from: TransactionServiceType.allCases.map(\.rawValue)) else {
+        guard let type = options[Opt.serviceType] else {
             throw UsageError("--type PAYMENT|REFUND|REVERSAL is required")
         }
-        let amount = try options.amount("amount")
+        let amount = options[Opt.amount]
         try await context.initialize()
         try await context.resumeSession()
         _ = try await context.sdk.validateTransaction(
-            transactionServiceType: TransactionServiceType(rawValue: type)!, requestedAmount: amount, validate: options.string("reference")
+            transactionServiceType: TransactionServiceType(rawValue: type)!, requestedAmount: amount, validate: options[Opt.reference]
         ).value()
         return Report(
             [("valid", true), ("type", .string(type)), ("amount", JSONValue(amount))],

@@ -5,8 +5,7 @@ import TapOnMobileSandbox
 /// `register begin|confirm|end|issue|token|quick`: the SDK's two registrations, and the merchant's
 /// part of each (the portal's confirmation, the backend's token) played through the back office.
 enum Registration {
-    static let pinOption = Option.value(
-        "pin", "PIN", "The secure code to log in with, 4 to 8 digits (none on an auto-login terminal).")
+    static let pinOption = Opt.pin.help("The secure code to log in with, 4 to 8 digits (none on an auto-login terminal).")
 
     static let begin = Command(
         "register begin", "Starts a portal registration: prints the challenge code to confirm in the merchant portal.",
@@ -27,16 +26,16 @@ enum Registration {
         "register confirm",
         "Plays the merchant in the portal: confirms the challenge code in the region's back office (key from merchants.json) and prints the back-office code.",
         options: [
-            .value("challenge", "CODE", "The challenge code (default: the one this device's last 'register begin' printed)."),
-            .value("terminal", "TID", "The terminal to register on (default: the first free one that allows portal registration)."),
+            Opt.challenge.help("The challenge code (default: the one this device's last 'register begin' printed)."),
+            Opt.terminal.help("The terminal to register on (default: the first free one that allows portal registration)."),
         ],
         examples: ["tapsim register begin && tapsim register confirm", "tapsim register begin && tapsim register confirm --terminal EU-T0203"]
     ) { context, options in
-        guard let challenge = options.string("challenge") ?? context.state.challengeCode else {
+        guard let challenge = options[Opt.challenge] ?? context.state.challengeCode else {
             throw UsageError("--challenge CODE is required: this device has begun no registration ('tapsim register begin')")
         }
         let data = try context.sandboxData().region(context.region)
-        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options.string("terminal"))
+        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options[Opt.terminal])
         return Report(
             [
                 ("challengeCode", .string(challenge)), ("backofficeCode", .string(confirmation.backofficeCode)),
@@ -51,15 +50,15 @@ enum Registration {
     static let end = Command(
         "register end", "Completes a portal registration with the back-office code and the secure code.",
         options: [
-            .value("backoffice-code", "CODE", "The code the portal gave for this device's challenge (EU-483920)."),
+            Opt.backofficeCode.help("The code the portal gave for this device's challenge (EU-483920)."),
             pinOption,
         ],
         examples: [
             #"tapsim register begin && tapsim register end --backoffice-code "$(tapsim --field backofficeCode register confirm)" --pin 2468"#
         ]
     ) { context, options in
-        let code = try options.required("backoffice-code", "CODE")
-        let pin = try options.pin("pin")
+        let code = try options.required(Opt.backofficeCode)
+        let pin = options[Opt.pin]
         try await context.initialize()
         _ = try await context.sdk.endRegistration(backofficeCode: code, pin: pin).value()
         return try await registered(context, [("backofficeCode", .string(code))])
@@ -69,8 +68,8 @@ enum Registration {
         "register issue",
         "Plays the merchant's backend: asks the region's back office (key from merchants.json) for a registration token and prints it.",
         options: [
-            .value("terminal", "TID", "The terminal the token registers (default: the first free one that allows registration codes)."),
-            .value("email", "ADDRESS", "Also mail the token, as a QR link, to this address (the back-office mailbox)."),
+            Opt.terminal.help("The terminal the token registers (default: the first free one that allows registration codes)."),
+            Opt.email.help("Also mail the token, as a QR link, to this address (the back-office mailbox)."),
         ],
         examples: [
             "tapsim register issue --terminal EU-T0203 --email owner@example.com",
@@ -80,31 +79,31 @@ enum Registration {
         let data = try context.sandboxData().region(context.region)
         let backOffice = BackOffice(host: context.host, key: data.backOfficeKey)
         let terminal: String
-        if let given = options.string("terminal") {
+        if let given = options[Opt.terminal] {
             terminal = given
         } else {
             terminal = try await freeTerminal(backOffice, data, method: "registrationCode")
         }
-        let issued = try await backOffice.issueToken(terminalId: terminal, email: options.string("email"))
+        let issued = try await backOffice.issueToken(terminalId: terminal, email: options[Opt.email])
         let expiresAt = issued.expiresAt ?? ""
         var lines = ["Registration token for \(issued.terminalId): \(issued.registrationToken) (until \(expiresAt))"]
-        if let email = options.string("email") { lines.append("Mailed to \(email) (the back-office mailbox).") }
+        if let email = options[Opt.email] { lines.append("Mailed to \(email) (the back-office mailbox).") }
         lines.append("Then: tapsim register token --token \(issued.registrationToken) --pin PIN")
         lines.append("Until then \(issued.terminalId) waits for it; to free it: tapsim register revoke --token \(issued.registrationToken)")
         return Report(
             [
                 ("registrationToken", .string(issued.registrationToken)), ("terminalId", .string(issued.terminalId)),
-                ("expiresAt", .string(expiresAt)), ("emailedTo", JSONValue(options.string("email"))),
+                ("expiresAt", .string(expiresAt)), ("emailedTo", JSONValue(options[Opt.email])),
             ], lines: lines)
     }
 
     static let revoke = Command(
         "register revoke",
         "Plays the merchant's backend: revokes a registration token nobody registered with; its terminal no longer waits for it.",
-        options: [.value("token", "TOKEN", "The token to revoke (rt_eu_…, from 'register issue' or the portal).")],
+        options: [Opt.token.help("The token to revoke (rt_eu_…, from 'register issue' or the portal).")],
         examples: [#"tapsim register revoke --token "$(tapsim --field registrationToken register issue --terminal EU-T0203)""#]
     ) { context, options in
-        let token = try options.required("token", "TOKEN")
+        let token = try options.required(Opt.token)
         let data = try context.sandboxData().region(context.region)
         try await BackOffice(host: context.host, key: data.backOfficeKey).revokeToken(token)
         return Report([("revoked", .string(token))], lines: ["Revoked \(token): no device can register with it."])
@@ -114,13 +113,13 @@ enum Registration {
         "register token",
         "Registers with a backend-to-backend registration token: verify (which says whether a PIN is needed), begin, end.",
         options: [
-            .value("token", "TOKEN", "The one-time registration token (rt_eu_…) from the merchant API, the portal or 'register issue'."),
+            Opt.token.help("The one-time registration token (rt_eu_…) from the merchant API, the portal or 'register issue'."),
             pinOption,
         ],
         examples: [#"tapsim register token --token "$(tapsim --field registrationToken register issue)" --pin 2468"#]
     ) { context, options in
-        let token = try options.required("token", "TOKEN")
-        let pin = try options.pin("pin")
+        let token = try options.required(Opt.token)
+        let pin = options[Opt.pin]
         try await context.initialize()
         context.say("Verifying the token…")
         let check = try await context.sdk.checkRegistrationToken(registrationToken: token).value()
@@ -144,18 +143,18 @@ enum Registration {
         "register quick",
         "Registers in one go: begin, confirm the challenge in the region's back office (key from merchants.json), end.",
         options: [
-            .value("pin", "PIN", "The secure code to log in with, 4 to 8 digits."),
-            .value("terminal", "TID", "The terminal to register on (default: the first free one that allows portal registration)."),
+            Opt.pin.help("The secure code to log in with, 4 to 8 digits."),
+            Opt.terminal.help("The terminal to register on (default: the first free one that allows portal registration)."),
         ],
         examples: ["tapsim register quick --pin 2468", "tapsim --env MBANK register quick --pin 2468 --terminal MBANK-T0201"]
     ) { context, options in
-        guard let pin = try options.pin("pin") else { throw UsageError("--pin PIN is required") }
+        guard let pin = options[Opt.pin] else { throw UsageError("--pin PIN is required") }
         // The back office's key comes from merchants.json: read before anything is spent on the host.
         let data = try context.sandboxData().region(context.region)
         try await context.initialize()
         let challenge = try await context.sdk.beginRegistration().value()
         context.say("Challenge code: \(challenge)")
-        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options.string("terminal"))
+        let confirmation = try await confirm(context, data, challenge: challenge, terminal: options[Opt.terminal])
         context.say("Back office confirmed it for \(confirmation.terminalId): \(confirmation.backofficeCode)")
         _ = try await context.sdk.endRegistration(backofficeCode: confirmation.backofficeCode, pin: pin).value()
         return try await registered(

@@ -7,10 +7,10 @@ import TapOnMobileSandbox
 enum Sessions {
     static let login = Command(
         "login", "Logs in with the secure code (none on an auto-login terminal); later invocations reuse the session.",
-        options: [.value("pin", "PIN", "The secure code chosen at registration.")],
+        options: [Opt.pin.help("The secure code chosen at registration.")],
         examples: ["tapsim login --pin 2468"]
     ) { context, options in
-        let pin = try options.pin("pin")
+        let pin = options[Opt.pin]
         try await context.initialize()
         _ = try await context.sdk.doLogin(pin: pin).value()
         let terminal = try await context.sdk.getTerminalID().value()
@@ -122,13 +122,13 @@ enum Sessions {
     static let secretCode = Command(
         "secret-code", "Changes the secure code (a wrong old code counts towards the lock).",
         options: [
-            .value("old", "PIN", "The secure code in use."),
-            .value("new", "PIN", "The new secure code, 4 to 8 digits."),
+            Opt.old.help("The secure code in use."),
+            Opt.new.help("The new secure code, 4 to 8 digits."),
         ],
         examples: ["tapsim secret-code --old 2468 --new 1357", "tapsim secret-code --old 1357 --new 2468   # and back"]
     ) { context, options in
-        guard let old = try options.pin("old") else { throw UsageError("--old PIN is required") }
-        guard let new = try options.pin("new") else { throw UsageError("--new PIN is required") }
+        guard let old = options[Opt.old] else { throw UsageError("--old PIN is required") }
+        guard let new = options[Opt.new] else { throw UsageError("--new PIN is required") }
         try await context.initialize()
         try await context.resumeSession()
         _ = try await context.sdk.updateSecretCode(oldSecretCode: old, newSecretCode: new).value()

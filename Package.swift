@@ -78,9 +78,12 @@ let package = Package(
         .target(name: "WebhookSignature", dependencies: ["SandboxCrypto"]),
 
         // Services.
+        // The environment host's storage: its schema, records and one repository per table family (SQL lives here only).
+        .target(name: "HostStorage", dependencies: ["SandboxStore", "SandboxCore", "SandboxWire", "FastJSON"]),
         .target(
             name: "EnvironmentHost",
             dependencies: [
+                "HostStorage",
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "CardPayload",
                 "WebhookSignature", "SandboxTime", "FastJSON", "SandboxWire",
             ]),
@@ -116,7 +119,7 @@ let package = Package(
         .executableTarget(name: "TapsimCommand", dependencies: ["TapsimCLI"]),
         .executableTarget(name: "WebhooksCommand", dependencies: ["WebhookSignature", "CommandLineSupport", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire"]),
         .executableTarget(
-            name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto", "SandboxWire", "EnvironmentHost"],
+            name: "bench-load", dependencies: ["CardPayload", "SandboxHTTPClient", "SandboxStore", "SandboxCrypto", "SandboxWire", "HostStorage"],
             path: "bench/Tools/BenchLoad"),
 
         // Test support and suites.
@@ -153,7 +156,7 @@ let package = Package(
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "SandboxTestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "SandboxTestSupport"]),
-        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "HostStorage", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "CommandLineSupport", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
@@ -188,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "TapToPayDemoTests",
             dependencies: ["TapOnMobileSandbox", "SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "HostStorage", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )
 

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -116,8 +117,8 @@ public final class EnvironmentHost: RunningService, Responder {
     /// Opens (or creates) the database and builds the routes, without listening.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        store = try Store.open(path: configuration.databaseFile.path, migrations: Self.migrations)
-        try Self.claim(store, for: configuration.region.id)
+        store = try Store.open(path: configuration.databaseFile.path, migrations: HostSchema.migrations)
+        try HostSchema.claim(store, for: configuration.region.id)
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.host.clockOffset() })
         let outbox = Outbox(

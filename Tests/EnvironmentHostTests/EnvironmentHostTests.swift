@@ -1,3 +1,4 @@
+import HostStorage
 import CardPayload
 import EnvironmentHost
 import Foundation

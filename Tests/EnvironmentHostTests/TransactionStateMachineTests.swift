@@ -1,4 +1,5 @@
 @testable import EnvironmentHost
+import HostStorage
 import SandboxCore
 import SandboxWire
 import Testing

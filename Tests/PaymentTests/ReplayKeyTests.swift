@@ -1,3 +1,4 @@
+import HostStorage
 import CardPayload
 @testable import EnvironmentHost
 import Foundation
@@ -76,7 +77,7 @@ struct ReplayKeyTests {
         do {
             // A database as schema 10 left it, where the old key let the same id be spent twice.
             let db = try SandboxStore.Connection(path: path)
-            try Migrator(migrations: EnvironmentHost.migrations.filter { $0.version <= 10 }).migrate(db)
+            try Migrator(migrations: HostSchema.migrations.filter { $0.version <= 10 }).migrate(db)
             for (readAt, usedAt) in [(1_790_000_000_000, 1_790_000_000_100), (1_790_000_000_001, 1_790_000_000_200)] as [(Int64, Int64)] {
                 try db.run(
                     "INSERT INTO card_reads (read_at, read_id, used_at) VALUES (?1, ?2, ?3)",

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxCrypto
 import SandboxHTTP
 

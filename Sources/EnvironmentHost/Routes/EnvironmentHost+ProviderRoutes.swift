@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxHTTP
 import SandboxWire
 

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxHTTP
 
 /// The public receipt pages a receipt's QR code or e-mail links to (no credential: the id is the

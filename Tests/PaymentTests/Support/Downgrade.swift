@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 @testable import EnvironmentHost
 import SandboxStore
@@ -10,7 +11,7 @@ func rewriteDatabase(_ path: String, asVersion version: Int) throws {
     try? FileManager.default.removeItem(atPath: older)
     do {
         let db = try SandboxStore.Connection(path: older)
-        try Migrator(migrations: EnvironmentHost.migrations.filter { $0.version <= version }).migrate(db)
+        try Migrator(migrations: HostSchema.migrations.filter { $0.version <= version }).migrate(db)
         try db.execute("ATTACH DATABASE '\(path.replacingOccurrences(of: "'", with: "''"))' AS newer")
         let tables: [String] = try db.query(
             "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"

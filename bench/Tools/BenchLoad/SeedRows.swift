@@ -1,4 +1,4 @@
-import EnvironmentHost
+import HostStorage
 import Foundation
 import SandboxStore
 import SandboxWire

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxWire
 
 /// The refusals of QR wallet payments (docs/qr-payments.md, "Errors").

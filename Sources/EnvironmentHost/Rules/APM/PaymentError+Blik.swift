@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxWire
 
 /// The refusals of BLIK payments (docs/blik.md, "Errors"): the host's own (the terminal, the

@@ -1,3 +1,4 @@
+import HostStorage
 import FastJSON
 import SandboxHTTP
 import SandboxWire

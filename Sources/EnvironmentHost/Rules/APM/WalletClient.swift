@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxTime
 import FastJSON
 import Foundation

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxTime
 import Foundation
 import SandboxCore

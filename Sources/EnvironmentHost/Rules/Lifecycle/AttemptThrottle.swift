@@ -1,3 +1,4 @@
+import HostStorage
 import Synchronization
 
 /// Counts the wrong codes and secrets people type (back-office code, challenge code, registration

@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 import SandboxCore
 import SandboxHTTP
@@ -5,26 +6,9 @@ import SandboxStore
 
 /// What the portal and merchant backends see and do: terminals, unlock, unregister, mailbox, reset.
 extension Lifecycle {
-    struct TerminalState: Codable, Sendable {
-        let terminalId: String
-        let merchantId: String
-        let registered: Bool
-        let locked: Bool
-        let deviceId: String?
-        let deviceModel: String?
-        let failedAttempts: Int
-        let lastLoginAt: String?
-        let registerOptions: [String]
-        let autoLogin: Bool
-        /// Since when the device is registered.
-        let registeredAt: String?
-        /// When the device's current session ends, while one runs.
-        let sessionEndsAt: String?
-        /// Three months after the last login (or the registration): the device is unregistered then.
-        let certificatesExpireAt: String?
-        /// Until when an unused registration token locks the terminal against registration by challenge code.
-        let tokenLockedUntil: String?
-    }
+    typealias TerminalState = HostStorage.TerminalState
+    typealias Mail = HostStorage.Mail
+
 
     /// Terminals of one merchant (merchant API) or of every merchant, in fixture order.
     func terminals(merchant: String?) throws -> [TerminalState] {
@@ -82,38 +66,6 @@ extension Lifecycle {
         }
     }
 
-    struct Mail: Encodable, Sendable {
-        let id: Int
-        let to: String
-        let subject: String
-        let body: String
-        /// What the mail shows as a QR code (a registration token's app link), or nil.
-        let qrPayload: String?
-        let createdAt: String
-
-        init(id: Int, to: String, subject: String, body: String, qrPayload: String?, createdAt: String) {
-            self.id = id
-            self.to = to
-            self.subject = subject
-            self.body = body
-            self.qrPayload = qrPayload
-            self.createdAt = createdAt
-        }
-
-        enum CodingKeys: String, CodingKey { case id, to, subject, body, qrPayload, qrSvg, createdAt }
-
-        /// Writes the QR as an SVG image beside its text, both `null` for a mail without one.
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(to, forKey: .to)
-            try c.encode(subject, forKey: .subject)
-            try c.encode(body, forKey: .body)
-            try c.encode(qrPayload, forKey: .qrPayload)
-            try c.encode(qrPayload.flatMap { try? QRImage.svg($0) }, forKey: .qrSvg)
-            try c.encode(createdAt, forKey: .createdAt)
-        }
-    }
 
     func mailbox() throws -> [Mail] {
         try store.read { db in try db.mailbox.all() }

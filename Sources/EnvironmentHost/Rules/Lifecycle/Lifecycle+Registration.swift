@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 import SandboxCrypto
 import SandboxCore

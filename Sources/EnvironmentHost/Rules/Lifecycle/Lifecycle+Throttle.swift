@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxWire
 
 /// The throttle around every check of a code or secret a person types (``AttemptThrottle``).

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -62,7 +63,7 @@ struct Lifecycle: Sendable {
     static let backOfficeCodeLifetime: Int64 = 10 * 60 * 1000
     static let tokenLifetime: Int64 = 24 * 60 * 60 * 1000
     /// Certificates expire after three months without a login.
-    static let certificateLifetime: Int64 = 90 * 24 * 60 * 60 * 1000
+    static let certificateLifetime = Lifetimes.certificate
     static let maximumPinAttempts = 5
 
     var sessionLifetime: Int64 { Int64(region.flavours[flavour].sessionLengthSeconds) * 1000 }
@@ -70,33 +71,12 @@ struct Lifecycle: Sendable {
     /// The sandbox clock in milliseconds since 1970.
     func now() -> Int64 { clock.nowMilliseconds() }
 
-    // MARK: - Devices and terminals as stored
+    // MARK: - Devices and terminals as stored (HostStorage's records)
 
-    struct Device {
-        let id: String
-        let model: String
-        let terminalID: String?
-        let registered: Bool
-        let secretHash: String
-        let pinSalt: String?
-        let pinHash: String?
-        let failedAttempts: Int
-        let locked: Bool
-        let registeredAt: Int64
-        let lastLoginAt: Int64?
-    }
+    typealias Device = DeviceRecord
+    typealias Terminal = TerminalRecord
 
-    struct Terminal: Sendable {
-        let id: String
-        let merchantID: String
-        let profile: TerminalProfile
 
-        init(id: String, merchantID: String, profile: TerminalProfile) {
-            self.id = id
-            self.merchantID = merchantID
-            self.profile = profile
-        }
-    }
 
     func device(_ db: Connection, _ id: String) throws -> Device? {
         try db.terminals.device(id)
@@ -154,20 +134,3 @@ struct Lifecycle: Sendable {
     }
 }
 
-/// Times on the host's wire, in ``WireTime``'s format: whole seconds in UTC.
-enum Wire {
-    static func time(_ milliseconds: Int64) -> String {
-        WireTime.string(milliseconds: milliseconds, precision: .seconds)
-    }
-
-    static func unix(_ milliseconds: Int64) -> Double { Double(milliseconds) / 1000 }
-
-    /// An ISO 8601 date and time with an offset or `Z`, with or without fractional seconds.
-    ///
-    /// A space where the offset's `+` belongs is read as `+`: in a query string an unencoded `+`
-    /// arrives as a space.
-    static func parse(_ text: String) -> Date? {
-        // RFC 3339 allows a lower-case `t` and `z`.
-        WireTime.date(from: text.replacingOccurrences(of: " ", with: "+").uppercased())
-    }
-}

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxWire
 
 /// The two verify answers the rules give: a code or token that would be accepted, and one

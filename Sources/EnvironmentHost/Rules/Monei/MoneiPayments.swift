@@ -1,3 +1,4 @@
+import HostStorage
 import CardPayload
 import Foundation
 import SandboxCore

@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 
 /// The POS tokens of the MONEI host: what `POST /v1/pos/auth-token` issues to a merchant's backend

@@ -1,3 +1,4 @@
+import HostStorage
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -92,17 +93,8 @@ final class Dispatcher: Sendable {
     /// Stops starting deliveries, then waits (at most the delivery timeout) for those under way.
     func stop() { worker.stop() }
 
-    struct Due: Sendable {
-        let id: String
-        let merchant: String
-        let url: String
-        let scheme: String
-        let body: [UInt8]
-        let attempts: Int
-        let secret: String
-        /// A rotated secret still in its overlap: Standard Webhooks deliveries carry its signature too.
-        let previousSecret: String?
-    }
+
+    typealias Due = DueWebhook
 
     /// One pass: starts what is due, then says how long the thread may sleep (nil: look again now).
     /// It sleeps until the earliest event that is pending, not in flight and not waiting for an

@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 import SandboxCore
 import SandboxCrypto
@@ -142,16 +143,8 @@ struct Outbox: Sendable {
             at: now)
     }
 
-    struct Endpoint: Codable, Sendable {
-        let url: String?
-        let scheme: String
-        /// The Standard Webhooks secret (`whsec_…`); MONEI signs with the merchant's apiKey instead.
-        let secret: String
-        let disabled: Bool
-        /// The secret before the last rotation, and until when it signs too.
-        var previousSecret: String? = nil
-        var previousSecretExpiresAt: Int64? = nil
-    }
+
+    typealias Endpoint = WebhookEndpoint
 
     /// A fresh Standard Webhooks secret, `whsec_` and 24 random bytes in base64.
     func newSecret() -> String {

@@ -1,3 +1,4 @@
+import HostStorage
 import Foundation
 import SandboxCore
 import SandboxHTTP
@@ -12,33 +13,8 @@ struct WebhookLog: Sendable {
 
     var store: Store { lifecycle.store }
 
-    struct Event: Codable, Sendable {
-        struct Attempt: Codable, Sendable {
-            let attempt: Int
-            let at: String
-            let status: Int?
-            let latencyMs: Double
-            let error: String?
-            let responseExcerpt: String?
-        }
+    typealias Event = WebhookEventRecord
 
-        let id: String
-        let type: String
-        let merchantId: String
-        let transactionId: String?
-        /// The amount of the payment it reports (minor units, tip included), in `currency`; none for a sample event.
-        let amount: Int?
-        let currency: String?
-        let url: String
-        let scheme: String
-        let state: String
-        let attempts: Int
-        let createdAt: String
-        let nextAttemptAt: String?
-        let deliveredAt: String?
-        let payload: String?
-        let log: [Attempt]?
-    }
 
     struct Settings: Codable, Sendable {
         let merchantId: String

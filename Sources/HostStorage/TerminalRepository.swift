@@ -4,14 +4,14 @@ import SandboxStore
 
 /// Merchants, terminals (both written from the fixtures), the devices registered on them and
 /// the devices' support numbers.
-struct TerminalRepository {
-    let db: Connection
+package struct TerminalRepository {
+    package let db: Connection
 
     // MARK: - Fixtures
 
     /// Writes the fixtures: new merchants and terminals appear, changed ones are updated, in
     /// fixture order (which "next free terminal" follows).
-    func save(_ merchants: [Merchant]) throws {
+    package func save(_ merchants: [Merchant]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var position: Int64 = 0
@@ -37,28 +37,28 @@ struct TerminalRepository {
     }
 
     /// Every merchant as stored, in the order they were first written.
-    func merchants() throws -> [Merchant] {
+    package func merchants() throws -> [Merchant] {
         try db.query("SELECT document FROM merchants ORDER BY rowid").map { row in
             try JSONDecoder().decode(Merchant.self, from: Data((try row["document"] as String).utf8))
         }
     }
 
     /// The merchant an API key belongs to.
-    func merchant(apiKey: String) throws -> String? {
+    package func merchant(apiKey: String) throws -> String? {
         try db.query("SELECT id FROM merchants WHERE api_key = ?", [.text(apiKey)]).first.map { try $0["id"] }
     }
 
     // MARK: - Terminals
 
     /// The merchant's terminals with no registered device, in fixture order.
-    func freeTerminals(merchant: String) throws -> [Lifecycle.Terminal] {
+    package func freeTerminals(merchant: String) throws -> [TerminalRecord] {
         try db.query(
             """
             SELECT * FROM terminals t WHERE merchant_id = ?
               AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.terminal_id = t.id AND d.state = 'registered')
             ORDER BY position
             """, [.text(merchant)]
-        ).map(Lifecycle.Terminal.init)
+        ).map(TerminalRecord.init)
     }
 
     /// Each terminal with its registered device, the end of that device's latest session and
@@ -73,39 +73,39 @@ struct TerminalRepository {
         """
 
     /// Terminals of one merchant, or of every merchant, with their registered devices, in fixture order.
-    func states(merchant: String?, at now: Int64) throws -> [Lifecycle.TerminalState] {
+    package func states(merchant: String?, at now: Int64) throws -> [TerminalState] {
         let rows =
             if let merchant {
                 try db.query(Self.stateQuery + " WHERE t.merchant_id = ? ORDER BY t.position", [.integer(now), .text(merchant)])
             } else {
                 try db.query(Self.stateQuery + " ORDER BY t.position", [.integer(now)])
             }
-        return try rows.map { try Lifecycle.TerminalState($0, at: now) }
+        return try rows.map { try TerminalState($0, at: now) }
     }
 
     /// One terminal with its registered device.
-    func state(terminal id: String, at now: Int64) throws -> Lifecycle.TerminalState? {
-        try db.query(Self.stateQuery + " WHERE t.id = ?", [.integer(now), .text(id)]).first.map { try Lifecycle.TerminalState($0, at: now) }
+    package func state(terminal id: String, at now: Int64) throws -> TerminalState? {
+        try db.query(Self.stateQuery + " WHERE t.id = ?", [.integer(now), .text(id)]).first.map { try TerminalState($0, at: now) }
     }
 
     // MARK: - Devices
 
-    func device(_ id: String) throws -> Lifecycle.Device? {
-        try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)]).first.map(Lifecycle.Device.init)
+    package func device(_ id: String) throws -> DeviceRecord? {
+        try db.query("SELECT * FROM devices WHERE id = ?", [.text(id)]).first.map(DeviceRecord.init)
     }
 
-    func hasRegisteredDevice(terminal: String) throws -> Bool {
+    package func hasRegisteredDevice(terminal: String) throws -> Bool {
         try !db.query("SELECT 1 FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(terminal)]).isEmpty
     }
 
     /// The id of the device registered on a terminal.
-    func registeredDevice(terminal: String) throws -> String? {
+    package func registeredDevice(terminal: String) throws -> String? {
         try db.query("SELECT id FROM devices WHERE terminal_id = ? AND state = 'registered'", [.text(terminal)]).first.map { try $0["id"] }
     }
 
     /// Registers a device (new, or registered before) onto a terminal, as new: no login yet, no
     /// wrong codes, no lock.
-    func register(
+    package func register(
         device: String, model: String, terminal: String, secretHash: String, pinSalt: String?, pinHash: String?, at now: Int64
     ) throws {
         try db.run(
@@ -123,56 +123,56 @@ struct TerminalRepository {
              pinHash.map(DatabaseValue.text) ?? .null, .integer(now)])
     }
 
-    func unregister(device: String, reason: String) throws {
+    package func unregister(device: String, reason: String) throws {
         try db.run(
             "UPDATE devices SET state = 'unregistered', unregistered_reason = ? WHERE id = ? AND state = 'registered'",
             [.text(reason), .text(device)])
     }
 
     /// A login: the wrong-code count starts again.
-    func recordLogin(device: String, at now: Int64) throws {
+    package func recordLogin(device: String, at now: Int64) throws {
         try db.run("UPDATE devices SET failed_attempts = 0, last_login_at = ? WHERE id = ?", [.integer(now), .text(device)])
     }
 
-    func recordWrongPin(device: String, attempts: Int, locked: Bool) throws {
+    package func recordWrongPin(device: String, attempts: Int, locked: Bool) throws {
         try db.run(
             "UPDATE devices SET failed_attempts = ?, locked = ? WHERE id = ?",
             [.integer(Int64(attempts)), .integer(locked ? 1 : 0), .text(device)])
     }
 
-    func setPin(device: String, salt: String, hash: String) throws {
+    package func setPin(device: String, salt: String, hash: String) throws {
         try db.run("UPDATE devices SET pin_salt = ?, pin_hash = ?, failed_attempts = 0 WHERE id = ?", [.text(salt), .text(hash), .text(device)])
     }
 
-    func relink(device: String, at now: Int64) throws {
+    package func relink(device: String, at now: Int64) throws {
         try db.run("UPDATE devices SET relinked_at = ? WHERE id = ?", [.integer(now), .text(device)])
     }
 
     /// Clears the lock of a terminal's registered device.
     ///
     /// - Returns: false when the terminal has no registered device.
-    func unlock(terminal: String) throws -> Bool {
+    package func unlock(terminal: String) throws -> Bool {
         try db.run("UPDATE devices SET locked = 0, failed_attempts = 0 WHERE terminal_id = ? AND state = 'registered'", [.text(terminal)])
         return db.changes == 1
     }
 
     // MARK: - Support numbers
 
-    func supportNumber(device: String) throws -> String? {
+    package func supportNumber(device: String) throws -> String? {
         try db.query("SELECT number FROM support_numbers WHERE device_id = ?", [.text(device)]).first.map { try $0["number"] }
     }
 
-    func supportNumberExists(_ number: String) throws -> Bool {
+    package func supportNumberExists(_ number: String) throws -> Bool {
         try !db.query("SELECT 1 FROM support_numbers WHERE number = ?", [.text(number)]).isEmpty
     }
 
-    func addSupportNumber(_ number: String, device: String) throws {
+    package func addSupportNumber(_ number: String, device: String) throws {
         try db.run("INSERT INTO support_numbers (device_id, number) VALUES (?, ?)", [.text(device), .text(number)])
     }
 }
 
-extension Lifecycle.Device {
-    init(_ row: Row) throws {
+package extension DeviceRecord {
+    package init(_ row: Row) throws {
         id = try row["id"]
         model = try row["model"]
         terminalID = try row["terminal_id"]
@@ -187,24 +187,24 @@ extension Lifecycle.Device {
     }
 }
 
-extension Lifecycle.Terminal {
-    init(_ row: Row) throws {
+package extension TerminalRecord {
+    package init(_ row: Row) throws {
         self.init(
             id: try row["id"], merchantID: try row["merchant_id"],
             profile: try JSONDecoder().decode(TerminalProfile.self, from: Data((try row["profile"] as String).utf8)))
     }
 }
 
-extension Lifecycle.TerminalState {
+package extension TerminalState {
     /// A row of ``TerminalRepository``'s terminal-and-device join.
-    init(_ row: Row, at now: Int64) throws {
-        let terminal = try Lifecycle.Terminal(row)
+    package init(_ row: Row, at now: Int64) throws {
+        let terminal = try TerminalRecord(row)
         let device: String? = try row["device_id"]
         let lastLogin: Int64? = try row["last_login_at"]
         let registeredAt: Int64? = try row["registered_at"]
         let sessionEnd: Int64? = try row["session_expires_at"]
         // Certificates last three months from the last login (or the registration).
-        let certificates = (lastLogin ?? registeredAt).map { $0 + Lifecycle.certificateLifetime }
+        let certificates = (lastLogin ?? registeredAt).map { $0 + Lifetimes.certificate }
         self.init(
             terminalId: terminal.id, merchantId: terminal.merchantID, registered: device != nil,
             locked: (try row["locked"] as Int64?) == 1, deviceId: device, deviceModel: try row["model"],

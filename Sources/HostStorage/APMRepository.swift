@@ -3,20 +3,20 @@ import SandboxStore
 /// What QR wallet payments keep beside their transactions: the wallet's notifications the host
 /// took (`apm_notifications`), the calls it owes the wallet (`wallet_calls`), and the QR rows'
 /// own reads (deadlines across terminals, the refunds of a payment).
-struct APMRepository {
-    let db: Connection
+package struct APMRepository {
+    package let db: Connection
 
     // MARK: - Transactions
 
     /// A QR transaction of any terminal (a notification names only its id).
-    func record(id: String) throws -> TransactionRecord? {
+    package func record(id: String) throws -> TransactionRecord? {
         try db.query("SELECT * FROM transactions WHERE id = ? AND payment_method <> 'CARD'", [.text(id)]).first
             .map(TransactionRecord.init)
     }
 
     /// The QR transactions of every terminal whose deadline passed by `now` (the sweep that sends
     /// expiry webhooks with nobody polling).
-    func expired(at now: Int64) throws -> [TransactionRecord] {
+    package func expired(at now: Int64) throws -> [TransactionRecord] {
         try db.query(
             """
             SELECT * FROM transactions INDEXED BY transactions_in_flight
@@ -26,7 +26,7 @@ struct APMRepository {
     }
 
     /// The refunds of `payment` that are paid out or still waiting for the wallet: their sum.
-    func refundedOrPending(payment: String) throws -> Int {
+    package func refundedOrPending(payment: String) throws -> Int {
         try db.query(
             "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE original_id = ? AND type = 'REFUND' AND status IN ('CLEARED', 'ONGOING')",
             [.text(payment)]
@@ -34,7 +34,7 @@ struct APMRepository {
     }
 
     /// The refunds of `payment` that are paid out: their sum.
-    func refunded(payment: String) throws -> Int {
+    package func refunded(payment: String) throws -> Int {
         try db.query(
             "SELECT COALESCE(SUM(amount), 0) AS total FROM transactions WHERE original_id = ? AND type = 'REFUND' AND status = 'CLEARED'",
             [.text(payment)]
@@ -42,7 +42,7 @@ struct APMRepository {
     }
 
     /// Removes a payment that was never made (the wallet did not answer its order).
-    func delete(id: String) throws {
+    package func delete(id: String) throws {
         try db.run("DELETE FROM transactions WHERE id = ?", [.text(id)])
     }
 
@@ -51,7 +51,7 @@ struct APMRepository {
     /// Records a notification as taken.
     ///
     /// - Returns: false when it was taken before (a repeat: it changes nothing).
-    func take(notification id: String, type: String, transaction: String, at now: Int64) throws -> Bool {
+    package func take(notification id: String, type: String, transaction: String, at now: Int64) throws -> Bool {
         try db.run(
             "INSERT INTO apm_notifications (id, type, transaction_id, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [.text(id), .text(type), .text(transaction), .integer(now)])
@@ -59,25 +59,25 @@ struct APMRepository {
     }
 
     /// Whether a notification was taken before.
-    func wasTaken(notification id: String) throws -> Bool {
+    package func wasTaken(notification id: String) throws -> Bool {
         try !db.query("SELECT 1 FROM apm_notifications WHERE id = ?", [.text(id)]).isEmpty
     }
 
     // MARK: - Calls to the wallet
 
     /// A call the host owes the wallet.
-    struct WalletCall: Sendable, Equatable {
-        let seq: Int64
-        let kind: String
-        let transactionID: String
-        let path: String
-        let body: [UInt8]
-        let attempts: Int
-        let state: String
-        let lastStatus: Int?
+    package struct WalletCall: Sendable, Equatable {
+        package let seq: Int64
+        package let kind: String
+        package let transactionID: String
+        package let path: String
+        package let body: [UInt8]
+        package let attempts: Int
+        package let state: String
+        package let lastStatus: Int?
     }
 
-    func enqueueCall(kind: String, transaction: String, path: String, body: [UInt8], at now: Int64, dueAt: Int64) throws {
+    package func enqueueCall(kind: String, transaction: String, path: String, body: [UInt8], at now: Int64, dueAt: Int64) throws {
         try db.run(
             """
             INSERT INTO wallet_calls (kind, transaction_id, path, body, created_at, state, next_attempt_at)
@@ -88,15 +88,15 @@ struct APMRepository {
 
     /// The store channel of the ``WalletCourier``'s work: a call owed to the wallet, or a QR or
     /// BLIK transaction with a deadline, was written.
-    static let channel = "wallet-courier"
+    package static let channel = "wallet-courier"
 
     /// When the next pending call to the wallet is due (real-time milliseconds), if any.
-    func nextCallDue() throws -> Int64? {
+    package func nextCallDue() throws -> Int64? {
         try db.query("SELECT MIN(next_attempt_at) AS due FROM wallet_calls WHERE state = 'pending'").first?["due"]
     }
 
     /// The earliest deadline of a QR or BLIK transaction in flight (sandbox-clock milliseconds), if any.
-    func nextDeadline() throws -> Int64? {
+    package func nextDeadline() throws -> Int64? {
         try db.query(
             """
             SELECT MIN(pending_until) AS due FROM transactions INDEXED BY transactions_in_flight
@@ -108,7 +108,7 @@ struct APMRepository {
     /// The pending calls due by `realNow` (real-time milliseconds), the longest due first (the
     /// order of the partial index `wallet_calls_due`: by `seq` alone SQLite would walk every call
     /// ever made).
-    func dueCalls(at realNow: Int64, limit: Int) throws -> [WalletCall] {
+    package func dueCalls(at realNow: Int64, limit: Int) throws -> [WalletCall] {
         try db.query(
             "SELECT * FROM wallet_calls WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?",
             [.integer(realNow), .integer(Int64(limit))]
@@ -116,19 +116,19 @@ struct APMRepository {
     }
 
     /// The calls owed for a transaction, in order (tests and the back office look at them).
-    func calls(transaction: String) throws -> [WalletCall] {
+    package func calls(transaction: String) throws -> [WalletCall] {
         try db.query("SELECT * FROM wallet_calls WHERE transaction_id = ? ORDER BY seq", [.text(transaction)]).map(Self.call)
     }
 
     /// The wallet answered: the call is done, whatever it said.
-    func markAnswered(_ seq: Int64, status: Int, attempts: Int, at realNow: Int64) throws {
+    package func markAnswered(_ seq: Int64, status: Int, attempts: Int, at realNow: Int64) throws {
         try db.run(
             "UPDATE wallet_calls SET state = 'answered', attempts = ?, last_status = ?, last_error = NULL, answered_at = ? WHERE seq = ?",
             [.integer(Int64(attempts)), .integer(Int64(status)), .integer(realNow), .integer(seq)])
     }
 
     /// No answer (or a 5xx): try again at `next` (real time).
-    func reschedule(_ seq: Int64, attempts: Int, status: Int?, error: String?, next: Int64) throws {
+    package func reschedule(_ seq: Int64, attempts: Int, status: Int?, error: String?, next: Int64) throws {
         try db.run(
             "UPDATE wallet_calls SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?",
             [.integer(Int64(attempts)), status.map { .integer(Int64($0)) } ?? .null, error.map(DatabaseValue.text) ?? .null,

@@ -64,7 +64,7 @@ package struct TransactionRecord: Sendable {
     package var seq: Int64 = 0
     /// Whether the last ``save(_:at:)`` inserted the row (in the write transaction still open): an
     /// inserted row has the highest `seq` there is, so it is its terminal's latest of its type.
-    private(set) var isInsertedNow = false
+    package private(set) var isInsertedNow = false
 
     /// The part of the amount the magic-amount rules read (the tip is not part of it).
     package var baseAmount: Int { amount - (tipAmount ?? 0) }
@@ -116,7 +116,7 @@ package struct TransactionRecord: Sendable {
 
     private static let upsert = table.upsert(key: "id")
 
-    mutating func save(_ db: Connection, at now: Int64) throws {
+    package mutating func save(_ db: Connection, at now: Int64) throws {
         updatedAt = now
         try db.run(Self.upsert, Self.table.values(of: self))
         // A QR or BLIK deadline the wallet courier's sweep must apply when it comes.

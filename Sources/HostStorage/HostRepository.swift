@@ -2,11 +2,11 @@ import SandboxStore
 
 /// The host's own rows (`host_identity`) and what touches the whole database: the health probe
 /// and the sandbox reset.
-struct HostRepository {
-    let db: Connection
+package struct HostRepository {
+    package let db: Connection
 
     /// The region that owns the database, recorded as `region` when the database is new.
-    func claim(for region: String) throws -> String? {
+    package func claim(for region: String) throws -> String? {
         if let existing = try db.query("SELECT value FROM host_identity WHERE key = 'region'").first {
             return try existing["value"] as String?
         }
@@ -16,7 +16,7 @@ struct HostRepository {
 
     /// A secret of the host's own, kept with its identity: read, or made by `make` on first use
     /// (`monei_pos_token_key` signs the MONEI host's POS tokens, so they outlive a restart and a reset).
-    func secret(_ name: String, make: () -> String) throws -> String {
+    package func secret(_ name: String, make: () -> String) throws -> String {
         if let existing = try db.query("SELECT value FROM host_identity WHERE key = ?", [.text(name)]).first {
             return try existing["value"] as String
         }
@@ -27,12 +27,12 @@ struct HostRepository {
 
     /// How far the sandbox clock ran ahead of real time when it last moved, in seconds (0 when it
     /// never moved): a restarted host goes on from there instead of going back to real time.
-    func clockOffset() throws -> Double {
+    package func clockOffset() throws -> Double {
         guard let row = try db.query("SELECT value FROM host_identity WHERE key = 'clock_offset'").first else { return 0 }
         return Double(try row["value"] as String) ?? 0
     }
 
-    func saveClockOffset(_ seconds: Double) throws {
+    package func saveClockOffset(_ seconds: Double) throws {
         try db.run(
             "INSERT INTO host_identity (key, value) VALUES ('clock_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [.text(String(seconds))])
@@ -40,12 +40,12 @@ struct HostRepository {
 
     /// Whether the database answers a read. `SELECT 1` reads no page, and a WAL reader never waits
     /// for the writer: it does not block.
-    func isReadable() throws -> Bool {
+    package func isReadable() throws -> Bool {
         try db.query("SELECT 1 AS ok").first != nil
     }
 
     /// Forgets every row but the host's identity, the schema and the spent card reads.
-    func reset() throws {
+    package func reset() throws {
         // Every transaction goes, and its hour and day totals with it. A DELETE of the table (which
         // has a foreign key and a delete trigger) goes row by row through every index and the
         // trigger: 13 s for a million. Dropping it and creating it again from its own schema

@@ -2,36 +2,36 @@ import SandboxStore
 
 /// The webhook outbox (`webhook_events`), its delivery log (`webhook_attempts`) and the
 /// merchants' endpoint settings (`webhook_endpoints`).
-struct WebhookRepository {
-    let db: Connection
+package struct WebhookRepository {
+    package let db: Connection
 
     // MARK: - Endpoints
 
     /// A merchant's endpoint settings; `disabled` once a receiver answered 410.
-    func endpoint(merchant: String) throws -> Outbox.Endpoint? {
+    package func endpoint(merchant: String) throws -> WebhookEndpoint? {
         try db.query("SELECT * FROM webhook_endpoints WHERE merchant_id = ?", [.text(merchant)]).first.map { row in
-            Outbox.Endpoint(
+            WebhookEndpoint(
                 url: try row["url"], scheme: try row["scheme"], secret: try row["secret"], disabled: (try row["disabled_at"] as Int64?) != nil,
                 previousSecret: try row["previous_secret"], previousSecretExpiresAt: try row["previous_secret_expires_at"])
         }
     }
 
     /// A merchant's first settings: MONEI signatures to the host's default receiver.
-    func addEndpoint(merchant: String, secret: String, at now: Int64) throws {
+    package func addEndpoint(merchant: String, secret: String, at now: Int64) throws {
         try db.run(
             "INSERT INTO webhook_endpoints (merchant_id, url, scheme, secret, updated_at) VALUES (?, NULL, 'monei', ?, ?)",
             [.text(merchant), .text(secret), .integer(now)])
     }
 
     /// New settings, which also turn an endpoint disabled by a 410 back on.
-    func updateEndpoint(merchant: String, url: String?, scheme: String, at now: Int64) throws {
+    package func updateEndpoint(merchant: String, url: String?, scheme: String, at now: Int64) throws {
         try db.run(
             "UPDATE webhook_endpoints SET url = ?, scheme = ?, disabled_at = NULL, updated_at = ? WHERE merchant_id = ?",
             [url.map(DatabaseValue.text) ?? .null, .text(scheme), .integer(now), .text(merchant)])
     }
 
     /// A new Standard Webhooks secret; the one it replaces signs too until `previousExpiresAt`.
-    func rotateSecret(merchant: String, to secret: String, previousExpiresAt: Int64, at now: Int64) throws {
+    package func rotateSecret(merchant: String, to secret: String, previousExpiresAt: Int64, at now: Int64) throws {
         try db.run(
             """
             UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
@@ -40,7 +40,7 @@ struct WebhookRepository {
     }
 
     /// The merchant's endpoint answered 410: it is disabled, with the events still pending for its URL.
-    func disableEndpoint(merchant: String, url: String, at now: Int64) throws {
+    package func disableEndpoint(merchant: String, url: String, at now: Int64) throws {
         try db.run(
             "UPDATE webhook_endpoints SET disabled_at = ?, updated_at = ? WHERE merchant_id = ? AND disabled_at IS NULL",
             [.integer(now), .integer(now), .text(merchant)])
@@ -52,7 +52,7 @@ struct WebhookRepository {
     // MARK: - Events
 
     /// Writes one event for delivery now (or as `disabled`, never to be sent).
-    func enqueue(
+    package func enqueue(
         id: String, type: String, merchant: String, transaction: String?, url: String, scheme: String, disabled: Bool, body: [UInt8],
         at now: Int64
     ) throws {
@@ -69,10 +69,10 @@ struct WebhookRepository {
     }
 
     /// The store channel a commit that makes an event due notifies: the ``Dispatcher`` listens.
-    static let channel = "webhooks"
+    package static let channel = "webhooks"
 
     /// The latest events (without payloads), of one merchant or of all.
-    func events(merchant: String?, limit: Int) throws -> [WebhookLog.Event] {
+    package func events(merchant: String?, limit: Int) throws -> [WebhookEventRecord] {
         try db.query(
             """
             SELECT e.*, t.amount AS payment_amount, t.currency AS payment_currency
@@ -80,11 +80,11 @@ struct WebhookRepository {
             WHERE (? IS NULL OR e.merchant_id = ?) ORDER BY e.seq DESC LIMIT ?
             """,
             [merchant.map(DatabaseValue.text) ?? .null, merchant.map(DatabaseValue.text) ?? .null, .integer(Int64(limit))]
-        ).map { try WebhookLog.Event($0, log: nil) }
+        ).map { try WebhookEventRecord($0, log: nil) }
     }
 
     /// One event with its payload and delivery log.
-    func event(_ id: String) throws -> WebhookLog.Event? {
+    package func event(_ id: String) throws -> WebhookEventRecord? {
         guard let row = try db.query(
             """
             SELECT e.*, t.amount AS payment_amount, t.currency AS payment_currency
@@ -92,15 +92,15 @@ struct WebhookRepository {
             """, [.text(id)]).first
         else { return nil }
         let log = try db.query("SELECT * FROM webhook_attempts WHERE event_id = ? ORDER BY id", [.text(id)]).map { attempt in
-            WebhookLog.Event.Attempt(
+            WebhookEventRecord.Attempt(
                 attempt: try attempt["attempt"], at: Wire.time(try attempt["at"]), status: try attempt["status"],
                 latencyMs: try attempt["latency_ms"], error: try attempt["error"], responseExcerpt: try attempt["response_excerpt"])
         }
-        return try WebhookLog.Event(row, log: log)
+        return try WebhookEventRecord(row, log: log)
     }
 
     /// The id of the latest event about a transaction.
-    func latestEvent(transaction: String) throws -> String? {
+    package func latestEvent(transaction: String) throws -> String? {
         try db.query("SELECT id FROM webhook_events WHERE transaction_id = ? ORDER BY seq DESC LIMIT 1", [.text(transaction)]).first
             .map { try $0["id"] }
     }
@@ -108,7 +108,7 @@ struct WebhookRepository {
     /// Makes an event due now again, whatever its state.
     ///
     /// - Returns: false when there is no such event.
-    func replay(_ id: String, at now: Int64) throws -> Bool {
+    package func replay(_ id: String, at now: Int64) throws -> Bool {
         try db.run("UPDATE webhook_events SET state = 'pending', next_attempt_at = ? WHERE id = ?", [.integer(now), .text(id)])
         db.notify(Self.channel)
         return db.changes == 1
@@ -120,7 +120,7 @@ struct WebhookRepository {
     /// of their payment holds back: what the dispatcher sleeps until.
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
-    func nextDue(limit: Int, excluding: [String] = []) throws -> [(id: String, at: Int64)] {
+    package func nextDue(limit: Int, excluding: [String] = []) throws -> [(id: String, at: Int64)] {
         func read(_ url: String?) throws -> [(id: String, at: Int64)] {
             try db.query(
                 """
@@ -142,7 +142,7 @@ struct WebhookRepository {
     /// The endpoints (URLs) with pending events due by `now`, found by one index seek each
     /// (`webhook_events_due_by_url`) rather than by reading the events. One SQL text whatever
     /// `now` is, so the statement cache keeps it.
-    func pendingURLs(dueBy now: Int64) throws -> [String] {
+    package func pendingURLs(dueBy now: Int64) throws -> [String] {
         try db.query(
             """
             WITH RECURSIVE urls(url) AS (
@@ -161,8 +161,8 @@ struct WebhookRepository {
     /// pending: per payment, receivers get events in the order they happened.
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
-    func due(at now: Int64, limit: Int, excluding: [String] = []) throws -> [Dispatcher.Due] {
-        func read(_ url: String?) throws -> [(at: Int64, due: Dispatcher.Due)] {
+    package func due(at now: Int64, limit: Int, excluding: [String] = []) throws -> [DueWebhook] {
+        func read(_ url: String?) throws -> [(at: Int64, due: DueWebhook)] {
             try db.query(
                 """
                 SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, e.next_attempt_at, w.secret,
@@ -177,7 +177,7 @@ struct WebhookRepository {
             ).map { row in
                 (
                     at: try row["next_attempt_at"],
-                    due: Dispatcher.Due(
+                    due: DueWebhook(
                         id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
                         body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "",
                         previousSecret: try row["previous_secret"])
@@ -193,7 +193,7 @@ struct WebhookRepository {
     /// One attempt of the delivery log.
     ///
     /// - Parameter status: nil when no HTTP answer came (connection failed, timeout).
-    func addAttempt(
+    package func addAttempt(
         event: String, attempt: Int, at now: Int64, status: Int?, latencyMs: Double, error: String?, responseExcerpt: String?
     ) throws {
         try db.run(
@@ -205,31 +205,31 @@ struct WebhookRepository {
              .real(latencyMs), error.map(DatabaseValue.text) ?? .null, responseExcerpt.map(DatabaseValue.text) ?? .null])
     }
 
-    func markDelivered(_ event: String, attempts: Int, at now: Int64) throws {
+    package func markDelivered(_ event: String, attempts: Int, at now: Int64) throws {
         try db.run(
             "UPDATE webhook_events SET state = 'delivered', attempts = ?, delivered_at = ?, next_attempt_at = NULL WHERE id = ?",
             [.integer(Int64(attempts)), .integer(now), .text(event)])
     }
 
-    func markDisabled(_ event: String, attempts: Int) throws {
+    package func markDisabled(_ event: String, attempts: Int) throws {
         try db.run(
             "UPDATE webhook_events SET state = 'disabled', attempts = ?, next_attempt_at = NULL WHERE id = ?",
             [.integer(Int64(attempts)), .text(event)])
     }
 
-    func markFailed(_ event: String, attempts: Int) throws {
+    package func markFailed(_ event: String, attempts: Int) throws {
         try db.run(
             "UPDATE webhook_events SET state = 'failed', attempts = ?, next_attempt_at = NULL WHERE id = ?",
             [.integer(Int64(attempts)), .text(event)])
     }
 
-    func reschedule(_ event: String, attempts: Int, at next: Int64) throws {
+    package func reschedule(_ event: String, attempts: Int, at next: Int64) throws {
         try db.run(
             "UPDATE webhook_events SET attempts = ?, next_attempt_at = ? WHERE id = ?", [.integer(Int64(attempts)), .integer(next), .text(event)])
     }
 
     /// Whether an event went to its payment's own `callbackUrl` (not to the merchant's endpoint).
-    func wasSentToCallback(_ event: String) throws -> Bool {
+    package func wasSentToCallback(_ event: String) throws -> Bool {
         try !db.query(
             """
             SELECT 1 FROM webhook_events e JOIN transactions t ON t.id = e.transaction_id
@@ -239,9 +239,9 @@ struct WebhookRepository {
     }
 }
 
-extension WebhookLog.Event {
+package extension WebhookEventRecord {
     /// A row of `webhook_events`; with its delivery log, also its payload.
-    init(_ row: Row, log: [Attempt]?) throws {
+    package init(_ row: Row, log: [Attempt]?) throws {
         self.init(
             id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],
             transactionId: try row["transaction_id"], amount: try row["payment_amount"], currency: try row["payment_currency"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],

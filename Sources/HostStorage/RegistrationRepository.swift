@@ -2,24 +2,24 @@ import SandboxStore
 
 /// Registrations under way: challenge codes with the back-office codes that confirm them
 /// (portal registration), and registration tokens (backend-to-backend registration).
-struct RegistrationRepository {
-    let db: Connection
+package struct RegistrationRepository {
+    package let db: Connection
 
     // MARK: - Challenges and back-office codes
 
     /// A challenge as stored; the back-office fields are set once the portal confirms it.
-    struct Challenge {
-        let code: String
-        let deviceID: String
-        let deviceModel: String
-        let createdAt: Int64
-        let expiresAt: Int64
-        let terminalID: String?
-        let backOfficeCode: String?
-        let backOfficeExpiresAt: Int64?
-        let completedAt: Int64?
+    package struct Challenge {
+        package let code: String
+        package let deviceID: String
+        package let deviceModel: String
+        package let createdAt: Int64
+        package let expiresAt: Int64
+        package let terminalID: String?
+        package let backOfficeCode: String?
+        package let backOfficeExpiresAt: Int64?
+        package let completedAt: Int64?
 
-        init(_ row: Row) throws {
+        package init(_ row: Row) throws {
             code = try row["code"]
             deviceID = try row["device_id"]
             deviceModel = try row["device_model"]
@@ -32,53 +32,53 @@ struct RegistrationRepository {
         }
     }
 
-    func challengeExists(_ code: String) throws -> Bool {
+    package func challengeExists(_ code: String) throws -> Bool {
         try !db.query("SELECT 1 FROM challenges WHERE code = ?", [.text(code)]).isEmpty
     }
 
-    func addChallenge(_ code: String, device: String, model: String, at now: Int64, expiresAt: Int64) throws {
+    package func addChallenge(_ code: String, device: String, model: String, at now: Int64, expiresAt: Int64) throws {
         try db.run(
             "INSERT INTO challenges (code, device_id, device_model, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
             [.text(code), .text(device), .text(model), .integer(now), .integer(expiresAt)])
     }
 
-    func challenge(code: String) throws -> Challenge? {
+    package func challenge(code: String) throws -> Challenge? {
         try db.query("SELECT * FROM challenges WHERE code = ?", [.text(code)]).first.map(Challenge.init)
     }
 
-    func challenge(backOfficeCode: String) throws -> Challenge? {
+    package func challenge(backOfficeCode: String) throws -> Challenge? {
         try db.query("SELECT * FROM challenges WHERE backoffice_code = ?", [.text(backOfficeCode)]).first.map(Challenge.init)
     }
 
-    func backOfficeCodeExists(_ code: String) throws -> Bool {
+    package func backOfficeCodeExists(_ code: String) throws -> Bool {
         try !db.query("SELECT 1 FROM challenges WHERE backoffice_code = ?", [.text(code)]).isEmpty
     }
 
     /// The portal confirmed a challenge for a terminal with a back-office code.
-    func confirm(challenge code: String, terminal: String, backOfficeCode: String, expiresAt: Int64) throws {
+    package func confirm(challenge code: String, terminal: String, backOfficeCode: String, expiresAt: Int64) throws {
         try db.run(
             "UPDATE challenges SET terminal_id = ?, backoffice_code = ?, backoffice_expires_at = ? WHERE code = ?",
             [.text(terminal), .text(backOfficeCode), .integer(expiresAt), .text(code)])
     }
 
-    func complete(challenge code: String, at now: Int64) throws {
+    package func complete(challenge code: String, at now: Int64) throws {
         try db.run("UPDATE challenges SET completed_at = ? WHERE code = ?", [.integer(now), .text(code)])
     }
 
     // MARK: - Registration tokens
 
     /// A registration token as stored.
-    struct Token {
+    package struct Token {
         /// `issued`, `verified`, `begun` or `used`.
-        let state: String
-        let terminalID: String
-        let expiresAt: Int64
+        package let state: String
+        package let terminalID: String
+        package let expiresAt: Int64
         /// The device that began the registration, and its model.
-        let deviceID: String?
-        let deviceModel: String?
+        package let deviceID: String?
+        package let deviceModel: String?
     }
 
-    func addToken(_ token: String, terminal: String, email: String?, at now: Int64, expiresAt: Int64) throws {
+    package func addToken(_ token: String, terminal: String, email: String?, at now: Int64, expiresAt: Int64) throws {
         try db.run(
             """
             INSERT INTO registration_tokens (token, terminal_id, created_at, expires_at, state, email)
@@ -86,7 +86,7 @@ struct RegistrationRepository {
             """, [.text(token), .text(terminal), .integer(now), .integer(expiresAt), email.map(DatabaseValue.text) ?? .null])
     }
 
-    func token(_ token: String) throws -> Token? {
+    package func token(_ token: String) throws -> Token? {
         try db.query("SELECT * FROM registration_tokens WHERE token = ?", [.text(token)]).first.map { row in
             Token(
                 state: try row["state"], terminalID: try row["terminal_id"], expiresAt: try row["expires_at"],
@@ -94,11 +94,11 @@ struct RegistrationRepository {
         }
     }
 
-    func markVerified(token: String) throws {
+    package func markVerified(token: String) throws {
         try db.run("UPDATE registration_tokens SET state = 'verified' WHERE token = ?", [.text(token)])
     }
 
-    func begin(token: String, device: String, model: String) throws {
+    package func begin(token: String, device: String, model: String) throws {
         try db.run(
             "UPDATE registration_tokens SET state = 'begun', device_id = ?, device_model = ? WHERE token = ?",
             [.text(device), .text(model), .text(token)])
@@ -106,7 +106,7 @@ struct RegistrationRepository {
 
     /// The unused registration token of a terminal that is still valid at `now` (the newest),
     /// which locks the terminal against registration by challenge code.
-    func liveToken(terminal: String, at now: Int64) throws -> (token: String, expiresAt: Int64)? {
+    package func liveToken(terminal: String, at now: Int64) throws -> (token: String, expiresAt: Int64)? {
         try db.query(
             """
             SELECT token, expires_at FROM registration_tokens
@@ -116,27 +116,27 @@ struct RegistrationRepository {
     }
 
     /// Gives a token a new expiry; the value stays.
-    func refresh(token: String, expiresAt: Int64) throws {
+    package func refresh(token: String, expiresAt: Int64) throws {
         try db.run("UPDATE registration_tokens SET expires_at = ? WHERE token = ?", [.integer(expiresAt), .text(token)])
     }
 
     /// Where the token was last e-mailed.
-    func setEmail(token: String, email: String) throws {
+    package func setEmail(token: String, email: String) throws {
         try db.run("UPDATE registration_tokens SET email = ? WHERE token = ?", [.text(email), .text(token)])
     }
 
     /// Forgets a token nobody registered with: it is invalid from now on, and its terminal is free
     /// of it.
-    func remove(token: String) throws {
+    package func remove(token: String) throws {
         try db.run("DELETE FROM registration_tokens WHERE token = ? AND state <> 'used'", [.text(token)])
     }
 
     /// Forgets every token of `terminal` that nobody registered with (a new one replaces them).
-    func removeUnused(terminal: String) throws {
+    package func removeUnused(terminal: String) throws {
         try db.run("DELETE FROM registration_tokens WHERE terminal_id = ? AND state <> 'used'", [.text(terminal)])
     }
 
-    func markUsed(token: String) throws {
+    package func markUsed(token: String) throws {
         try db.run("UPDATE registration_tokens SET state = 'used' WHERE token = ?", [.text(token)])
     }
 }

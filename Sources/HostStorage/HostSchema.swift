@@ -1,8 +1,9 @@
 import SandboxStore
 
-extension EnvironmentHost {
+/// The environment host's database.
+package enum HostSchema {
     /// The host database's migrations, in order; later issues append, never edit.
-    static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             version: 1, name: "host identity",
             sql: """
@@ -415,7 +416,7 @@ extension EnvironmentHost {
     ]
 
     /// Records which region owns a new database, and refuses a database of another region.
-    static func claim(_ store: Store, for region: String) throws {
+    package static func claim(_ store: Store, for region: String) throws {
         let owner = try store.write { db in try db.host.claim(for: region) }
         guard owner == region else {
             throw HostError.databaseOfAnotherRegion(expected: region, found: owner ?? "(unknown)")
@@ -427,7 +428,7 @@ extension EnvironmentHost {
 public struct HostError: Error, Equatable, CustomStringConvertible {
     public let description: String
 
-    static func databaseOfAnotherRegion(expected: String, found: String) -> HostError {
+    package static func databaseOfAnotherRegion(expected: String, found: String) -> HostError {
         HostError(description: "the database belongs to region \(found), not \(expected); use another --data-dir")
     }
 }

@@ -7,17 +7,17 @@ import SandboxStore
 /// The sale path runs through here once per request: each method is one statement, compiled once
 /// per connection (the SQL texts are constants, so the connection's statement cache finds them).
 package struct TransactionRepository {
-    let db: Connection
+    package let db: Connection
 
     // MARK: - Transactions
 
-    func record(id: String, terminal: String) throws -> TransactionRecord? {
+    package func record(id: String, terminal: String) throws -> TransactionRecord? {
         try db.query("SELECT * FROM transactions WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first
             .map(TransactionRecord.init)
     }
 
     /// The terminal's transactions whose in-flight deadline passed by `now`.
-    func expired(terminal: String, at now: Int64) throws -> [TransactionRecord] {
+    package func expired(terminal: String, at now: Int64) throws -> [TransactionRecord] {
         try db.query(
             // INDEXED BY: with other indexes on terminal_id, SQLite may otherwise walk the whole history.
             "SELECT * FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ?",
@@ -26,7 +26,7 @@ package struct TransactionRepository {
     }
 
     /// Whether a transaction of the terminal is past its deadline (what ``expired(terminal:at:)`` would find).
-    func hasExpired(terminal: String, at now: Int64) throws -> Bool {
+    package func hasExpired(terminal: String, at now: Int64) throws -> Bool {
         try !db.query(
             "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL AND pending_until <= ? LIMIT 1",
             [.text(terminal), .integer(now)]
@@ -34,7 +34,7 @@ package struct TransactionRepository {
     }
 
     /// Whether the terminal has a transaction in flight.
-    func hasInFlight(terminal: String) throws -> Bool {
+    package func hasInFlight(terminal: String) throws -> Bool {
         try !db.query(
             "SELECT 1 FROM transactions INDEXED BY transactions_in_flight WHERE terminal_id = ? AND pending_until IS NOT NULL",
             [.text(terminal)]
@@ -42,7 +42,7 @@ package struct TransactionRepository {
     }
 
     /// The transactions a device's terminal has in flight (a device that leaves ends them).
-    func inFlight(device: String) throws -> [TransactionRecord] {
+    package func inFlight(device: String) throws -> [TransactionRecord] {
         try db.query(
             """
             SELECT * FROM transactions INDEXED BY transactions_in_flight
@@ -54,7 +54,7 @@ package struct TransactionRepository {
 
     /// Whether a sale of the same terminal after `sale` was ever approved. Only an approval gives a
     /// sale an auth id, and reversing or refunding it keeps the id.
-    func hasApprovedSale(after sale: TransactionRecord) throws -> Bool {
+    package func hasApprovedSale(after sale: TransactionRecord) throws -> Bool {
         try !db.query(Self.approvedSaleAfterSQL, [.text(sale.terminalID), .integer(sale.seq)]).isEmpty
     }
 
@@ -64,7 +64,7 @@ package struct TransactionRepository {
 
     /// The terminal's last transaction: the later of its last sale and its last refund, each one
     /// seek in transactions_latest_by_type.
-    func last(terminal: String) throws -> TransactionRecord? {
+    package func last(terminal: String) throws -> TransactionRecord? {
         try db.query(
             """
             SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'AUTH' ORDER BY seq DESC LIMIT 1)
@@ -76,7 +76,7 @@ package struct TransactionRepository {
     }
 
     /// The terminal's transactions that carry `reference`: two at most, enough to tell whether it is unique.
-    func records(reference: String, terminal: String) throws -> [TransactionRecord] {
+    package func records(reference: String, terminal: String) throws -> [TransactionRecord] {
         try db.query("SELECT * FROM transactions WHERE reference = ? AND terminal_id = ? LIMIT 2", [.text(reference), .text(terminal)])
             .map(TransactionRecord.init)
     }
@@ -84,7 +84,7 @@ package struct TransactionRepository {
     // MARK: - History and count
 
     /// One page of the terminal's transactions that match `filter`, the latest first.
-    func history(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> [TransactionRecord] {
+    package func history(terminal: String, _ filter: HistoryFilter) throws -> [TransactionRecord] {
         let (filters, values) = Self.filterClause(filter)
         return try db.query(
             Self.historySQL(filters: filters),
@@ -101,7 +101,7 @@ package struct TransactionRepository {
     }
 
     /// How many transactions of `terminal` match: whole hours and days from the rollups, the rest from rows.
-    func count(terminal: String, _ filter: CardPayments.HistoryFilter) throws -> Int {
+    package func count(terminal: String, _ filter: HistoryFilter) throws -> Int {
         let (filters, values) = Self.filterClause(filter)
         let cuts = Rollup(from: filter.from, to: filter.to)
         return try db.query(Self.countSQL(filters: filters), cuts.values(terminal: terminal, filters: values)).first?["n"] ?? 0
@@ -116,14 +116,18 @@ package struct TransactionRepository {
     // MARK: - Back office
 
     /// The back office's view over every terminal of the host (the portal's Transactions page).
-    struct BackOfficeFilter: Sendable {
-        var merchant: String?
-        var terminal: String?
-        var history: CardPayments.HistoryFilter
+    package struct BackOfficeFilter: Sendable {
+        package var merchant: String?
+        package var terminal: String?
+        package var history: HistoryFilter
+
+        package init(merchant: String?, terminal: String?, history: HistoryFilter) {
+            (self.merchant, self.terminal, self.history) = (merchant, terminal, history)
+        }
     }
 
     /// A page of the transactions that match, the latest first, and one more when there is a next page.
-    func backOffice(_ filter: BackOfficeFilter, limit: Int, offset: Int) throws -> [TransactionRecord] {
+    package func backOffice(_ filter: BackOfficeFilter, limit: Int, offset: Int) throws -> [TransactionRecord] {
         let (filters, values) = Self.filterClause(filter.history)
         var scope = ""
         var scopeValues: [DatabaseValue] = []
@@ -144,19 +148,19 @@ package struct TransactionRepository {
     }
 
     /// A transaction of any terminal.
-    func record(id: String) throws -> TransactionRecord? {
+    package func record(id: String) throws -> TransactionRecord? {
         try db.query("SELECT * FROM transactions WHERE id = ?", [.text(id)]).first.map(TransactionRecord.init)
     }
 
     /// The newest receipt link of a transaction, if one was made.
-    func latestReceipt(transaction: String) throws -> String? {
+    package func latestReceipt(transaction: String) throws -> String? {
         try db.query(
             "SELECT id FROM receipts WHERE transaction_id = ? ORDER BY created_at DESC LIMIT 1", [.text(transaction)]
         ).first.map { try $0["id"] }
     }
 
     /// ` AND status IN (…) …` for the lists given; the rollup tables name these columns alike.
-    private static func filterClause(_ filter: CardPayments.HistoryFilter) -> (String, [DatabaseValue]) {
+    private static func filterClause(_ filter: HistoryFilter) -> (String, [DatabaseValue]) {
         var clause = ""
         var values: [DatabaseValue] = []
         for (column, list) in [("status", filter.statuses), ("type", filter.types), ("payment_method", filter.paymentMethods)]
@@ -170,10 +174,10 @@ package struct TransactionRepository {
     // MARK: - Statistics
 
     /// The approved sales (cleared, or refunded later) of a group: their sum and how many.
-    struct Total<Key> {
-        let key: Key
-        let amount: Int
-        let count: Int
+    package struct Total<Key> {
+        package let key: Key
+        package let amount: Int
+        package let count: Int
     }
 
     /// Approved sales of one terminal per UTC day (`day`, days since 1970): `amount`, `n`, by day;
@@ -197,14 +201,14 @@ package struct TransactionRepository {
     }
 
     /// Approved sales of `[from, to]` per UTC day (days since 1970), in day order.
-    func dailyTotals(terminal: String, from: Int64, to: Int64) throws -> [Total<Int64>] {
+    package func dailyTotals(terminal: String, from: Int64, to: Int64) throws -> [Total<Int64>] {
         try db.query(Self.dailyStatisticsSQL, Rollup(from: from, to: to).values(terminal: terminal)).map { row in
             Total(key: try row["day"], amount: try row["amount"], count: try row["n"])
         }
     }
 
     /// Approved sales of `[from, to]` per card brand, in brand order.
-    func brandTotals(terminal: String, from: Int64, to: Int64) throws -> [Total<String>] {
+    package func brandTotals(terminal: String, from: Int64, to: Int64) throws -> [Total<String>] {
         try db.query(Self.brandStatisticsSQL, Rollup(from: from, to: to).values(terminal: terminal)).map { row in
             Total(key: try row["brand"], amount: try row["amount"], count: try row["n"])
         }
@@ -218,7 +222,7 @@ package struct TransactionRepository {
     /// and another readAt is the same read (schema 11). `readAt` is kept beside it for the record.
     ///
     /// - Returns: false when it was spent before (a replay).
-    func spendRead(readId: String, readAt: Int64, at now: Int64) throws -> Bool {
+    package func spendRead(readId: String, readAt: Int64, at now: Int64) throws -> Bool {
         try db.run(
             "INSERT INTO card_reads (read_id, read_at, used_at) VALUES (?1, ?2, ?3) ON CONFLICT (read_id) DO NOTHING",
             [.text(readId), .integer(readAt), .integer(now)])
@@ -228,19 +232,23 @@ package struct TransactionRepository {
     // MARK: - Idempotency keys
 
     /// The first successful answer to a request sent with an `Idempotency-Key`.
-    struct KeptAnswer {
-        let requestHash: String
-        let status: Int
-        let body: [UInt8]
+    package struct KeptAnswer {
+        package let requestHash: String
+        package let status: Int
+        package let body: [UInt8]
+
+        package init(requestHash: String, status: Int, body: [UInt8]) {
+            (self.requestHash, self.status, self.body) = (requestHash, status, body)
+        }
     }
 
-    func answer(terminal: String, key: String) throws -> KeptAnswer? {
+    package func answer(terminal: String, key: String) throws -> KeptAnswer? {
         try db.query("SELECT * FROM idempotency_keys WHERE terminal_id = ? AND key = ?", [.text(terminal), .text(key)]).first.map { row in
             KeptAnswer(requestHash: try row["request_hash"], status: Int(try row["status"] as Int64), body: try row["body"])
         }
     }
 
-    func keep(_ answer: KeptAnswer, terminal: String, key: String, at now: Int64) throws {
+    package func keep(_ answer: KeptAnswer, terminal: String, key: String, at now: Int64) throws {
         try db.run(
             "INSERT INTO idempotency_keys (terminal_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             [.text(terminal), .text(key), .text(answer.requestHash), .integer(Int64(answer.status)), .blob(answer.body), .integer(now)])
@@ -249,17 +257,17 @@ package struct TransactionRepository {
     // MARK: - Checkouts
 
     /// What a merchant said a sale must be.
-    struct Checkout {
-        let amount: Int
-        let tipAmount: Int?
-        let currency: String
-        let reference: String?
-        let expiresAt: Int64
+    package struct Checkout {
+        package let amount: Int
+        package let tipAmount: Int?
+        package let currency: String
+        package let reference: String?
+        package let expiresAt: Int64
         /// The sale that used it.
-        let transactionID: String?
+        package let transactionID: String?
     }
 
-    func addCheckout(
+    package func addCheckout(
         _ id: String, merchant: String, terminal: String, amount: Int, tipAmount: Int?, currency: String, reference: String?,
         at now: Int64, expiresAt: Int64
     ) throws {
@@ -272,7 +280,7 @@ package struct TransactionRepository {
              .text(currency), reference.map(DatabaseValue.text) ?? .null, .integer(now), .integer(expiresAt)])
     }
 
-    func checkout(_ id: String, terminal: String) throws -> Checkout? {
+    package func checkout(_ id: String, terminal: String) throws -> Checkout? {
         try db.query("SELECT * FROM checkouts WHERE id = ? AND terminal_id = ?", [.text(id), .text(terminal)]).first.map { row in
             Checkout(
                 amount: try row["amount"], tipAmount: try row["tip_amount"], currency: try row["currency"], reference: try row["reference"],
@@ -280,18 +288,18 @@ package struct TransactionRepository {
         }
     }
 
-    func useCheckout(_ id: String, transaction: String) throws {
+    package func useCheckout(_ id: String, transaction: String) throws {
         try db.run("UPDATE checkouts SET transaction_id = ? WHERE id = ?", [.text(transaction), .text(id)])
     }
 
     // MARK: - Receipts
 
-    func addReceipt(_ id: String, transaction: String, at now: Int64) throws {
+    package func addReceipt(_ id: String, transaction: String, at now: Int64) throws {
         try db.run("INSERT INTO receipts (id, transaction_id, created_at) VALUES (?, ?, ?)", [.text(id), .text(transaction), .integer(now)])
     }
 
     /// The transaction a receipt shows.
-    func record(receipt id: String) throws -> TransactionRecord? {
+    package func record(receipt id: String) throws -> TransactionRecord? {
         try db.query("SELECT t.* FROM receipts r JOIN transactions t ON t.id = r.transaction_id WHERE r.id = ?", [.text(id)]).first
             .map(TransactionRecord.init)
     }

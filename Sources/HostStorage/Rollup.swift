@@ -15,10 +15,10 @@ import SandboxStore
 /// an empty part is `0..<0`, so the SQL text stays the same for every range.
 package struct Rollup: Sendable {
     /// Where a part is read.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         case rows, hours, days
 
-        var table: String {
+        package var table: String {
             switch self {
             case .rows: "transactions"
             case .hours: "transaction_hours"
@@ -26,7 +26,7 @@ package struct Rollup: Sendable {
             }
         }
 
-        var column: String {
+        package var column: String {
             switch self {
             case .rows: "created_at"
             case .hours: "hour"
@@ -35,14 +35,14 @@ package struct Rollup: Sendable {
         }
     }
 
-    static let hour: Int64 = 3_600_000
-    static let day: Int64 = 86_400_000
+    package static let hour: Int64 = 3_600_000
+    package static let day: Int64 = 86_400_000
     /// 9999-12-31T23:59:59.999Z, the latest instant a range reaches (an open `dateTo` is `Int64.max`).
-    static let latest: Int64 = 253_402_300_799_999
-    static let sources: [Source] = [.rows, .hours, .days, .hours, .rows]
+    package static let latest: Int64 = 253_402_300_799_999
+    package static let sources: [Source] = [.rows, .hours, .days, .hours, .rows]
 
     /// The parts of ``sources``, in that order.
-    let parts: [Range<Int64>]
+    package let parts: [Range<Int64>]
 
     /// The parts of `[from, to]` (milliseconds, both included).
     ///
@@ -74,7 +74,7 @@ package struct Rollup: Sendable {
 
     /// One `SELECT` per part joined by `UNION ALL`: `select(source)` gives its columns, every part
     /// is of one terminal within its range, and `filters` (` AND …`) applies to each.
-    static func union(where filters: String, _ select: (Source) -> String) -> String {
+    package static func union(where filters: String, _ select: (Source) -> String) -> String {
         sources.map { source in
             select(source) + " FROM \(source.table) WHERE terminal_id = ? AND \(source.column) >= ? AND \(source.column) < ?" + filters
         }.joined(separator: " UNION ALL ")

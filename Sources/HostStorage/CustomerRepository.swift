@@ -5,22 +5,22 @@ import SandboxWire
 
 /// The scripted customers of each terminal (`/_sandbox/customer`): turns queued by a test, taken
 /// in order by the simulated reader.
-struct CustomerRepository {
-    let db: Connection
+package struct CustomerRepository {
+    package let db: Connection
 
-    func add(_ turn: CustomerTurn, terminal: String) throws {
+    package func add(_ turn: CustomerTurn, terminal: String) throws {
         try db.run("INSERT INTO customer_turns (terminal_id, turn) VALUES (?, ?)", [.text(terminal), .text(try Self.json(turn))])
     }
 
     /// The terminal's queue, the next first.
-    func queue(terminal: String) throws -> [CustomerTurn] {
+    package func queue(terminal: String) throws -> [CustomerTurn] {
         try db.query("SELECT turn FROM customer_turns WHERE terminal_id = ? ORDER BY id", [.text(terminal)]).map { row in
             try JSONDecoder().decode(CustomerTurn.self, from: Data((try row["turn"] as String).utf8))
         }
     }
 
     /// Takes the terminal's next turn out of the queue.
-    func take(terminal: String) throws -> CustomerTurn? {
+    package func take(terminal: String) throws -> CustomerTurn? {
         guard let row = try db.query(
             "SELECT id, turn FROM customer_turns WHERE terminal_id = ? ORDER BY id LIMIT 1", [.text(terminal)]).first
         else { return nil }
@@ -28,7 +28,7 @@ struct CustomerRepository {
         return try JSONDecoder().decode(CustomerTurn.self, from: Data((try row["turn"] as String).utf8))
     }
 
-    func clear(terminal: String) throws {
+    package func clear(terminal: String) throws {
         try db.run("DELETE FROM customer_turns WHERE terminal_id = ?", [.text(terminal)])
     }
 

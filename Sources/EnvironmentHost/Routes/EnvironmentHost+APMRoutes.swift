@@ -12,12 +12,13 @@ extension EnvironmentHost {
         router.group("/terminal/v1/apm", middleware: sessionBearer(apm.payments.lifecycle)) { routes in
             // Blocking routes: the order is made at the wallet while the device waits for its QR.
             routes.post("/qr/payments") { request, session in
-                try apm.create(session, try request.decode(APMBodies.Payment.self), key: try idempotencyKey(request))
+                try apm.create(session, try request.decode(APMBodies.Payment.self), key: try idempotencyKey(request)).response
             }
             // The wallet checks the code while the device waits: a refusal is answered at once.
             routes.post("/blik/payments") { request, session in
                 try apm.createBlik(
-                    session, try request.decode(APMBodies.BlikPayment.self), key: try idempotencyKey(request), address: request.clientAddress)
+                    session, try request.decode(APMBodies.BlikPayment.self), key: try idempotencyKey(request), address: request.clientAddress
+                ).response
             }
             routes.get("/transactions/{transactionId}") { request, session in
                 .json(try apm.transaction(session, id: try id(request)))
@@ -34,14 +35,14 @@ extension EnvironmentHost {
                 _ = try Validate.identifier(body.refundedTransactionId, field: "refundedTransactionId")
                 let answer = try apm.refund(session, body, key: try idempotencyKey(request))
                 courier.wake()
-                return answer
+                return answer.response
             }
             routes.post("/blik/refunds") { request, session in
                 let body = try request.decode(APMBodies.Refund.self)
                 _ = try Validate.identifier(body.refundedTransactionId, field: "refundedTransactionId")
                 let answer = try apm.refund(session, body, key: try idempotencyKey(request), method: .BLIK)
                 courier.wake()
-                return answer
+                return answer.response
             }
         }
     }

@@ -91,9 +91,11 @@ extension EnvironmentHost {
     }
 
     /// Runs a deferred MONEI handler; what it throws, and a failure it answers later, become MONEI's error body.
-    static func moneiDeferred(_ request: Request, _ reply: @escaping Reply, _ body: (@escaping Reply) throws -> Void) throws(MoneiError) {
-        let answering: Reply = { answer in
-            reply { answer().mapError { MoneiError($0, request: request) as any Error } }
+    static func moneiDeferred(
+        _ request: Request, _ reply: @escaping Reply, _ body: (@escaping Answered<MoneiPayment>) throws -> Void
+    ) throws(MoneiError) {
+        let answering: Answered<MoneiPayment> = { answer in
+            reply { answer().map { Response.json($0) }.mapError { MoneiError($0, request: request) as any Error } }
         }
         try moneiAnswer(request) { try body(answering) }
     }

@@ -45,12 +45,12 @@ extension EnvironmentHost {
                         payloadLifetimeSeconds: 120, pinTimeoutSeconds: 60))
             }
             terminal.post("/transactions/sale", deferred: { request, session, reply in
-                try payments.sale(session, try request.decode(CardPayments.SaleRequest.self), key: try idempotencyKey(request), reply: reply)
+                try payments.sale(session, try request.decode(CardPayments.SaleRequest.self), key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.post("/transactions/refund", deferred: { request, session, reply in
                 let body = try request.decode(CardPayments.RefundRequest.self)
                 _ = try Validate.identifier(body.transactionId, field: "transactionId")
-                try payments.refund(session, body, key: try idempotencyKey(request), reply: reply)
+                try payments.refund(session, body, key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.post("/transactions/validate") { request, session in
                 try payments.validate(session, try request.decode(CardPayments.ValidateRequest.self))
@@ -60,22 +60,22 @@ extension EnvironmentHost {
                 let body = try request.decode(PaymentBodies.Card.self)
                 try payments.card(
                     session, transaction: try id(request), cardPayload: body.cardPayload, readerOutcome: body.readerOutcome,
-                    key: try idempotencyKey(request), reply: reply)
+                    key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.post("/transactions/{transactionId}/reversal", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.Reversal.self)
                 try payments.reverse(
                     session, transaction: try id(request), byUser: body.isCancelledByUser ?? false, expectedAmount: body.expectedAmount,
-                    cardPayload: body.cardPayload, key: try idempotencyKey(request), reply: reply)
+                    cardPayload: body.cardPayload, key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.post("/transactions/{transactionId}/dcc", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.DCC.self)
                 try payments.finishDCC(
-                    session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request), reply: reply)
+                    session, transaction: try id(request), accepted: body.dccOfferAccepted, key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.post("/transactions/{transactionId}/pin", deferred: { request, session, reply in
                 let body = try request.decode(PaymentBodies.Pin.self)
-                try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request), reply: reply)
+                try payments.pin(session, transaction: try id(request), sealed: body.pinPayload, key: try idempotencyKey(request), reply: answering(reply))
             })
             terminal.get("/transactions/last") { _, session in
                 .json(try payments.last(session))

@@ -1,3 +1,4 @@
+import SandboxWire
 import Foundation
 
 /// Something that answers requests: a router, a static-file tree, a whole service.
@@ -21,7 +22,7 @@ extension Responder {
     }
 }
 
-/// A handler of one route. A thrown ``HTTPResponseError`` becomes its envelope; anything else a bare 500.
+/// A handler of one route. A thrown ``ServiceError`` becomes its envelope; anything else a bare 500.
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Makes an answer, once, on the thread that sends it: work that only shapes the answer (encoding
@@ -324,6 +325,7 @@ public struct Router: Responder, RouterMethods {
         switch result {
         case .success(let response): return response
         case .failure(let error as any HTTPResponseError): return error.response
+        case .failure(let error as any ServiceError): return Response.refusal(error)
         case .failure(let error):
             if let translated = translateError(error) { return translated.response }
             onUnexpectedError(request, error)

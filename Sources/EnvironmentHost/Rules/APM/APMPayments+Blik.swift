@@ -1,5 +1,4 @@
 import HostStorage
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -31,7 +30,7 @@ extension APMPayments {
     /// asked, with `Retry-After`.
     func createBlik(
         _ session: Lifecycle.CurrentSession, _ body: APMBodies.BlikPayment, key: CardPayments.IdempotencyKey?, address: String? = nil
-    ) throws -> Response {
+    ) throws -> PaymentAnswer {
         let terminal = try payments.terminalInfo(session)
         guard terminal.blikEnabled == true else { throw PaymentError.blikNotEnabled }
         let typist = Lifecycle.Typist(address: address, device: "terminal:" + terminal.terminalId).keys
@@ -55,7 +54,7 @@ extension APMPayments {
             $0.reference = body.reference
             $0.apmExpiresAt = now + Int64(timeout) * 1000
         }) {
-        case .replay(let response): return response
+        case .replay(let answer): return answer
         case .made(let record): made = record
         }
         do {

@@ -1,6 +1,5 @@
 import HostStorage
 import Foundation
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 

@@ -1,5 +1,4 @@
 import HostStorage
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -12,7 +11,7 @@ extension APMPayments {
     /// route refunds its own payments only.
     func refund(
         _ session: Lifecycle.CurrentSession, _ body: APMBodies.Refund, key: CardPayments.IdempotencyKey?, method: PaymentMethod = .QRCODE
-    ) throws -> Response {
+    ) throws -> PaymentAnswer {
         let terminal = try payments.terminalInfo(session)
         guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
         try PaymentValidation.amount(body.refundAmount, terminal: terminal, field: "refundAmount")
@@ -49,9 +48,11 @@ extension APMPayments {
             try WalletCalls.refund(
                 db, WalletProvider.RefundRequest(refundId: record.id, orderId: original.id, amount: record.amount, reference: record.reference),
                 at: now)
-            let response = Response.json(try transaction(db, record, terminal: terminal), status: 201)
-            try keep(db, key, response, terminal: terminal, at: now)
-            return response
+            let answer = try transaction(db, record, terminal: terminal)
+            guard key != nil else { return .fresh(answer, status: 201) }
+            let encoded = try PaymentAnswer.encoded(answer, status: 201)
+            try keep(db, key, encoded, terminal: terminal, at: now)
+            return encoded
         }
     }
 

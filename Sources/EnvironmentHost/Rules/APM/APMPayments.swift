@@ -1,7 +1,6 @@
 import HostStorage
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -36,7 +35,7 @@ struct APMPayments: Sendable {
 
     /// What the first write of a new payment found: a kept answer to a repeated key, or the new row.
     enum Started {
-        case replay(Response)
+        case replay(PaymentAnswer)
         case made(TransactionRecord)
     }
 
@@ -46,8 +45,8 @@ struct APMPayments: Sendable {
     /// The row is written before the wallet is asked, so the busy rule and the idempotency key
     /// hold while the wallet answers; when the wallet does not answer, the row is removed again
     /// (nothing stays in flight) and the order is closed at the wallet in case it was made after all.
-    func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: CardPayments.IdempotencyKey?) throws -> Response {
-        try create(on: try payments.terminalInfo(session), body, key: key).response
+    func create(_ session: Lifecycle.CurrentSession, _ body: APMBodies.Payment, key: CardPayments.IdempotencyKey?) throws -> PaymentAnswer {
+        try create(on: try payments.terminalInfo(session), body, key: key).answer
     }
 
     /// What a QR payment must meet before it is made: QR payments on, the card sale's rules word for
@@ -70,7 +69,7 @@ struct APMPayments: Sendable {
     /// made with its pay URL at the wallet (nil when a repeated key was answered again).
     func create(
         on terminal: TerminalInfo, _ body: APMBodies.Payment, key: CardPayments.IdempotencyKey?
-    ) throws -> (response: Response, made: (id: String, payUrl: String)?) {
+    ) throws -> (answer: PaymentAnswer, made: (id: String, payUrl: String)?) {
         let brand = try checked(terminal, body)
         let timeout = Self.timeout(terminal)
         let now = payments.now()
@@ -145,36 +144,34 @@ struct APMPayments: Sendable {
     func finish(
         _ made: TransactionRecord, terminal: TerminalInfo, key: CardPayments.IdempotencyKey?, at now: Int64,
         _ change: (inout TransactionRecord) -> Void
-    ) throws -> Response {
+    ) throws -> PaymentAnswer {
         // The answer (with its QR image, several kB of JSON) is encoded on the writer's thread only
         // when it is kept under a key; otherwise here, after the commit: every other write of the
         // host, a customer's approval among them, waits while the writer encodes.
-        let written = try store.write { db -> (answer: APMTransaction, kept: Response?) in
+        let written = try store.write { db -> (answer: APMTransaction, kept: PaymentAnswer?) in
             var record = try payments.record(db, id: made.id, terminal: terminal.terminalId)
             change(&record)
             try record.save(db, at: now)
             let answer = try transaction(db, record, terminal: terminal)
             guard key != nil else { return (answer, nil) }
-            let response = Response.json(answer, status: 201)
-            try keep(db, key, response, terminal: terminal, at: now)
-            return (answer, response)
+            let encoded = try PaymentAnswer.encoded(answer, status: 201)
+            try keep(db, key, encoded, terminal: terminal, at: now)
+            return (answer, encoded)
         }
-        return written.kept ?? Response.json(written.answer, status: 201)
+        return written.kept ?? .fresh(written.answer, status: 201)
     }
 
-    func kept(_ db: Connection, _ key: CardPayments.IdempotencyKey?, terminal: TerminalInfo) throws -> Response? {
+    func kept(_ db: Connection, _ key: CardPayments.IdempotencyKey?, terminal: TerminalInfo) throws -> PaymentAnswer? {
         guard let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) else { return nil }
         guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
-        var replay = Response.json(bytes: kept.body, status: kept.status)
-        replay.headers.append(("Idempotent-Replayed", "true"))
-        return replay
+        return .replay(kept)
     }
 
-    func keep(_ db: Connection, _ key: CardPayments.IdempotencyKey?, _ response: Response, terminal: TerminalInfo, at now: Int64) throws {
-        guard let key else { return }
+    /// Keeps an encoded answer (``PaymentAnswer/encoded(_:status:)``) under the key, with the change.
+    func keep(_ db: Connection, _ key: CardPayments.IdempotencyKey?, _ answer: PaymentAnswer, terminal: TerminalInfo, at now: Int64) throws {
+        guard let key, let kept = answer.kept else { return }
         try db.transactions.keep(
-            .init(requestHash: key.requestHash, status: response.status, body: response.body), terminal: terminal.terminalId, key: key.key,
-            at: now)
+            .init(requestHash: key.requestHash, status: kept.status, body: kept.body), terminal: terminal.terminalId, key: key.key, at: now)
     }
 
     // MARK: - Poll

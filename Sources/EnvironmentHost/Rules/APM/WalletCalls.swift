@@ -1,5 +1,5 @@
+import FastJSON
 import HostStorage
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -11,12 +11,12 @@ enum WalletCalls {
     static func close(_ db: Connection, order: String, reason: String, at now: Int64) throws {
         try db.apm.enqueueCall(
             kind: "close", transaction: order, path: "/provider/v1/orders/\(order)/close",
-            body: try JSON.encode(WalletProvider.CloseRequest(reason: reason)), at: now, dueAt: 0)
+            body: try SortedJSONEncoder.encode(WalletProvider.CloseRequest(reason: reason)), at: now, dueAt: 0)
     }
 
     /// Ask the wallet to pay a refund out; its outcome comes back as a notification.
     static func refund(_ db: Connection, _ request: WalletProvider.RefundRequest, at now: Int64) throws {
         try db.apm.enqueueCall(
-            kind: "refund", transaction: request.refundId, path: "/provider/v1/refunds", body: try JSON.encode(request), at: now, dueAt: 0)
+            kind: "refund", transaction: request.refundId, path: "/provider/v1/refunds", body: try SortedJSONEncoder.encode(request), at: now, dueAt: 0)
     }
 }

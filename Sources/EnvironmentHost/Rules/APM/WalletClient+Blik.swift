@@ -1,6 +1,5 @@
 import HostStorage
 import FastJSON
-import SandboxHTTP
 import SandboxWire
 
 /// The BLIK call of the wallet provider's API (docs/blik.md, "Host and wallet").
@@ -11,7 +10,7 @@ extension WalletClient {
     /// - Throws: the wallet's code-stage refusal as it gave it (``PaymentError/blikRefused(status:_:)``),
     ///   or `apm_provider_unavailable` when the wallet does not answer or answers anything else.
     func blikPayment(_ payment: WalletBlik.PaymentRequest) throws -> WalletProvider.Order {
-        switch send(.post, "/provider/v1/blik/payments", body: try JSON.encode(payment)) {
+        switch send(.post, "/provider/v1/blik/payments", body: try SortedJSONEncoder.encode(payment)) {
         case .unanswered(let why):
             throw PaymentError.apmProviderUnavailable(why)
         case .answered(let status, let body) where (200..<300).contains(status):

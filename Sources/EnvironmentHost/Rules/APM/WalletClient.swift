@@ -2,7 +2,6 @@ import HostStorage
 import SandboxTime
 import FastJSON
 import Foundation
-import SandboxHTTP
 import SandboxHTTPClient
 import SandboxWire
 import Synchronization
@@ -79,7 +78,7 @@ struct WalletClient: Sendable {
     /// - Throws: `apm_provider_unavailable` when the wallet does not answer, or answers anything
     ///   but the order.
     func createOrder(_ order: WalletProvider.OrderRequest) throws -> WalletProvider.Order {
-        switch send(.post, "/provider/v1/orders", body: try JSON.encode(order)) {
+        switch send(.post, "/provider/v1/orders", body: try SortedJSONEncoder.encode(order)) {
         case .unanswered(let why):
             throw PaymentError.apmProviderUnavailable(why)
         case .answered(let status, let body) where (200..<300).contains(status):

@@ -3,7 +3,6 @@ import CardPayload
 import Foundation
 import SandboxCore
 import SandboxCrypto
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -22,7 +21,7 @@ extension CardPayments {
     }
 
     /// doPayment: validates, then creates the sale (NEW when no card came with it) and processes the card.
-    func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
+    func sale(_ session: Lifecycle.CurrentSession, _ request: SaleRequest, key: IdempotencyKey?, reply: @escaping Answered<PaymentAnswer>) throws {
         let terminal = try terminalInfo(session)
         try PaymentValidation.sale(request, terminal: terminal, minimumAmount: minimumSale)
         let input = try ReaderInput(
@@ -97,7 +96,7 @@ extension CardPayments {
     /// `body`, settled and saved, in one write transaction (``transact(_:key:status:at:reply:_:)``).
     private func step(
         _ session: Lifecycle.CurrentSession, transaction id: String, _ event: TransactionStateMachine.Event, key: IdempotencyKey?,
-        reply: @escaping Reply, _ body: @escaping @Sendable (Connection, inout TransactionRecord, Int64) throws -> Void
+        reply: @escaping Answered<PaymentAnswer>, _ body: @escaping @Sendable (Connection, inout TransactionRecord, Int64) throws -> Void
     ) throws {
         let terminal = try terminalInfo(session)
         let now = now()
@@ -120,7 +119,7 @@ extension CardPayments {
     /// POST …/{id}/card: the card for a transaction that waits for one.
     func card(
         _ session: Lifecycle.CurrentSession, transaction id: String, cardPayload: String?, readerOutcome: String?, key: IdempotencyKey?,
-        reply: @escaping Reply
+        reply: @escaping Answered<PaymentAnswer>
     ) throws {
         let input = try ReaderInput(cardPayload: cardPayload, readerOutcome: readerOutcome, payments: self, terminal: session.terminal.id)
         try step(session, transaction: id, .card, key: key, reply: reply) { db, record, now in
@@ -132,7 +131,7 @@ extension CardPayments {
     }
 
     /// doRefund: a card-present credit of a cleared sale that can no longer be reversed.
-    func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?, reply: @escaping Reply) throws {
+    func refund(_ session: Lifecycle.CurrentSession, _ request: RefundRequest, key: IdempotencyKey?, reply: @escaping Answered<PaymentAnswer>) throws {
         let terminal = try terminalInfo(session)
         guard terminal.isRefundAvailable else { throw PaymentError.refundNotAllowed }
         try PaymentValidation.refund(request, terminal: terminal)
@@ -212,7 +211,7 @@ extension CardPayments {
     /// doReversal: the latest sale is cancelled (by the user, or by the system).
     func reverse(
         _ session: Lifecycle.CurrentSession, transaction id: String, byUser: Bool, expectedAmount: Int? = nil, cardPayload: String? = nil,
-        key: IdempotencyKey?, reply: @escaping Reply
+        key: IdempotencyKey?, reply: @escaping Answered<PaymentAnswer>
     ) throws {
         let terminal = try terminalInfo(session)
         // Opened before the write, as a sale's card is.
@@ -250,7 +249,7 @@ extension CardPayments {
 
     /// doMakeTransactionFinishDCC: the customer takes or refuses the offer, then the issuer answers.
     func finishDCC(
-        _ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?, reply: @escaping Reply
+        _ session: Lifecycle.CurrentSession, transaction id: String, accepted: Bool, key: IdempotencyKey?, reply: @escaping Answered<PaymentAnswer>
     ) throws {
         try step(session, transaction: id, .dccChoice, key: key, reply: reply) { _, record, now in
             // A refused offer keeps its amount, rate and markup: the detail still shows what was
@@ -269,7 +268,7 @@ extension CardPayments {
 
     /// The PIN typed on the reader after PIN_REQUESTED.
     func pin(
-        _ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?, reply: @escaping Reply
+        _ session: Lifecycle.CurrentSession, transaction id: String, sealed: String, key: IdempotencyKey?, reply: @escaping Answered<PaymentAnswer>
     ) throws {
         try step(session, transaction: id, .pin, key: key, reply: reply) { db, record, now in
             let payload: PinPayload

@@ -4,7 +4,6 @@ import SandboxTime
 import Foundation
 import SandboxCore
 import SandboxCrypto
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 

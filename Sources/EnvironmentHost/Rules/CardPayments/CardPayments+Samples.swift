@@ -1,7 +1,6 @@
 import HostStorage
 import Foundation
 import SandboxCore
-import SandboxHTTP
 
 /// The sample payments of `POST /_sandbox/webhooks/trigger`.
 extension CardPayments {

@@ -3,7 +3,6 @@ import CardPayload
 import Foundation
 import SandboxCore
 import SandboxCrypto
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -92,12 +91,6 @@ struct CardPayments: Sendable {
         let requestHash: String
     }
 
-    /// What a change answers: a detail to encode, or an answer already encoded (and kept).
-    private enum Answer: Sendable {
-        case fresh(TransactionDetail)
-        case stored(Response)
-    }
-
     /// Runs one change of a terminal's transactions in one write transaction and answers its
     /// detail through `reply` once the change is durable (told on the store's syncer thread, encoded
     /// by the thread that sends it; the caller's thread goes on meanwhile).
@@ -107,38 +100,30 @@ struct CardPayments: Sendable {
     /// database transaction as the change, so a retry after an error runs again and a retry after
     /// success never charges twice.
     func transact(
-        _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64, reply: @escaping Reply,
+        _ terminal: TerminalInfo, key: IdempotencyKey?, status: Int, at now: Int64, reply: @escaping Answered<PaymentAnswer>,
         _ body: @escaping @Sendable (Connection) throws -> TransactionRecord
     ) {
         // The answer is encoded after the commit, off the writer, unless it must be kept for a
         // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
-        store.write({ db -> Answer in
+        store.write({ db -> PaymentAnswer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
             if let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) {
                 guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
-                var replay = Response.json(bytes: kept.body, status: kept.status)
-                replay.headers.append(("Idempotent-Replayed", "true"))
-                return .stored(replay)
+                return .replay(kept)
             }
             let record = try body(db)
             // The webhook of a final outcome commits with the outcome itself.
             try outbox.record(db, record, at: now)
             let detail = try detail(db, record, terminal: terminal, at: now)
-            guard let key else { return .fresh(detail) }
-            let response = Response.json(detail, status: status)
+            guard let key else { return .fresh(detail, status: status) }
+            let answer = try PaymentAnswer.encoded(detail, status: status)
             try db.transactions.keep(
-                .init(requestHash: key.requestHash, status: status, body: response.body), terminal: terminal.terminalId, key: key.key, at: now)
-            return .stored(response)
+                .init(requestHash: key.requestHash, status: status, body: answer.kept?.body ?? []), terminal: terminal.terminalId, key: key.key,
+                at: now)
+            return answer
         }, then: { result in
             // Encoded by the thread that sends the answer, not by the store's syncer.
-            reply {
-                result.map { answer in
-                    switch answer {
-                    case .stored(let response): response
-                    case .fresh(let detail): Response.json(detail, status: status)
-                    }
-                }
-            }
+            reply { result }
         })
     }
 

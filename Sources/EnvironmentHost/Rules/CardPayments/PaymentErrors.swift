@@ -1,12 +1,11 @@
 import HostStorage
 import CardPayload
 import SandboxCore
-import SandboxHTTP
 import SandboxWire
 
 /// The refusals of card payments, with their stable codes (docs/card-payments.md, "Error codes"):
 /// the rules throw them and the router answers with their envelope, so no rule builds a response.
-struct PaymentError: HTTPResponseError, Equatable {
+struct PaymentError: ServiceError, Equatable {
     let status: Int
     let code: ErrorCode
     let message: String

@@ -1,7 +1,6 @@
 import HostStorage
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 
 /// What the portal and merchant backends see and do: terminals, unlock, unregister, mailbox, reset.

@@ -2,7 +2,6 @@ import HostStorage
 import Foundation
 import SandboxCrypto
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 

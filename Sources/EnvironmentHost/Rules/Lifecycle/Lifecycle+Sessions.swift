@@ -1,7 +1,6 @@
 import HostStorage
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 

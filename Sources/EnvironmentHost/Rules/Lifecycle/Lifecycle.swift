@@ -2,7 +2,6 @@ import HostStorage
 import SandboxTime
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 

@@ -1,11 +1,10 @@
 import HostStorage
-import SandboxHTTP
 import SandboxWire
 
 /// The refusals of the terminal lifecycle's rules, with their stable codes
 /// (docs/terminal-lifecycle.md, "Error codes"): the rules throw them and the router answers with
 /// their envelope, so no rule builds a response.
-struct LifecycleError: HTTPResponseError, Equatable {
+struct LifecycleError: ServiceError, Equatable {
     let status: Int
     let code: ErrorCode
     let message: String

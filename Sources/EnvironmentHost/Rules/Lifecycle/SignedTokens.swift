@@ -1,7 +1,7 @@
+import FastJSON
 import HostStorage
 import Foundation
 import SandboxCrypto
-import SandboxHTTP
 
 /// What a signed token carries: its expiry, in seconds since 1970 on the host's clock.
 protocol ExpiringClaims: Codable, Sendable {
@@ -35,7 +35,7 @@ struct SignedTokens<Claims: ExpiringClaims>: Sendable {
     }
 
     func issue(_ claims: Claims) throws -> String {
-        let signed = Base64.encode(Array(Self.header.utf8), urlSafe: true) + "." + Base64.encode(try JSON.encode(claims), urlSafe: true)
+        let signed = Base64.encode(Array(Self.header.utf8), urlSafe: true) + "." + Base64.encode(try SortedJSONEncoder.encode(claims), urlSafe: true)
         return signed + "." + Base64.encode(key.authenticate(Array((region + "." + signed).utf8)), urlSafe: true)
     }
 

@@ -1,14 +1,13 @@
 import HostStorage
-import SandboxHTTP
 import SandboxWire
 
 /// A refusal on the MONEI routes, answered with MONEI's error body instead of the sandbox envelope:
 /// `{"status": "Unauthorized", "statusCode": 401, "message": "…", "requestId": "…", "code": "unauthorized"}`.
 ///
 /// Rules throw the sandbox's own errors (``PaymentError``, `HTTPError` …); the MONEI routes turn
-/// whatever their handler throws into one of these with ``init(_:request:)``, so every answer of
-/// theirs, bad JSON included, has the body MONEI's clients parse.
-struct MoneiError: HTTPResponseError {
+/// whatever their handler throws into one of these (Routes/MoneiError+Response.swift), so every
+/// answer of theirs, bad JSON included, has the body MONEI's clients parse.
+struct MoneiError: ServiceError {
     let status: Int
     let code: ErrorCode
     let message: String
@@ -23,32 +22,6 @@ struct MoneiError: HTTPResponseError {
         self.code = code
         self.message = message
         self.field = field
-    }
-
-    /// The MONEI form of any error a MONEI handler threw; anything that knows no status is a 500
-    /// that says nothing more.
-    init(_ error: any Error, request: Request) {
-        switch error {
-        case let error as MoneiError:
-            self = error
-        case let error as any HTTPResponseError:
-            // The sandbox names the sealed card `cardPayload`; MONEI's device call names it `card`.
-            let field = error.field == "cardPayload" ? "card" : error.field
-            self.init(status: error.status, code: error.code, message: error.message, field: field)
-            headers = error.headers
-        default:
-            self.init(status: 500, code: .internalError, message: "Internal server error.")
-        }
-        requestId = request.id
-    }
-
-    var response: Response {
-        var response = Response.json(
-            MoneiBodies.Error(
-                status: Self.reason(status), statusCode: status, message: message, requestId: requestId, code: code.rawValue, field: field),
-            status: status)
-        response.headers.append(contentsOf: headers)
-        return response
     }
 
     /// MONEI's `status`: the HTTP reason phrase of the status code.

@@ -1,9 +1,9 @@
+import FastJSON
 import HostStorage
 import CardPayload
 import Foundation
 import SandboxCore
 import SandboxCrypto
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -113,7 +113,7 @@ struct MoneiPayments: Sendable {
     /// then the issuer and the magic amounts decide; a declined card is a FAILED payment, not an
     /// error. The callbackUrl is checked after the card read, as MONEI does: a refused one makes no
     /// payment and answers 422 `outcome_unknown`. One payment at a time per point of sale.
-    func pay(_ claims: PosTokens.Claims, _ body: MoneiBodies.PaymentRequest, reply: @escaping Reply) throws {
+    func pay(_ claims: PosTokens.Claims, _ body: MoneiBodies.PaymentRequest, reply: @escaping Answered<MoneiPayment>) throws {
         guard let terminal = lifecycle.directory.infos[claims.pointOfSaleId] else { throw MoneiError.invalidToken }
         guard body.amount > 0 else { throw MoneiError.invalid("amount must be more than 0 cents.", field: "amount") }
         guard body.amount <= terminal.limitAmount else {
@@ -146,7 +146,7 @@ struct MoneiPayments: Sendable {
             try sendCallback(db, record, object, type: Outbox.eventType(record) ?? "payment.failed", at: now)
             return object
         }, then: { result in
-            reply { result.map { Response.json($0) } }
+            reply { result }
         })
     }
 
@@ -199,7 +199,7 @@ struct MoneiPayments: Sendable {
     /// `POST /v1/payments/{id}/refund`: refunds part or all of what is left of a succeeded payment
     /// (all of it when `amount` is left out); PARTIALLY_REFUNDED until nothing is left, then REFUNDED.
     /// The callback goes out again, with the payment as it is now.
-    func refund(_ id: String, account: Merchant, _ body: MoneiBodies.RefundRequest, reply: @escaping Reply) throws {
+    func refund(_ id: String, account: Merchant, _ body: MoneiBodies.RefundRequest, reply: @escaping Answered<MoneiPayment>) throws {
         if let amount = body.amount, amount <= 0 { throw MoneiError.invalid("amount must be more than 0 cents.", field: "amount") }
         if let reason = body.refundReason, !Self.refundReasons.contains(reason) {
             throw MoneiError.invalid("refundReason must be \(Self.refundReasons.joined(separator: ", ")).", field: "refundReason")
@@ -233,7 +233,7 @@ struct MoneiPayments: Sendable {
             try sendCallback(db, original, object, type: "refund.succeeded", at: now)
             return object
         }, then: { result in
-            reply { result.map { Response.json($0) } }
+            reply { result }
         })
     }
 
@@ -304,6 +304,6 @@ struct MoneiPayments: Sendable {
         try outbox.enqueue(
             db, id: "evt_" + Hex.encode(payments.random.bytes(count: 12)), type: type, merchant: record.merchantID, transaction: record.id,
             url: url, scheme: record.callbackURL == nil ? endpoint.scheme : "monei", disabled: record.callbackURL == nil && endpoint.disabled,
-            body: try JSON.encode(object), at: now)
+            body: try SortedJSONEncoder.encode(object), at: now)
     }
 }

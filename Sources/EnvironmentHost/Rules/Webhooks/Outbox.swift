@@ -1,8 +1,8 @@
+import FastJSON
 import HostStorage
 import Foundation
 import SandboxCore
 import SandboxCrypto
-import SandboxHTTP
 import SandboxHTTPClient
 import SandboxStore
 
@@ -110,7 +110,7 @@ struct Outbox: Sendable {
         let disabled = record.callbackURL == nil && endpoint.disabled
         try enqueue(
             db, id: id, type: type, merchant: record.merchantID, transaction: record.id, url: url, scheme: endpoint.scheme,
-            disabled: disabled, body: try JSON.encode(payload), at: now)
+            disabled: disabled, body: try SortedJSONEncoder.encode(payload), at: now)
     }
 
     /// Ends in-flight transactions as TIMEOUT (their deadline passed, or their device left) and

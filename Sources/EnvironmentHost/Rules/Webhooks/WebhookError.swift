@@ -1,10 +1,9 @@
 import HostStorage
-import SandboxHTTP
 import SandboxWire
 
 /// The refusals of the webhook log, replay and sample events, with their stable codes
 /// (docs/webhooks.md, "Error codes"): thrown by the rules and routes, answered by the router.
-struct WebhookError: HTTPResponseError, Equatable {
+struct WebhookError: ServiceError, Equatable {
     let status: Int
     let code: ErrorCode
     let message: String

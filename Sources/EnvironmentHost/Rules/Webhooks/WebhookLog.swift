@@ -1,7 +1,6 @@
 import HostStorage
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 
 /// What the back office sees and does of webhooks (the delivery log, replay, a merchant's

@@ -1,17 +1,16 @@
 import HostStorage
-import SandboxHTTP
 import SandboxWire
 
 /// Checks of the values clients send; each failure names its field.
 enum Validate {
-    static func deviceID(_ value: String, field: String = "deviceId") throws(HTTPError) -> String {
+    static func deviceID(_ value: String, field: String = "deviceId") throws(FieldError) -> String {
         guard PlainIdentifier.isValid(value) else {
             throw .invalidRequest("deviceId must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
         }
         return value
     }
 
-    static func deviceModel(_ value: String) throws(HTTPError) -> String {
+    static func deviceModel(_ value: String) throws(FieldError) -> String {
         guard (1...64).contains(value.count), value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
             throw .invalidRequest("deviceModel must be 1 to 64 printable characters.", field: "deviceModel")
         }
@@ -19,14 +18,14 @@ enum Validate {
     }
 
     /// A secure code: 4 to 8 digits.
-    static func pin(_ value: String, field: String = "pin") throws(HTTPError) -> String {
+    static func pin(_ value: String, field: String = "pin") throws(FieldError) -> String {
         guard (4...8).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw .invalidRequest("The secure code must be 4 to 8 digits.", field: field)
         }
         return value
     }
 
-    static func email(_ value: String) throws(HTTPError) -> String {
+    static func email(_ value: String) throws(FieldError) -> String {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard value.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
@@ -36,7 +35,7 @@ enum Validate {
     }
 
     /// An identifier from a path or body (terminal, merchant): short and plain, else it cannot exist.
-    static func identifier(_ value: String, field: String) throws(HTTPError) -> String {
+    static func identifier(_ value: String, field: String) throws(FieldError) -> String {
         guard PlainIdentifier.isValid(value) else {
             throw .invalidRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
         }
@@ -44,10 +43,15 @@ enum Validate {
     }
 }
 
-/// A refusal of a request's shape, shared by every surface of the host: the routes' checks (the
-/// rules throw their own type's, ``LifecycleError/invalidRequest(_:field:)`` and ``PaymentError/invalidRequest(_:field:)``).
-extension HTTPError {
-    static func invalidRequest(_ message: String, field: String) -> HTTPError {
-        HTTPError(status: 400, code: .invalidRequest, message: message, field: field)
+/// A refusal of a request's shape (400 `invalid_request` naming the field), shared by every
+/// surface of the host: the checks of ``Validate``.
+struct FieldError: ServiceError, Equatable {
+    let status = 400
+    let code = ErrorCode.invalidRequest
+    let message: String
+    let field: String?
+
+    static func invalidRequest(_ message: String, field: String) -> FieldError {
+        FieldError(message: message, field: field)
     }
 }

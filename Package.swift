@@ -80,10 +80,19 @@ let package = Package(
         // Services.
         // The environment host's storage: its schema, records and one repository per table family (SQL lives here only).
         .target(name: "HostStorage", dependencies: ["SandboxStore", "SandboxCore", "SandboxWire", "FastJSON"]),
+        // The environment host's rules: lifecycle, payments with their state machine, APM, webhooks,
+        // MONEI's API, seeds; domain results and ServiceErrors, no SandboxHTTP.
+        .target(
+            name: "HostRules",
+            dependencies: [
+                "HostStorage", "SandboxCore", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "CardPayload",
+                "WebhookSignature", "SandboxTime", "FastJSON", "SandboxWire",
+            ]),
+        // The environment host: its routes (one file per surface) turning requests into the rules' calls and their results into responses.
         .target(
             name: "EnvironmentHost",
             dependencies: [
-                "HostStorage",
+                "HostRules", "HostStorage",
                 "SandboxCore", "SandboxStore", "SandboxHTTP", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "CardPayload",
                 "WebhookSignature", "SandboxTime", "FastJSON", "SandboxWire",
             ]),
@@ -100,6 +109,7 @@ let package = Package(
         .target(
             name: "Launcher",
             dependencies: [
+                "HostRules",
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
                 "SandboxHTTPClient", "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto", "SandboxTesting",
                 "SandboxControl",
@@ -156,7 +166,7 @@ let package = Package(
         .testTarget(name: "SimulatedReaderTests", dependencies: ["SimulatedReader", "CardPayload", "SandboxCrypto", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "WebhookSignatureTests", dependencies: ["WebhookSignature", "SandboxCrypto", "SandboxTestSupport"]),
         .testTarget(name: "WebhooksCommandTests", dependencies: ["WebhookSignature", "SandboxHTTP", "SandboxTestSupport"]),
-        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "HostStorage", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
+        .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "HostRules", "HostStorage", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "CommandLineSupport", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
         .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
@@ -191,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "TapToPayDemoTests",
             dependencies: ["TapOnMobileSandbox", "SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "HostStorage", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "HostRules", "HostStorage", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )
 

@@ -1,3 +1,4 @@
+import HostRules
 import SandboxTime
 import CommandLineSupport
 import EnvironmentHost

@@ -1,3 +1,4 @@
+import HostRules
 import CardPayload
 import EnvironmentHost
 import Foundation

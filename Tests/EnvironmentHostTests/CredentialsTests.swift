@@ -1,4 +1,5 @@
 @testable import EnvironmentHost
+@testable import HostRules
 import SandboxCrypto
 import Testing
 

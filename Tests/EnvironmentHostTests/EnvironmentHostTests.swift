@@ -1,3 +1,4 @@
+import HostRules
 import HostStorage
 import CardPayload
 import EnvironmentHost

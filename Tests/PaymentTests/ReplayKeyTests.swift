@@ -1,6 +1,7 @@
 import HostStorage
 import CardPayload
 @testable import EnvironmentHost
+@testable import HostRules
 import Foundation
 import HostTestSupport
 import SandboxStore

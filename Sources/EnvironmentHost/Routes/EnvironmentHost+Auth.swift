@@ -1,3 +1,4 @@
+import HostRules
 import HostStorage
 import SandboxCrypto
 import SandboxHTTP
@@ -26,7 +27,7 @@ extension EnvironmentHost {
     struct MerchantCaller: JournalSubject {
         let id: String
         /// The request journal names the merchant of a merchant-API request.
-        var journalSubject: String { id }
+        package var journalSubject: String { id }
     }
 
     /// The check of the terminal routes a device calls once logged in: its session, from memory
@@ -60,5 +61,5 @@ extension EnvironmentHost {
 
 /// A terminal request's journal entry names its terminal.
 extension Lifecycle.CurrentSession: JournalSubject {
-    var journalSubject: String { terminal.id }
+    package var journalSubject: String { terminal.id }
 }

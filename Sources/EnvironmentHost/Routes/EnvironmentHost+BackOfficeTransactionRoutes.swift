@@ -1,3 +1,4 @@
+import HostRules
 import HostStorage
 import SandboxHTTP
 import SandboxWire

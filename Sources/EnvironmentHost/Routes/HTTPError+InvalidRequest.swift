@@ -1,3 +1,4 @@
+import HostRules
 import SandboxHTTP
 
 /// A refusal of a request's shape that the routes find themselves (a header, a query, a path),

@@ -1,3 +1,4 @@
+import HostRules
 import HostStorage
 import SandboxHTTP
 import SandboxWire
@@ -21,7 +22,7 @@ extension MoneiError: HTTPResponseError {
         requestId = request.id
     }
 
-    var response: Response {
+    package var response: Response {
         var response = Response.json(
             MoneiBodies.Error(
                 status: Self.reason(status), statusCode: status, message: message, requestId: requestId, code: code.rawValue, field: field),

@@ -1,3 +1,4 @@
+import HostRules
 import SandboxHTTP
 
 extension PaymentAnswer {

@@ -1,6 +1,7 @@
 import HostStorage
 import Foundation
 @testable import EnvironmentHost
+@testable import HostRules
 import SandboxStore
 
 /// Rewrites a stopped host's database as an older build left it: a new file made by the host's

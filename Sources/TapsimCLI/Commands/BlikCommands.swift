@@ -72,7 +72,8 @@ enum BlikCommands {
         try await context.resumeSession()
 
         var bank: JSONValue = .null
-        let payment = context.sdk.doBlikPayment(
+        // The AsyncStream spelling (on Apple platforms a Combine publisher of the same name exists too).
+        let payment: AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> = context.sdk.doBlikPayment(
             requestedAmount: amount, tipAmount: tip, reference: options[Opt.reference], payCode: payCode,
             verificationCode: options[Opt.verification])
         let (events, final) = try await APMCommands.follow(payment, what: "The BLIK payment") { event, events in

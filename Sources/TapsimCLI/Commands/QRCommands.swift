@@ -45,7 +45,9 @@ enum QRCommands {
 
         var qrCode: String?
         var walletOrder: JSONValue = .null
-        let payment = context.sdk.doQRPayment(requestedAmount: amount, tipAmount: tip, reference: options[Opt.reference])
+        // The AsyncStream spelling (on Apple platforms a Combine publisher of the same name exists too).
+        let payment: AsyncStream<Result<APMTransactionProcessEvent, TapOnMobileError>> = context.sdk.doQRPayment(
+            requestedAmount: amount, tipAmount: tip, reference: options[Opt.reference])
         let (events, final) = try await APMCommands.follow(payment, what: "The QR payment") { event, events in
             switch event {
             case .displayBrands(let brands):

@@ -161,10 +161,14 @@ struct PinnedSendTests {
     func connectsToTheCheckedAddress() throws {
         // localhost as libcurl resolves it is 127.0.0.1; the check's resolver says 127.0.0.2.
         // A port free on both addresses (another test may hold the one 127.0.0.2 got on 127.0.0.1).
-        let pair = (0..<50).lazy.compactMap { _ -> (HeldPort, HeldPort)? in
-            guard let checked = HeldPort(address: "127.0.0.2"), let other = HeldPort(port: checked.port, address: "127.0.0.1") else { return nil }
-            return (checked, other)
-        }.first
+        // A plain loop: a lazy compactMap's `first` runs its closure twice for the element it finds
+        // (filter, then map), and the second try finds the port the first one holds.
+        var pair: (HeldPort, HeldPort)?
+        for _ in 0..<50 where pair == nil {
+            if let checked = HeldPort(address: "127.0.0.2"), let other = HeldPort(port: checked.port, address: "127.0.0.1") {
+                pair = (checked, other)
+            }
+        }
         let (checked, other) = try #require(pair, "no port free on both 127.0.0.2 and 127.0.0.1 in 50 tries")
         let dns = ResolverTable(["localhost": ["127.0.0.2"]])
         let client = HTTPClient(configuration: .init(connectTimeout: .seconds(1), totalTimeout: .seconds(1)))

@@ -1,6 +1,5 @@
 import SandboxTime
 import Foundation
-import SandboxHTTP
 import SandboxCore
 import SandboxHTTPClient
 import Synchronization

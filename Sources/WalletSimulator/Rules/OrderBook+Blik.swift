@@ -1,6 +1,6 @@
+import FastJSON
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -75,7 +75,7 @@ extension OrderBook {
     func blikPayment(
         _ request: WalletBlik.PaymentRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
     ) throws {
-        let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
+        let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
         let now = now
         let payUrl = publicURL() + "/bank"
         let confirmation = min(blik.confirmationSeconds, request.expiresInSeconds)

@@ -1,5 +1,5 @@
+import FastJSON
 import Foundation
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -11,7 +11,7 @@ extension OrderBook {
     ///   that is not paid, ``WalletError/refundOverAmount(left:)`` past what is left of the
     ///   payment, ``WalletError/refundReused`` for another refund with the same id.
     func refund(_ request: WalletProvider.RefundRequest, region: String) throws -> RefundRecord {
-        let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
+        let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
         let now = now
         let refund = try store.write { db -> RefundRecord in
             if let existing = try db.refunds.find(request.refundId) {

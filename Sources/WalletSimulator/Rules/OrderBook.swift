@@ -1,8 +1,8 @@
+import FastJSON
 import LockedValue
 import SandboxTime
 import Foundation
 import SandboxCore
-import SandboxHTTP
 import SandboxStore
 import SandboxWire
 
@@ -63,7 +63,7 @@ final class OrderBook: Sendable {
     func create(
         _ request: WalletProvider.OrderRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
     ) throws {
-        let canonical = String(decoding: try JSON.encode(request), as: UTF8.self)
+        let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
         let now = now
         let payUrl = publicURL() + "/pay/" + request.orderId
         store.write({ [self] db in
@@ -122,7 +122,7 @@ final class OrderBook: Sendable {
     ) throws {
         let notification = WalletProvider.Notification(
             id: ids.next("wn"), type: type, orderId: order.orderId, refundId: refundId, paymentId: paymentId, reason: reason)
-        try db.outbox.add(notification, region: order.region, body: try JSON.encode(notification), now: realTime.nowMilliseconds())
+        try db.outbox.add(notification, region: order.region, body: try SortedJSONEncoder.encode(notification), now: realTime.nowMilliseconds())
     }
 
     /// What a host answered to a notification: 2xx took it, 409 refused it (with its message).

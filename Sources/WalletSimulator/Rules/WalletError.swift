@@ -1,8 +1,7 @@
-import SandboxHTTP
 import SandboxWire
 
 /// The wallet's refusals: each knows its status and becomes the one error envelope.
-public struct WalletError: HTTPResponseError, Equatable {
+public struct WalletError: ServiceError, Equatable {
     public let status: Int
     public let code: ErrorCode
     public let message: String

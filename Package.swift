@@ -98,9 +98,20 @@ let package = Package(
             ]),
         .target(name: "PortalSimulator", dependencies: ["SandboxCore", "SandboxHTTP", "SandboxHTTPClient", "SandboxWire", "SandboxControl"]),
         .target(name: "WebhookInbox", dependencies: ["SandboxCore", "SandboxHTTP", "WebhookSignature", "SandboxTime", "SandboxWire"]),
+        // The wallet's storage (schema, records, repositories) and rules (the order book, BLIK codes,
+        // standing rules, the notifier and the scheduler): neither compiles SandboxHTTP.
+        .target(name: "WalletStorage", dependencies: ["SandboxStore", "SandboxTime", "SandboxWire"]),
+        .target(
+            name: "WalletRules",
+            dependencies: [
+                "WalletStorage", "SandboxCore", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "WebhookSignature", "SandboxTime",
+                "FastJSON", "SandboxWire", "LockedValue",
+            ]),
+        // The wallet simulator: its routes and pages over the rules.
         .target(
             name: "WalletSimulator",
             dependencies: [
+                "WalletRules", "WalletStorage",
                 "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxHTTPClient", "SandboxCrypto", "SandboxQRCode", "WebhookSignature",
                 "SandboxTime", "FastJSON", "SandboxWire", "LockedValue",
             ]),
@@ -109,7 +120,7 @@ let package = Package(
         .target(
             name: "Launcher",
             dependencies: [
-                "HostRules",
+                "HostRules", "WalletRules",
                 "EnvironmentHost", "PortalSimulator", "WalletSimulator", "WebhookInbox", "CommandLineSupport", "SandboxHTTP",
                 "SandboxHTTPClient", "SandboxCore", "CardPayload", "SandboxTime", "SandboxWire", "SandboxCrypto", "SandboxTesting",
                 "SandboxControl",
@@ -141,7 +152,7 @@ let package = Package(
         .target(
             name: "HostTestSupport",
             dependencies: [
-                "SandboxTestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
+                "SandboxTestSupport", "Launcher", "EnvironmentHost", "WalletSimulator", "WalletRules", "WalletStorage", "WebhookSignature", "SandboxCore", "SandboxHTTP", "SandboxWire",
                 "SandboxTime", "SandboxHTTPClient", "TapsimCLI",
             ],
             path: "Tests/HostTestSupport"),
@@ -169,11 +180,11 @@ let package = Package(
         .testTarget(name: "EnvironmentHostTests", dependencies: ["EnvironmentHost", "HostRules", "HostStorage", "CardPayload", "SandboxCore", "SandboxCrypto", "SandboxHTTP", "SandboxTestSupport"]),
         .testTarget(
             name: "LauncherTests", dependencies: ["Launcher", "CommandLineSupport", "EnvironmentHost", "SandboxHTTP", "SandboxCore", "SandboxWire", "SandboxTestSupport"]),
-        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport", "WalletSimulator", "WebhookSignature", "SandboxWire"]),
+        .testTarget(name: "BrowserTests", dependencies: ["Launcher", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport", "WalletSimulator", "WalletRules", "WalletStorage", "WebhookSignature", "SandboxWire"]),
         .testTarget(
             name: "WalletSimulatorTests",
             dependencies: [
-                "WalletSimulator", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "SandboxTime", "SandboxTestSupport",
+                "WalletSimulator", "WalletRules", "WalletStorage", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "SandboxTime", "SandboxTestSupport",
                 "HostTestSupport",
             ]),
         .testTarget(name: "LoopbackTests", dependencies: ["SandboxTestSupport", "SandboxCore", "SandboxHTTP"]),

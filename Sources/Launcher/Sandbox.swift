@@ -1,3 +1,4 @@
+import WalletRules
 import EnvironmentHost
 import Foundation
 import PortalSimulator

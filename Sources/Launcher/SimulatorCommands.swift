@@ -1,3 +1,4 @@
+import WalletRules
 import CommandLineSupport
 import Foundation
 import PortalSimulator

@@ -1,3 +1,5 @@
+import WalletRules
+import WalletStorage
 import LockedValue
 import SandboxTime
 import Foundation

@@ -5,6 +5,8 @@ import SandboxWire
 import Testing
 import SandboxTestSupport
 import WalletSimulator
+import WalletRules
+import WalletStorage
 import WebhookSignature
 
 /// The secrets of `sandbox-data/wallet.json`, read once.

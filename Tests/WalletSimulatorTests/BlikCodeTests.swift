@@ -3,6 +3,8 @@ import HostTestSupport
 import Testing
 import SandboxTestSupport
 import WalletSimulator
+import WalletRules
+import WalletStorage
 
 /// The bank app's codes (docs/blik.md, "Codes") and the host's provider call that spends them:
 /// each refusal at once with its own code, nothing made.

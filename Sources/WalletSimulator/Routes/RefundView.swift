@@ -1,3 +1,5 @@
+import WalletStorage
+
 /// What `POST /provider/v1/refunds` answers (202) and `GET /provider/v1/refunds/{refundId}` reads.
 struct RefundView: Encodable {
     let refundId: String

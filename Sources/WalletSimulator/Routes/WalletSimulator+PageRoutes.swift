@@ -1,3 +1,5 @@
+import WalletRules
+import WalletStorage
 import Foundation
 import SandboxHTTP
 

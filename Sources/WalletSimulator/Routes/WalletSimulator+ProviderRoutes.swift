@@ -1,3 +1,5 @@
+import WalletRules
+import WalletStorage
 import Foundation
 import SandboxHTTP
 import SandboxWire
@@ -7,7 +9,7 @@ import SandboxWire
 extension WalletSimulator {
     static func addProviderRoutes(to router: inout Router, book: OrderBook, realTime: @escaping @Sendable () -> Int) {
         let secrets = book.data.secrets
-        let signed = Middleware<String> { request in try ProviderSignature.verify(request, secrets: secrets, now: realTime()) }
+        let signed = Middleware<String> { request in try ProviderSignature.verify(header: { request.header($0) }, body: request.body, secrets: secrets, now: realTime()) }
         router.group("/provider/v1", middleware: signed) { group in
             // Deferred: checked on the polling thread, answered once the order is durable.
             group.post("/orders", deferred: { request, region, reply in

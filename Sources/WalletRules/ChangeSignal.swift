@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 
 /// Tells threads that wait for a change (the notifier for a new notification, a customer's Pay
@@ -5,7 +6,7 @@ import Foundation
 ///
 /// Take ``mark`` before looking, then ``wait(after:until:)`` with it: a change between the look
 /// and the wait is not missed.
-final class ChangeSignal: @unchecked Sendable {
+package final class ChangeSignal: @unchecked Sendable {
     // @unchecked: `generation` is only touched with `condition` locked.
     private let condition = NSCondition()
     private var generation: UInt64 = 0
@@ -13,13 +14,13 @@ final class ChangeSignal: @unchecked Sendable {
 
     /// Also tells `observer` of every change from now on (nil: no more): an ``OutboxWorker`` that
     /// sleeps on its own wake-up.
-    func observe(_ observer: (@Sendable () -> Void)?) {
+    package func observe(_ observer: (@Sendable () -> Void)?) {
         condition.lock()
         self.observer = observer
         condition.unlock()
     }
 
-    func broadcast() {
+    package func broadcast() {
         condition.lock()
         generation &+= 1
         let observer = observer
@@ -30,14 +31,14 @@ final class ChangeSignal: @unchecked Sendable {
     }
 
     /// How many changes there were so far.
-    var mark: UInt64 {
+    package var mark: UInt64 {
         condition.lock()
         defer { condition.unlock() }
         return generation
     }
 
     /// Waits until there was a change after `mark`, or `deadline` (nil: none), whichever is first.
-    func wait(after mark: UInt64, until deadline: Date?) {
+    package func wait(after mark: UInt64, until deadline: Date?) {
         condition.lock()
         if let deadline {
             while generation == mark, condition.wait(until: deadline) {}

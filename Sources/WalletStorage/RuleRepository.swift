@@ -3,12 +3,12 @@ import Foundation
 import SandboxStore
 
 /// All SQL about standing rules; the oldest rule first.
-struct RuleRepository {
-    let db: Connection
+package struct RuleRepository {
+    package let db: Connection
 
     private static let columns = "rule_id, applies_to, region, merchant_id, terminal_id, action, reason, after_seconds, remaining, created_at"
 
-    func insert(_ rule: StandingRule) throws {
+    package func insert(_ rule: StandingRule) throws {
         try db.run(
             "INSERT INTO rules(\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -18,7 +18,7 @@ struct RuleRepository {
             ])
     }
 
-    func all() throws -> [StandingRule] {
+    package func all() throws -> [StandingRule] {
         try db.query("SELECT \(Self.columns) FROM rules ORDER BY seq").map { row in
             StandingRule(
                 ruleId: try row["rule_id"], appliesTo: StandingRule.Target(rawValue: try row["applies_to"]) ?? .orders,
@@ -29,7 +29,7 @@ struct RuleRepository {
     }
 
     /// Takes one use of the rule: a counted rule is gone after its last.
-    func use(_ rule: StandingRule) throws {
+    package func use(_ rule: StandingRule) throws {
         guard let count = rule.count else { return }
         if count <= 1 {
             try db.run("DELETE FROM rules WHERE rule_id = ?", [.text(rule.ruleId)])
@@ -39,12 +39,12 @@ struct RuleRepository {
     }
 
     /// - Returns: whether there was such a rule.
-    func delete(_ ruleId: String) throws -> Bool {
+    package func delete(_ ruleId: String) throws -> Bool {
         try db.run("DELETE FROM rules WHERE rule_id = ?", [.text(ruleId)])
         return db.changes > 0
     }
 
-    func deleteAll() throws {
+    package func deleteAll() throws {
         try db.run("DELETE FROM rules")
     }
 }

@@ -1,3 +1,4 @@
+import WalletStorage
 import SandboxCrypto
 
 /// Where the wallet's ids come from (payments, refunds, notifications, rules): random by
@@ -10,5 +11,5 @@ public struct IdentifierSource: Sendable {
     /// `wpay_3f9c1a…`: the prefix and 16 random hex digits.
     public static let random = IdentifierSource { prefix in prefix + "_" + Hex.encode(SecureRandom.bytes(count: 8)) }
 
-    func next(_ prefix: String) -> String { make(prefix) }
+    package func next(_ prefix: String) -> String { make(prefix) }
 }

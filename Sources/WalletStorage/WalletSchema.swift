@@ -3,8 +3,8 @@ import SandboxStore
 /// The wallet's SQLite schema (`<data-dir>/wallet.sqlite`). Times on the wallet's clock are
 /// milliseconds since 1970 (`*_at`); those of the outbox are real time, because deliveries are
 /// retried in real time whatever the sandbox clock says.
-enum WalletSchema {
-    static let migrations: [Migration] = [
+package enum WalletSchema {
+    package static let migrations: [Migration] = [
         Migration(version: 1, name: "orders, refunds, standing rules, notification outbox", sql: """
             CREATE TABLE orders(
                 order_id TEXT PRIMARY KEY,

@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 import SandboxCore
 import SandboxStore
@@ -6,20 +7,20 @@ import SandboxStore
 /// refund's answer: ``OrderBook/tick()``) on a ``DueWorker`` that sleeps until the next of them,
 /// or until ``wake()``: a commit that set one (``OrderRepository/scheduleChannel``) or a move of
 /// the wallet's clock.
-final class Scheduler: Sendable {
+package final class Scheduler: Sendable {
     private let book: OrderBook
     private let worker = DueWorker(name: "wallet-scheduler")
 
-    init(book: OrderBook) {
+    package init(book: OrderBook) {
         self.book = book
     }
 
-    func start() { worker.start { [self] in idleUntil() } }
+    package func start() { worker.start { [self] in idleUntil() } }
 
-    func stop() { worker.stop() }
+    package func stop() { worker.stop() }
 
     /// Looks at what is due now.
-    func wake() { worker.wake() }
+    package func wake() { worker.wake() }
 
     /// One pass: what is due is carried out; then how long the thread may sleep (nil: look again now).
     private func idleUntil() -> DispatchTime? {

@@ -2,22 +2,31 @@ import SandboxStore
 import SandboxWire
 
 /// All SQL of the BLIK bank: its customers' balances and the codes their bank app issued.
-struct BlikRepository {
-    let db: Connection
+package struct BlikRepository {
+    package let db: Connection
 
     /// One issued code, as the wallet keeps it.
-    struct CodeRow: Sendable, Equatable {
-        var code: String
-        var verificationCode: String?
-        var customerId: String
-        var createdAt: Int64
-        var expiresAt: Int64
+    package struct CodeRow: Sendable, Equatable {
+        package var code: String
+        package var verificationCode: String?
+        package var customerId: String
+        package var createdAt: Int64
+        package var expiresAt: Int64
         /// The order that spent it; nil while unused.
-        var orderId: String?
+        package var orderId: String?
+
+        package init(code: String, verificationCode: String?, customerId: String, createdAt: Int64, expiresAt: Int64, orderId: String?) {
+            self.code = code
+            self.verificationCode = verificationCode
+            self.customerId = customerId
+            self.createdAt = createdAt
+            self.expiresAt = expiresAt
+            self.orderId = orderId
+        }
     }
 
     /// Adds the fixtures the database does not have yet: a restart keeps the balances it had.
-    func seed(_ customers: [WalletBlik.Customer]) throws {
+    package func seed(_ customers: [WalletBlik.Customer]) throws {
         for customer in customers {
             try db.run(
                 "INSERT OR IGNORE INTO blik_customers(customer_id, name, bank, currency, balance, per_payment_limit) VALUES (?, ?, ?, ?, ?, ?)",
@@ -29,7 +38,7 @@ struct BlikRepository {
     }
 
     /// A seed's customer: made, or the one of that id given its name, bank, currency, balance and limit.
-    func upsert(_ customer: WalletBlik.Customer) throws {
+    package func upsert(_ customer: WalletBlik.Customer) throws {
         try db.run(
             """
             INSERT INTO blik_customers(customer_id, name, bank, currency, balance, per_payment_limit) VALUES (?, ?, ?, ?, ?, ?)
@@ -42,11 +51,11 @@ struct BlikRepository {
             ])
     }
 
-    func customers() throws -> [WalletBlik.Customer] {
+    package func customers() throws -> [WalletBlik.Customer] {
         try db.query("SELECT customer_id, name, bank, currency, balance, per_payment_limit FROM blik_customers ORDER BY rowid").map(Self.customer)
     }
 
-    func customer(_ customerId: String) throws -> WalletBlik.Customer? {
+    package func customer(_ customerId: String) throws -> WalletBlik.Customer? {
         try db.query(
             "SELECT customer_id, name, bank, currency, balance, per_payment_limit FROM blik_customers WHERE customer_id = ?",
             [.text(customerId)]
@@ -54,11 +63,11 @@ struct BlikRepository {
     }
 
     /// Adds `amount` (negative: takes it) to the customer's balance.
-    func move(_ customerId: String, by amount: Int) throws {
+    package func move(_ customerId: String, by amount: Int) throws {
         try db.run("UPDATE blik_customers SET balance = balance + ? WHERE customer_id = ?", [.integer(Int64(amount)), .text(customerId)])
     }
 
-    func insert(_ code: CodeRow) throws {
+    package func insert(_ code: CodeRow) throws {
         try db.run(
             "INSERT INTO blik_codes(code, verification_code, customer_id, created_at, expires_at, order_id) VALUES (?, ?, ?, ?, ?, ?)",
             [
@@ -67,7 +76,7 @@ struct BlikRepository {
             ])
     }
 
-    func code(_ code: String) throws -> CodeRow? {
+    package func code(_ code: String) throws -> CodeRow? {
         try db.query(
             "SELECT code, verification_code, customer_id, created_at, expires_at, order_id FROM blik_codes WHERE code = ?", [.text(code)]
         ).first.map { row in
@@ -78,17 +87,17 @@ struct BlikRepository {
     }
 
     /// Spends the code on an order.
-    func spend(_ code: String, orderId: String) throws {
+    package func spend(_ code: String, orderId: String) throws {
         try db.run("UPDATE blik_codes SET order_id = ? WHERE code = ?", [.text(orderId), .text(code)])
     }
 
     /// Frees a code number once it is long past use (a new code may get it again).
-    func forget(_ code: String) throws {
+    package func forget(_ code: String) throws {
         try db.run("DELETE FROM blik_codes WHERE code = ?", [.text(code)])
     }
 
     /// Forgets every code and puts the balances back as the fixtures have them (`POST /_sandbox/reset`).
-    func reset(to customers: [WalletBlik.Customer]) throws {
+    package func reset(to customers: [WalletBlik.Customer]) throws {
         try db.run("DELETE FROM blik_codes")
         try db.run("DELETE FROM blik_customers")
         try seed(customers)

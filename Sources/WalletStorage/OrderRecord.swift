@@ -4,45 +4,51 @@ import SandboxWire
 
 /// One row of `orders`: the wire ``WalletProvider/Order`` plus what only the wallet keeps (the
 /// request it was made from, for idempotency, and the action a rule planned).
-struct OrderRecord: Sendable, Equatable {
-    var orderId: String
-    var region: String
-    var merchantId: String
-    var merchantName: String
-    var terminalId: String
-    var amount: Int
-    var currency: String
-    var brand: String
-    var brandFullName: String?
-    var reference: String?
-    var status: WalletProvider.OrderStatus
-    var payUrl: String
-    var createdAt: Int64
-    var expiresAt: Int64
+package struct OrderRecord: Sendable, Equatable {
+    package var orderId: String
+    package var region: String
+    package var merchantId: String
+    package var merchantName: String
+    package var terminalId: String
+    package var amount: Int
+    package var currency: String
+    package var brand: String
+    package var brandFullName: String?
+    package var reference: String?
+    package var status: WalletProvider.OrderStatus
+    package var payUrl: String
+    package var createdAt: Int64
+    package var expiresAt: Int64
     /// Chosen when the customer pays; shown once the host acknowledged.
-    var paymentId: String?
-    var reason: String?
+    package var paymentId: String?
+    package var reason: String?
     /// The canonical JSON of the ``WalletProvider/OrderRequest``.
-    var request: String
-    var plan: Plan?
+    package var request: String
+    package var plan: Plan?
     /// BLIK: the customer whose code made the order (nil for the code table's codes and QR orders).
-    var customerId: String?
+    package var customerId: String?
     /// BLIK: whether the customer's balance was charged for it (on Approve; given back if the host refuses).
-    var charged = false
+    package var charged = false
 
     /// What a rule decided to do with the order, and when (wallet clock).
-    struct Plan: Sendable, Equatable {
-        var action: RuleAction
-        var reason: String?
-        var dueAt: Int64
+    package struct Plan: Sendable, Equatable {
+        package var action: RuleAction
+        package var reason: String?
+        package var dueAt: Int64
+
+        package init(action: RuleAction, reason: String?, dueAt: Int64) {
+            self.action = action
+            self.reason = reason
+            self.dueAt = dueAt
+        }
     }
 
-    var isPayable: Bool { status == .pending || status == .scanned }
+    package var isPayable: Bool { status == .pending || status == .scanned }
 
     /// A BLIK payment: no QR, the customer answers a confirmation request in the bank app.
-    var isBlik: Bool { brand == APMPaymentData.APMBrand.BLIK.rawValue }
+    package var isBlik: Bool { brand == APMPaymentData.APMBrand.BLIK.rawValue }
 
-    var order: WalletProvider.Order {
+    package var order: WalletProvider.Order {
         WalletProvider.Order(
             orderId: orderId, region: region, merchantId: merchantId, merchantName: merchantName, terminalId: terminalId,
             amount: amount, currency: currency, brand: brand, brandFullName: brandFullName, reference: reference, status: status,
@@ -50,13 +56,13 @@ struct OrderRecord: Sendable, Equatable {
             paymentId: status == .paid ? paymentId : nil, reason: reason)
     }
 
-    static let columns = """
+    package static let columns = """
         order_id, region, merchant_id, merchant_name, terminal_id, amount, currency, brand, brand_full_name, reference,
         status, pay_url, created_at, expires_at, payment_id, reason, request, plan_action, plan_reason, plan_due_at,
         customer_id, charged
         """
 
-    init(row: Row) throws {
+    package init(row: Row) throws {
         orderId = try row["order_id"]
         region = try row["region"]
         merchantId = try row["merchant_id"]
@@ -83,7 +89,7 @@ struct OrderRecord: Sendable, Equatable {
         charged = (try row["charged"] as Int64) != 0
     }
 
-    init(
+    package init(
         request body: WalletProvider.OrderRequest, canonical: String, payUrl: String, createdAt: Int64, plan: Plan?
     ) {
         orderId = body.orderId
@@ -104,7 +110,7 @@ struct OrderRecord: Sendable, Equatable {
         self.plan = plan
     }
 
-    var values: [DatabaseValue] {
+    package var values: [DatabaseValue] {
         [
             .text(orderId), .text(region), .text(merchantId), .text(merchantName), .text(terminalId), .integer(Int64(amount)),
             .text(currency), .text(brand), brandFullName.databaseValue, reference.databaseValue, .text(status.rawValue),
@@ -116,5 +122,5 @@ struct OrderRecord: Sendable, Equatable {
 }
 
 extension Date {
-    init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    package init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -1,3 +1,4 @@
+import WalletStorage
 import FastJSON
 import Foundation
 import SandboxStore
@@ -10,7 +11,7 @@ extension OrderBook {
     /// - Throws: ``WalletError/orderNotFound``, ``WalletError/refundNotAllowed(_:)`` for an order
     ///   that is not paid, ``WalletError/refundOverAmount(left:)`` past what is left of the
     ///   payment, ``WalletError/refundReused`` for another refund with the same id.
-    func refund(_ request: WalletProvider.RefundRequest, region: String) throws -> RefundRecord {
+    package func refund(_ request: WalletProvider.RefundRequest, region: String) throws -> RefundRecord {
         let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
         let now = now
         let refund = try store.write { db -> RefundRecord in
@@ -43,7 +44,7 @@ extension OrderBook {
 
     /// Answers the refunds due at `now`: `refund.succeeded` with the wallet's refund id, or
     /// `refund.failed` with the rule's reason.
-    func answerDueRefunds(_ db: Connection, now: Int64) throws -> Int {
+    package func answerDueRefunds(_ db: Connection, now: Int64) throws -> Int {
         var count = 0
         for var refund in try db.refunds.due(by: now) {
             guard let order = try db.orders.find(refund.orderId) else { continue }
@@ -64,7 +65,7 @@ extension OrderBook {
         return count
     }
 
-    func refundRecord(_ refundId: String, region: String) throws -> RefundRecord {
+    package func refundRecord(_ refundId: String, region: String) throws -> RefundRecord {
         guard let refund = try store.read({ db in try db.refunds.find(refundId) }), refund.region == region else {
             throw WalletError(404, .notFound, "The wallet has no refund with that id.", field: "refundId")
         }

@@ -2,26 +2,26 @@ import SandboxStore
 import SandboxWire
 
 /// All SQL about orders.
-struct OrderRepository {
+package struct OrderRepository {
     /// Told after a commit that set something to do on the wallet's clock (an order's deadline, a
     /// rule's action, a refund's answer): the scheduler wakes and looks at ``nextDue()`` again.
-    static let scheduleChannel = "wallet-schedule"
+    package static let scheduleChannel = "wallet-schedule"
 
-    let db: Connection
+    package let db: Connection
 
-    func insert(_ order: OrderRecord) throws {
+    package func insert(_ order: OrderRecord) throws {
         try db.run(
             "INSERT INTO orders(\(OrderRecord.columns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
             order.values)
         db.notify(Self.scheduleChannel)
     }
 
-    func find(_ orderId: String) throws -> OrderRecord? {
+    package func find(_ orderId: String) throws -> OrderRecord? {
         try db.query("SELECT \(OrderRecord.columns) FROM orders WHERE order_id = ?", [.text(orderId)]).first.map { try OrderRecord(row: $0) }
     }
 
     /// Newest first. `openOnly`: the orders that are not final yet (pending, scanned, paying).
-    func list(openOnly: Bool, limit: Int) throws -> [OrderRecord] {
+    package func list(openOnly: Bool, limit: Int) throws -> [OrderRecord] {
         let filter = openOnly ? "WHERE status IN ('pending', 'scanned', 'paying')" : ""
         return try db.query(
             "SELECT \(OrderRecord.columns) FROM orders \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
@@ -30,7 +30,7 @@ struct OrderRepository {
     }
 
     /// Writes the order's state (status, payment, reason, plan).
-    func update(_ order: OrderRecord) throws {
+    package func update(_ order: OrderRecord) throws {
         try db.run(
             "UPDATE orders SET status = ?, payment_id = ?, reason = ?, plan_action = ?, plan_reason = ?, plan_due_at = ?, charged = ? WHERE order_id = ?",
             [
@@ -42,7 +42,7 @@ struct OrderRepository {
     }
 
     /// Orders whose planned action is due at `now`.
-    func planned(dueBy now: Int64, limit: Int = 100) throws -> [OrderRecord] {
+    package func planned(dueBy now: Int64, limit: Int = 100) throws -> [OrderRecord] {
         try db.query(
             "SELECT \(OrderRecord.columns) FROM orders WHERE plan_due_at IS NOT NULL AND plan_due_at <= ? ORDER BY plan_due_at LIMIT ?",
             [.integer(now), .integer(Int64(limit))]
@@ -50,7 +50,7 @@ struct OrderRepository {
     }
 
     /// Payable orders whose deadline passed at `now`.
-    func overdue(at now: Int64, limit: Int = 100) throws -> [OrderRecord] {
+    package func overdue(at now: Int64, limit: Int = 100) throws -> [OrderRecord] {
         try db.query(
             "SELECT \(OrderRecord.columns) FROM orders WHERE status IN ('pending', 'scanned') AND expires_at <= ? ORDER BY expires_at LIMIT ?",
             [.integer(now), .integer(Int64(limit))]
@@ -59,7 +59,7 @@ struct OrderRepository {
 
     /// The earliest moment something falls due on the wallet's clock (a planned action, a payable
     /// order's deadline, a refund's answer), nil: nothing is waiting. Each part reads its partial index.
-    func nextDue() throws -> Int64? {
+    package func nextDue() throws -> Int64? {
         try db.query(
             """
             SELECT MIN(due) FROM (
@@ -70,23 +70,23 @@ struct OrderRepository {
     }
 
     /// A BLIK customer's confirmation requests still waiting for an answer at `now`, oldest first.
-    func waiting(customerId: String, at now: Int64) throws -> [OrderRecord] {
+    package func waiting(customerId: String, at now: Int64) throws -> [OrderRecord] {
         try db.query(
             "SELECT \(OrderRecord.columns) FROM orders WHERE customer_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at, rowid",
             [.text(customerId), .integer(now)]
         ).map { try OrderRecord(row: $0) }
     }
 
-    func deleteAll() throws {
+    package func deleteAll() throws {
         try db.run("DELETE FROM orders")
     }
 }
 
 extension Connection {
-    var orders: OrderRepository { OrderRepository(db: self) }
-    var refunds: RefundRepository { RefundRepository(db: self) }
-    var rules: RuleRepository { RuleRepository(db: self) }
-    var outbox: OutboxRepository { OutboxRepository(db: self) }
-    var blik: BlikRepository { BlikRepository(db: self) }
-    var walletState: WalletStateRepository { WalletStateRepository(db: self) }
+    package var orders: OrderRepository { OrderRepository(db: self) }
+    package var refunds: RefundRepository { RefundRepository(db: self) }
+    package var rules: RuleRepository { RuleRepository(db: self) }
+    package var outbox: OutboxRepository { OutboxRepository(db: self) }
+    package var blik: BlikRepository { BlikRepository(db: self) }
+    package var walletState: WalletStateRepository { WalletStateRepository(db: self) }
 }

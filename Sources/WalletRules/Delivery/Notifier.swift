@@ -1,3 +1,4 @@
+import WalletStorage
 import SandboxTime
 import Foundation
 import SandboxCore
@@ -17,14 +18,18 @@ import Synchronization
 ///
 /// The wallet only connects to the hosts it was configured with (``WalletSimulator/Configuration/hostURLs``);
 /// a notification for a region without one waits, retried, until one is set.
-final class Notifier: Sendable {
+package final class Notifier: Sendable {
     /// How the notifier retries.
-    struct Policy: Sendable {
-        var firstRetry: Duration
-        var longestRetry: Duration
+    package struct Policy: Sendable {
+        package var firstRetry: Duration
+        package var longestRetry: Duration
         /// Orders the notifier's thread delivers for at once (a customer's own action is not counted).
-        var concurrency: Int
-        var timeout: Duration
+        package var concurrency: Int
+        package var timeout: Duration
+
+        package init(firstRetry: Duration, longestRetry: Duration, concurrency: Int, timeout: Duration) {
+            (self.firstRetry, self.longestRetry, self.concurrency, self.timeout) = (firstRetry, longestRetry, concurrency, timeout)
+        }
     }
 
     private let book: OrderBook
@@ -36,7 +41,7 @@ final class Notifier: Sendable {
     private let worker: OutboxWorker
     private let retries: RetrySchedule
 
-    init(book: OrderBook, policy: Policy, hostURL: @escaping @Sendable (String) -> String?) {
+    package init(book: OrderBook, policy: Policy, hostURL: @escaping @Sendable (String) -> String?) {
         self.book = book
         self.policy = policy
         self.hostURL = hostURL
@@ -50,7 +55,7 @@ final class Notifier: Sendable {
                 userAgent: "TapSandbox-Wallet/1.0", maxIdleHandles: policy.concurrency + 32))
     }
 
-    func start() {
+    package func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
         book.deliverer.withLockedValue { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
         book.outboxChanged.observe { [worker] in worker.wake() }
@@ -66,7 +71,7 @@ final class Notifier: Sendable {
     }
 
     /// Stops taking notifications and waits for those in flight.
-    func stop() {
+    package func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
         book.deliverer.withLockedValue { $0 = nil }
         book.outboxChanged.observe(nil)
@@ -76,7 +81,7 @@ final class Notifier: Sendable {
     /// Delivers the order's pending notifications now, on the calling thread, whether due or
     /// waiting for a retry (the customer acted: the host may be back). When another thread is
     /// delivering for the order, it goes on to this one too.
-    func deliverNow(orderId: String) {
+    package func deliverNow(orderId: String) {
         guard running.load(ordering: .sequentiallyConsistent), worker.claim(orderId) else {
             book.outboxChanged.broadcast()
             return

@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 import SandboxWire
 
@@ -66,7 +67,7 @@ extension WalletData {
                 self.error = error
             }
 
-            func matches(_ payCode: String) -> Bool {
+            package func matches(_ payCode: String) -> Bool {
                 if let code { return code == payCode }
                 guard let prefix, let length else { return false }
                 return payCode.count == length && payCode.hasPrefix(prefix)
@@ -74,12 +75,12 @@ extension WalletData {
         }
 
         /// The table's entry for a code, if any.
-        func rule(for payCode: String) -> CodeRule? { codes.first { $0.matches(payCode) } }
+        package func rule(for payCode: String) -> CodeRule? { codes.first { $0.matches(payCode) } }
 
-        static let refusals = ["blik_code_expired", "blik_code_used", "blik_code_unknown", "blik_verification_failed"]
+        package static let refusals = ["blik_code_expired", "blik_code_used", "blik_code_unknown", "blik_verification_failed"]
 
         /// Decodes and checks the section.
-        static func decode(_ file: File, name: String) throws -> Blik {
+        package static func decode(_ file: File, name: String) throws -> Blik {
             let lifetime = file.codeLifetimeSeconds ?? 120
             let confirmation = file.confirmationSeconds ?? 60
             guard (1...86_400).contains(lifetime) else { throw WalletDataError(description: "\(name): blik.codeLifetimeSeconds must be from 1 to 86400") }
@@ -125,13 +126,13 @@ extension WalletData {
         }
 
         /// The section as the file spells it.
-        struct File: Decodable {
-            let codeLifetimeSeconds: Int?
-            let confirmationSeconds: Int?
-            let customers: [WalletBlik.Customer]?
-            let codes: [CodeRule]?
-            let triggerAmounts: [String: Int]?
-            let rules: [AmountRule]?
+        package struct File: Decodable {
+            package let codeLifetimeSeconds: Int?
+            package let confirmationSeconds: Int?
+            package let customers: [WalletBlik.Customer]?
+            package let codes: [CodeRule]?
+            package let triggerAmounts: [String: Int]?
+            package let rules: [AmountRule]?
         }
     }
 }

@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 import SandboxCore
 import SandboxStore
@@ -8,7 +9,7 @@ import SandboxWire
 /// clock (by ``tick()``, which the scheduler calls and every clock move too).
 extension OrderBook {
     /// The oldest standing rule for orders that matches (one use taken), else the amount's rule.
-    func plan(_ db: Connection, for request: WalletProvider.OrderRequest, now: Int64) throws -> OrderRecord.Plan? {
+    package func plan(_ db: Connection, for request: WalletProvider.OrderRequest, now: Int64) throws -> OrderRecord.Plan? {
         if let plan = try standingRulePlan(db, region: request.region, merchantId: request.merchantId, terminalId: request.terminalId, now: now) {
             return plan
         }
@@ -18,7 +19,7 @@ extension OrderBook {
 
     /// The `wallet.json` rule of an amount: the trigger (43) in major units, and the hundredths.
     /// The oldest standing rule for orders that matches, one use taken (QR orders and BLIK payments alike).
-    func standingRulePlan(_ db: Connection, region: String, merchantId: String, terminalId: String, now: Int64) throws -> OrderRecord.Plan? {
+    package func standingRulePlan(_ db: Connection, region: String, merchantId: String, terminalId: String, now: Int64) throws -> OrderRecord.Plan? {
         guard let rule = try db.rules.all().first(where: {
             $0.appliesTo == .orders && $0.matches(region: region, merchantId: merchantId, terminalId: terminalId)
         }) else { return nil }
@@ -26,36 +27,36 @@ extension OrderBook {
         return OrderRecord.Plan(action: rule.action, reason: rule.reason, dueAt: now + Self.milliseconds(rule.afterSeconds))
     }
 
-    func amountRule(amount: Int, currency: String, region: String) -> WalletData.AmountRule? {
+    package func amountRule(amount: Int, currency: String, region: String) -> WalletData.AmountRule? {
         guard let currency = Currency(code: currency),
             let digits = MagicAmounts.responseDigits(of: amount, trigger: data.trigger(region: region), exponent: currency.exponent)
         else { return nil }
         return data.rules.first { $0.digits == digits }
     }
 
-    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
+    package static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
 
     // MARK: Standing rules
 
-    func addRule(_ rule: StandingRule) throws {
+    package func addRule(_ rule: StandingRule) throws {
         try store.write { db in try db.rules.insert(rule) }
     }
 
-    func rules() throws -> [StandingRule] { try store.read { db in try db.rules.all() } }
+    package func rules() throws -> [StandingRule] { try store.read { db in try db.rules.all() } }
 
     /// A seed's wallet part, in one write: customers made or changed, rules added.
-    func applySeed(customers: [WalletBlik.Customer], rules: [StandingRule]) throws {
+    package func applySeed(customers: [WalletBlik.Customer], rules: [StandingRule]) throws {
         try store.write { db in
             for customer in customers { try db.blik.upsert(customer) }
             for rule in rules { try db.rules.insert(rule) }
         }
     }
 
-    func deleteRule(_ ruleId: String) throws {
+    package func deleteRule(_ ruleId: String) throws {
         guard try store.write({ db in try db.rules.delete(ruleId) }) else { throw WalletError.ruleNotFound }
     }
 
-    func deleteRules() throws { try store.write { db in try db.rules.deleteAll() } }
+    package func deleteRules() throws { try store.write { db in try db.rules.deleteAll() } }
 
     // MARK: Time
 
@@ -64,7 +65,7 @@ extension OrderBook {
     ///
     /// - Returns: how many things changed.
     @discardableResult
-    func tick() throws -> Int {
+    package func tick() throws -> Int {
         let now = now
         // A read first: an idle wallet does not commit (and sync) ten times a second.
         guard let due = try store.read({ db in try db.orders.nextDue() }), due <= now else { return 0 }

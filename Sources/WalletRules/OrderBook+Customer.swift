@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 import SandboxStore
 import SandboxWire
@@ -5,7 +6,7 @@ import SandboxWire
 /// The customer's side: what the pay page's buttons (and their API twins) do.
 extension OrderBook {
     /// The customer opened the pay page: a pending order becomes scanned (a scanned one stays).
-    func scan(_ orderId: String) throws -> OrderRecord {
+    package func scan(_ orderId: String) throws -> OrderRecord {
         try change(orderId) { db, order in
             if order.isBlik { throw WalletError.blikNoScan }
             if order.status == .scanned { return }
@@ -15,7 +16,7 @@ extension OrderBook {
 
     /// The pay page was opened: scans the order if it is still pending, and never fails. The page
     /// does not wait for the host to hear of it: the notifier's thread tells it.
-    func scanIfPending(_ orderId: String) {
+    package func scanIfPending(_ orderId: String) {
         _ = try? change(orderId, deliverNow: false) { db, order in
             if order.status == .pending, !order.isBlik { try markScanned(db, &order) }
         }
@@ -24,23 +25,23 @@ extension OrderBook {
     /// The customer pressed Pay (BLIK: Approve, after the bank's checks): the order is `paying`
     /// and the host is told; answers once the host acknowledged (`paid`) or refused (`refused`),
     /// or after ``payWait`` (`paying`; the notification goes on being retried).
-    func pay(_ orderId: String) throws -> OrderRecord {
+    package func pay(_ orderId: String) throws -> OrderRecord {
         let paying = try change(orderId) { db, order in
             if order.isBlik { try approveBlik(db, &order) } else { try startPayment(db, &order) }
         }
         return waitWhilePaying(paying)
     }
 
-    func decline(_ orderId: String, reason: APMDeclineReason) throws -> OrderRecord {
+    package func decline(_ orderId: String, reason: APMDeclineReason) throws -> OrderRecord {
         try change(orderId) { db, order in try finish(db, &order, as: .declined, reason: reason.rawValue) }
     }
 
     /// "Let it expire".
-    func expire(_ orderId: String) throws -> OrderRecord {
+    package func expire(_ orderId: String) throws -> OrderRecord {
         try change(orderId) { db, order in try finish(db, &order, as: .expired, reason: nil) }
     }
 
-    func orders(openOnly: Bool, limit: Int = 200) throws -> [OrderRecord] {
+    package func orders(openOnly: Bool, limit: Int = 200) throws -> [OrderRecord] {
         try store.read { db in try db.orders.list(openOnly: openOnly, limit: limit) }
     }
 
@@ -65,7 +66,7 @@ extension OrderBook {
         return changed
     }
 
-    func markScanned(_ db: Connection, _ order: inout OrderRecord) throws {
+    package func markScanned(_ db: Connection, _ order: inout OrderRecord) throws {
         order.status = .scanned
         try db.orders.update(order)
         try notify(db, .orderScanned, order: order)
@@ -74,7 +75,7 @@ extension OrderBook {
     /// Pay on an order whose QR was never opened (the API's shortcut) tells the host the payment
     /// alone: `order.paid` says the customer had the order in front of them, and one message is
     /// half the round trips of a scan and a payment.
-    func startPayment(_ db: Connection, _ order: inout OrderRecord) throws {
+    package func startPayment(_ db: Connection, _ order: inout OrderRecord) throws {
         order.status = .paying
         order.paymentId = ids.next("wpay")
         order.plan = nil
@@ -82,7 +83,7 @@ extension OrderBook {
         try notify(db, .orderPaid, order: order, paymentId: order.paymentId)
     }
 
-    func finish(_ db: Connection, _ order: inout OrderRecord, as status: WalletProvider.OrderStatus, reason: String?) throws {
+    package func finish(_ db: Connection, _ order: inout OrderRecord, as status: WalletProvider.OrderStatus, reason: String?) throws {
         order.status = status
         order.reason = reason
         order.plan = nil
@@ -91,7 +92,7 @@ extension OrderBook {
     }
 
     /// The order once it is no longer `paying`, or as it is after ``payWait``.
-    func waitWhilePaying(_ order: OrderRecord) -> OrderRecord {
+    package func waitWhilePaying(_ order: OrderRecord) -> OrderRecord {
         let (seconds, attoseconds) = payWait.components
         let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
         var current = order

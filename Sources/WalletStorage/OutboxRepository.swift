@@ -3,10 +3,10 @@ import SandboxWire
 
 /// All SQL of the notification outbox. A row is written in the same transaction as the state
 /// change it reports, so a notification is never lost nor sent for a change that did not happen.
-struct OutboxRepository {
-    let db: Connection
+package struct OutboxRepository {
+    package let db: Connection
 
-    func add(_ notification: WalletProvider.Notification, region: String, body: [UInt8], now realTime: Int64) throws {
+    package func add(_ notification: WalletProvider.Notification, region: String, body: [UInt8], now realTime: Int64) throws {
         try db.run(
             "INSERT INTO outbox(id, region, order_id, type, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
@@ -20,7 +20,7 @@ struct OutboxRepository {
     ///
     /// Ordered as the partial index `outbox_pending` is, so only pending rows are read: ordered by
     /// `seq` alone, SQLite walks the whole table, every notification ever sent, to skip the sort.
-    func due(at realTime: Int64, limit: Int) throws -> [OutboxEntry] {
+    package func due(at realTime: Int64, limit: Int) throws -> [OutboxEntry] {
         try db.query(
             """
             SELECT seq, id, region, order_id, type, body, attempts FROM outbox AS o
@@ -32,7 +32,7 @@ struct OutboxRepository {
     }
 
     /// The order's oldest pending notification and when it falls due (real time), if one is pending.
-    func oldestPending(orderId: String) throws -> (entry: OutboxEntry, due: Int64)? {
+    package func oldestPending(orderId: String) throws -> (entry: OutboxEntry, due: Int64)? {
         try db.query(
             """
             SELECT seq, id, region, order_id, type, body, attempts, next_attempt_at FROM outbox
@@ -53,7 +53,7 @@ struct OutboxRepository {
 
     /// When the next pending notification of an order not in `busy` falls due (real time), if any
     /// is pending: the orders another thread is delivering for are that thread's to finish.
-    func nextDue(excluding busy: Set<String>) throws -> Int64? {
+    package func nextDue(excluding busy: Set<String>) throws -> Int64? {
         let rows = try db.query(
             "SELECT order_id, next_attempt_at FROM outbox WHERE state = 'pending' ORDER BY next_attempt_at LIMIT ?",
             [.integer(Int64(busy.count + 1))])
@@ -62,32 +62,32 @@ struct OutboxRepository {
     }
 
     /// The host's final answer, which arrived at `answeredAt` (real time).
-    func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?, answeredAt: Int64) throws {
+    package func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?, answeredAt: Int64) throws {
         try db.run(
             "UPDATE outbox SET state = ?, attempts = attempts + 1, last_status = ?, last_error = NULL, answered_at = ? WHERE seq = ?",
             [.text(state.rawValue), status.map { .integer(Int64($0)) } ?? .null, .integer(answeredAt), .integer(seq)])
     }
 
-    func retry(_ seq: Int64, at realTime: Int64, status: Int?, error: String) throws {
+    package func retry(_ seq: Int64, at realTime: Int64, status: Int?, error: String) throws {
         try db.run(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_status = ?, last_error = ? WHERE seq = ?",
             [.integer(realTime), status.map { .integer(Int64($0)) } ?? .null, .text(error), .integer(seq)])
     }
 
     /// Drops the order's pending notifications of `type` (a payment the host can no longer take).
-    func drop(orderId: String, type: WalletProvider.NotificationType) throws {
+    package func drop(orderId: String, type: WalletProvider.NotificationType) throws {
         try db.run(
             "UPDATE outbox SET state = 'dropped' WHERE order_id = ? AND type = ? AND state = 'pending'",
             [.text(orderId), .text(type.rawValue)])
     }
 
     /// How many notifications wait for their host.
-    func pendingCount() throws -> Int {
+    package func pendingCount() throws -> Int {
         let count: Int64 = try db.query("SELECT COUNT(*) FROM outbox WHERE state = 'pending'")[0][0]
         return Int(count)
     }
 
-    func deleteAll() throws {
+    package func deleteAll() throws {
         try db.run("DELETE FROM outbox")
     }
 }

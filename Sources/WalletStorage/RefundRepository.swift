@@ -1,14 +1,14 @@
 import SandboxStore
 
 /// All SQL about refunds.
-struct RefundRepository {
-    let db: Connection
+package struct RefundRepository {
+    package let db: Connection
 
     private static let columns = """
         refund_id, order_id, region, amount, reference, status, reason, provider_id, outcome, outcome_reason, due_at, created_at, request
         """
 
-    func insert(_ refund: RefundRecord) throws {
+    package func insert(_ refund: RefundRecord) throws {
         try db.run(
             "INSERT INTO refunds(\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -20,31 +20,31 @@ struct RefundRepository {
         if refund.status == .pending { db.notify(OrderRepository.scheduleChannel) }
     }
 
-    func find(_ refundId: String) throws -> RefundRecord? {
+    package func find(_ refundId: String) throws -> RefundRecord? {
         try db.query("SELECT \(Self.columns) FROM refunds WHERE refund_id = ?", [.text(refundId)]).first.map { try Self.record($0) }
     }
 
     /// What the order's refunds that have not failed add up to.
-    func committedAmount(of orderId: String) throws -> Int {
+    package func committedAmount(of orderId: String) throws -> Int {
         let total: Int64? = try db.query(
             "SELECT SUM(amount) FROM refunds WHERE order_id = ? AND status != 'failed'", [.text(orderId)])[0][0]
         return Int(total ?? 0)
     }
 
-    func due(by now: Int64, limit: Int = 100) throws -> [RefundRecord] {
+    package func due(by now: Int64, limit: Int = 100) throws -> [RefundRecord] {
         try db.query(
             "SELECT \(Self.columns) FROM refunds WHERE status = 'pending' AND due_at <= ? ORDER BY due_at LIMIT ?",
             [.integer(now), .integer(Int64(limit))]
         ).map { try Self.record($0) }
     }
 
-    func finish(_ refund: RefundRecord) throws {
+    package func finish(_ refund: RefundRecord) throws {
         try db.run(
             "UPDATE refunds SET status = ?, reason = ?, provider_id = ? WHERE refund_id = ?",
             [.text(refund.status.rawValue), refund.reason.databaseValue, refund.providerId.databaseValue, .text(refund.refundId)])
     }
 
-    func deleteAll() throws {
+    package func deleteAll() throws {
         try db.run("DELETE FROM refunds")
     }
 

@@ -1,5 +1,5 @@
+import WalletStorage
 import Foundation
-import SandboxHTTP
 import SandboxWire
 import WebhookSignature
 
@@ -19,18 +19,20 @@ public enum ProviderSignature {
     /// - Throws: ``WalletError`` `provider_signature_invalid` (401) when `Wallet-Region` is missing
     ///   or unknown, or `Wallet-Signature` is missing, malformed, does not match, or is older (or
     ///   newer) than 300 s.
-    static func verify(_ request: Request, secrets: [String: String], now: Int) throws -> String {
-        guard let region = request.header(WalletProvider.regionHeader), !region.isEmpty else {
+    ///
+    /// - Parameter header: the request's header of a name (any case).
+    package static func verify(header: (String) -> String?, body: [UInt8], secrets: [String: String], now: Int) throws -> String {
+        guard let region = header(WalletProvider.regionHeader), !region.isEmpty else {
             throw WalletError.signatureInvalid("the Wallet-Region header is missing.", field: "header.Wallet-Region")
         }
         guard let secret = secrets[region] else {
             throw WalletError.signatureInvalid("the wallet knows no region '\(region.prefix(64))'.", field: "header.Wallet-Region")
         }
-        guard let signature = request.header(WalletProvider.signatureHeader) else {
+        guard let signature = header(WalletProvider.signatureHeader) else {
             throw WalletError.signatureInvalid("the Wallet-Signature header is missing.")
         }
         do {
-            try WebhookVerifier.verify(scheme: .monei, headers: ["monei-signature": signature], body: request.body, secret: secret, now: now)
+            try WebhookVerifier.verify(scheme: .monei, headers: ["monei-signature": signature], body: body, secret: secret, now: now)
         } catch {
             switch error {
             case .timestampOutsideTolerance: throw WalletError.signatureInvalid("its timestamp is more than 300 s away from the wallet's time.")

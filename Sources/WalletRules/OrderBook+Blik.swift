@@ -1,3 +1,4 @@
+import WalletStorage
 import FastJSON
 import Foundation
 import SandboxCore
@@ -8,14 +9,14 @@ import SandboxWire
 /// confirmation and the balance it moves. A BLIK payment is an order with brand `BLIK`, so the
 /// notifications, deadlines, closes and refunds are the QR ones.
 extension OrderBook {
-    var blik: WalletData.Blik { data.blik }
+    package var blik: WalletData.Blik { data.blik }
 
     // MARK: The bank app (customers)
 
-    func customers() throws -> [WalletBlik.Customer] { try store.read { db in try db.blik.customers() } }
+    package func customers() throws -> [WalletBlik.Customer] { try store.read { db in try db.blik.customers() } }
 
     /// - Throws: ``WalletError/customerNotFound``.
-    func customer(_ customerId: String) throws -> WalletBlik.Customer {
+    package func customer(_ customerId: String) throws -> WalletBlik.Customer {
         guard let customer = try store.read({ db in try db.blik.customer(customerId) }) else { throw WalletError.customerNotFound }
         return customer
     }
@@ -24,7 +25,7 @@ extension OrderBook {
     /// clock, never one of the code table's (so it cannot be mistaken for a CI code). `completion`
     /// hears the code once it is durable (on the store's thread), or
     /// ``WalletError/customerNotFound``.
-    func issueCode(customerId: String, nine: Bool, then completion: @escaping @Sendable (Result<WalletBlik.Code, any Error>) -> Void) {
+    package func issueCode(customerId: String, nine: Bool, then completion: @escaping @Sendable (Result<WalletBlik.Code, any Error>) -> Void) {
         let (now, blik, codes) = (now, blik, codes)
         let seconds = blik.codeLifetimeSeconds
         store.write({ db -> BlikRepository.CodeRow in
@@ -55,7 +56,7 @@ extension OrderBook {
     }
 
     /// The customer's confirmation requests that wait for an answer, oldest first.
-    func confirmationRequests(customerId: String) throws -> [OrderRecord] {
+    package func confirmationRequests(customerId: String) throws -> [OrderRecord] {
         let now = now
         return try store.read { db in
             guard try db.blik.customer(customerId) != nil else { throw WalletError.customerNotFound }
@@ -72,7 +73,7 @@ extension OrderBook {
     /// new, or the code's refusal (``WalletError/blikCodeUnknown``, ``WalletError/blikCodeExpired``,
     /// ``WalletError/blikCodeUsed``, ``WalletError/blikVerificationFailed``), or
     /// ``WalletError/orderReused`` for another payment with the same id.
-    func blikPayment(
+    package func blikPayment(
         _ request: WalletBlik.PaymentRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
     ) throws {
         let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
@@ -122,7 +123,7 @@ extension OrderBook {
 
     /// The customer approved: the bank checks the amount table, the per-payment limit and the
     /// balance, then takes the money and tells the host (or declines with the reason).
-    func approveBlik(_ db: Connection, _ order: inout OrderRecord) throws {
+    package func approveBlik(_ db: Connection, _ order: inout OrderRecord) throws {
         guard let customerId = order.customerId, let customer = try db.blik.customer(customerId) else {
             // A code of the table: no account behind it.
             return try startPayment(db, &order)
@@ -142,7 +143,7 @@ extension OrderBook {
 
     /// Takes the order's amount from the customer's balance (`true`) or gives it back (`false`),
     /// once each way: `charged` says where it stands.
-    func charge(_ db: Connection, _ order: inout OrderRecord, _ charged: Bool) throws {
+    package func charge(_ db: Connection, _ order: inout OrderRecord, _ charged: Bool) throws {
         guard let customerId = order.customerId, order.charged != charged else { return }
         try db.blik.move(customerId, by: charged ? -order.amount : order.amount)
         order.charged = charged
@@ -151,13 +152,13 @@ extension OrderBook {
 
     /// Moves a refund's money back to (or, when the host refused the refund, away from) the
     /// customer of a BLIK order.
-    func creditRefund(_ db: Connection, order: OrderRecord, amount: Int) throws {
+    package func creditRefund(_ db: Connection, order: OrderRecord, amount: Int) throws {
         guard let customerId = order.customerId else { return }
         try db.blik.move(customerId, by: amount)
     }
 
     /// The `blik.rules` entry of an amount: the trigger (44) in major units, and the hundredths.
-    func blikAmountRule(amount: Int, currency: String) -> WalletData.AmountRule? {
+    package func blikAmountRule(amount: Int, currency: String) -> WalletData.AmountRule? {
         guard let currency = Currency(code: currency),
             let digits = MagicAmounts.responseDigits(of: amount, trigger: blik.trigger, exponent: currency.exponent)
         else { return nil }

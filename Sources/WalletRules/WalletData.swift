@@ -1,3 +1,4 @@
+import WalletStorage
 import Foundation
 import SandboxWire
 
@@ -56,10 +57,10 @@ public struct WalletData: Sendable, Equatable {
 
     public static func decode(_ data: Data, file: String = fileName) throws -> WalletData {
         struct File: Decodable {
-            let secrets: [String: String]
-            let triggerAmounts: [String: Int]?
-            let rules: [AmountRule]?
-            let blik: Blik.File?
+            package let secrets: [String: String]
+            package let triggerAmounts: [String: Int]?
+            package let rules: [AmountRule]?
+            package let blik: Blik.File?
         }
         let parsed: File
         do { parsed = try JSONDecoder().decode(File.self, from: data) } catch {
@@ -87,5 +88,5 @@ public struct WalletData: Sendable, Equatable {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }

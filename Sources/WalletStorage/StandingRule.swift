@@ -35,7 +35,7 @@ public struct StandingRule: Codable, Sendable, Equatable {
     public var count: Int?
     public var createdAt: Date
 
-    enum CodingKeys: String, CodingKey { case ruleId, appliesTo, region, merchantId, terminalId, action, reason, afterSeconds, count, createdAt }
+    package enum CodingKeys: String, CodingKey { case ruleId, appliesTo, region, merchantId, terminalId, action, reason, afterSeconds, count, createdAt }
 
     public init(
         ruleId: String, appliesTo: Target, region: String?, merchantId: String?, terminalId: String?, action: RuleAction,
@@ -86,11 +86,11 @@ public struct StandingRule: Codable, Sendable, Equatable {
     }
 
     /// Whether the rule applies to an order (or a refund of an order) with these ids.
-    func matches(region: String, merchantId: String, terminalId: String) -> Bool {
+    package func matches(region: String, merchantId: String, terminalId: String) -> Bool {
         (self.region.map { $0 == region } ?? true) && (self.merchantId.map { $0 == merchantId } ?? true)
             && (self.terminalId.map { $0 == terminalId } ?? true)
     }
 
     /// `POST /api/rules` and a seed's wallet rules: every field but the action may be left out.
-    typealias Draft = WalletSeed.Rule
+    package typealias Draft = WalletSeed.Rule
 }

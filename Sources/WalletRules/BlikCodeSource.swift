@@ -1,3 +1,4 @@
+import WalletStorage
 import SandboxCrypto
 
 /// Where the bank app's code digits come from: random by default, a sequence in a test that wants
@@ -19,5 +20,5 @@ public struct BlikCodeSource: Sendable {
         return digits
     }
 
-    func digits(_ count: Int) -> String { make(count) }
+    package func digits(_ count: Int) -> String { make(count) }
 }

@@ -1,8 +1,8 @@
 import SandboxWire
 
 /// One notification waiting for (or past) its delivery to a host.
-struct OutboxEntry: Sendable, Equatable {
-    enum State: String, Sendable {
+package struct OutboxEntry: Sendable, Equatable {
+    package enum State: String, Sendable {
         /// Not acknowledged yet: retried.
         case pending
         /// The host answered 2xx.
@@ -13,11 +13,11 @@ struct OutboxEntry: Sendable, Equatable {
         case dropped
     }
 
-    var seq: Int64
-    var id: String
-    var region: String
-    var orderId: String
-    var type: WalletProvider.NotificationType
-    var body: [UInt8]
-    var attempts: Int
+    package var seq: Int64
+    package var id: String
+    package var region: String
+    package var orderId: String
+    package var type: WalletProvider.NotificationType
+    package var body: [UInt8]
+    package var attempts: Int
 }

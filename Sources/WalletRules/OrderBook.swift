@@ -1,3 +1,4 @@
+import WalletStorage
 import FastJSON
 import LockedValue
 import SandboxTime
@@ -14,29 +15,29 @@ import SandboxWire
 /// host acknowledged, or `refused` when the host answered 409 (the order had closed there). A
 /// payable order (pending or scanned) may also be `declined`, `expired` (by the customer, a rule,
 /// or the wallet's own deadline) or `closed` by the host.
-final class OrderBook: Sendable {
-    let store: Store
+package final class OrderBook: Sendable {
+    package let store: Store
     /// The wallet's clock (orders, rules, refunds); `POST /_sandbox/clock` moves it.
-    let clock: SandboxClock
+    package let clock: SandboxClock
     /// Real time, for delivery retries.
-    let realTime: any TimeSource
-    let data: WalletData
-    let ids: IdentifierSource
+    package let realTime: any TimeSource
+    package let data: WalletData
+    package let ids: IdentifierSource
     /// The digits of BLIK codes.
-    let codes: BlikCodeSource
+    package let codes: BlikCodeSource
     /// The base of every `payUrl`.
-    let publicURL: @Sendable () -> String
+    package let publicURL: @Sendable () -> String
     /// Wakes the notifier when a notification is queued.
-    let outboxChanged: ChangeSignal
+    package let outboxChanged: ChangeSignal
     /// Wakes the customers waiting for an order to change.
-    let orderChanged: ChangeSignal
+    package let orderChanged: ChangeSignal
     /// Delivers an order's queued notifications on the calling thread; set while the notifier
     /// runs (``Notifier/deliverNow(orderId:)``), nil: they wait for the notifier's thread.
-    let deliverer = LockedValueBox<(@Sendable (String) -> Void)?>(nil)
+    package let deliverer = LockedValueBox<(@Sendable (String) -> Void)?>(nil)
     /// How long a customer's Pay waits for the host's answer before it answers `paying`.
-    let payWait: Duration
+    package let payWait: Duration
 
-    init(
+    package init(
         store: Store, clock: SandboxClock, realTime: any TimeSource, data: WalletData, ids: IdentifierSource,
         codes: BlikCodeSource = .random, publicURL: @escaping @Sendable () -> String, payWait: Duration
     ) throws {
@@ -53,14 +54,14 @@ final class OrderBook: Sendable {
         try store.write { [data] db in try db.blik.seed(data.blik.customers) }
     }
 
-    var now: Int64 { clock.nowMilliseconds() }
+    package var now: Int64 { clock.nowMilliseconds() }
 
     // MARK: The provider side (hosts)
 
     /// Makes the order, or answers the one made before with the same request: `completion` hears
     /// the order and whether it is new once that is durable (on the store's thread), or
     /// ``WalletError/orderReused`` when the id was used for another order.
-    func create(
+    package func create(
         _ request: WalletProvider.OrderRequest, then completion: @escaping @Sendable (Result<(OrderRecord, created: Bool), any Error>) -> Void
     ) throws {
         let canonical = String(decoding: try SortedJSONEncoder.encode(request), as: UTF8.self)
@@ -79,7 +80,7 @@ final class OrderBook: Sendable {
     }
 
     /// An order of `region` (another region's orders are not there for it).
-    func order(_ orderId: String, region: String? = nil) throws -> OrderRecord {
+    package func order(_ orderId: String, region: String? = nil) throws -> OrderRecord {
         guard let order = try store.read({ db in try db.orders.find(orderId) }), region.map({ $0 == order.region }) ?? true
         else { throw WalletError.orderNotFound }
         return order
@@ -90,7 +91,7 @@ final class OrderBook: Sendable {
     /// A final order is answered as it is; a paid one is refused with ``WalletError/orderPaid``.
     /// An order whose payment the host has not acknowledged yet is closed and its payment
     /// dropped: the host decides, and it has closed the order.
-    func close(_ orderId: String, region: String, reason: String) throws -> OrderRecord {
+    package func close(_ orderId: String, region: String, reason: String) throws -> OrderRecord {
         let changed = try store.write { db -> OrderRecord in
             guard var order = try db.orders.find(orderId), order.region == region else { throw WalletError.orderNotFound }
             switch order.status {
@@ -116,7 +117,7 @@ final class OrderBook: Sendable {
     // MARK: Notifications
 
     /// Queues a notification to the order's host, in the caller's transaction.
-    func notify(
+    package func notify(
         _ db: Connection, _ type: WalletProvider.NotificationType, order: OrderRecord, refundId: String? = nil,
         paymentId: String? = nil, reason: String? = nil
     ) throws {
@@ -126,7 +127,7 @@ final class OrderBook: Sendable {
     }
 
     /// What a host answered to a notification: 2xx took it, 409 refused it (with its message).
-    enum Answer: Sendable, Equatable {
+    package enum Answer: Sendable, Equatable {
         case acknowledged(status: Int)
         case refused(message: String)
     }
@@ -138,7 +139,7 @@ final class OrderBook: Sendable {
     /// pending again, and the host, which keeps the ids it took, acknowledges its redelivery as a
     /// repeat, which records it then (the customer is charged once, by whichever record stays).
     /// `answeredAt`: when the answer arrived (real time, kept on the entry).
-    func record(_ entry: OutboxEntry, _ answer: Answer, answeredAt: Int64) throws {
+    package func record(_ entry: OutboxEntry, _ answer: Answer, answeredAt: Int64) throws {
         try store.write(.committed) { db in
             switch answer {
             case .acknowledged(let status):
@@ -177,7 +178,7 @@ final class OrderBook: Sendable {
     /// Brings back a snapshot of the wallet's database (`Connection.backup(to:)`) whole
     /// (``Store/restore(from:)``), its clock offset with it: orders, refunds, rules, notifications,
     /// BLIK codes and balances are the snapshot's.
-    func restore(from path: String) throws {
+    package func restore(from path: String) throws {
         try store.restore(from: path)
         let offset = try store.read { db in try db.walletState.clockOffset() }
         clock.restore(offset: offset)
@@ -186,7 +187,7 @@ final class OrderBook: Sendable {
 
     /// Forgets every order, refund, rule, notification and BLIK code, and puts the BLIK balances
     /// back as `wallet.json` has them (`POST /_sandbox/reset`).
-    func reset() throws {
+    package func reset() throws {
         try store.write { db in
             try db.outbox.deleteAll()
             try db.refunds.deleteAll()

@@ -59,10 +59,11 @@ public struct JSONClient: Sendable {
     ///   - path: From the base URL's root: `/terminal/v1/sessions`.
     ///   - query: Percent-encoded here (a `+` in an ISO 8601 offset goes as `%2B`, never read as a space).
     ///   - body: Encoded as JSON, sent with `Content-Type: application/json`.
+    ///   - json: A body already encoded as JSON (a seed file), sent as it is; instead of `body`.
     ///   - headers: Further headers (`Idempotency-Key`, MONEI's bare `Authorization`).
     ///   - bearer: Sent as `Authorization: Bearer …`.
     public func send<Value: Decodable & Sendable>(
-        _ method: String, _ path: String, query: [(String, String)] = [], body: (any Encodable)? = nil,
+        _ method: String, _ path: String, query: [(String, String)] = [], body: (any Encodable)? = nil, json: Data? = nil,
         headers: [String: String] = [:], bearer: String? = nil, as type: Value.Type = Value.self
     ) async -> Answer<Value> {
         var text = baseURL.absoluteString
@@ -74,7 +75,8 @@ public struct JSONClient: Sendable {
         guard let url = URL(string: text) else { return .invalidURL("\(text) is not a URL") }
         var headers = headers
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
-        var data: Data?
+        var data = json
+        if json != nil { headers["Content-Type"] = "application/json" }
         if let body {
             do {
                 data = try JSONEncoder().encode(body)

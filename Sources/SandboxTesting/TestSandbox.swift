@@ -109,34 +109,30 @@ public struct TestSandbox: Sendable {
         return url
     }
 
-    /// One control call: the body of a 2xx answer, or the service's error as a ``TestSandboxError``.
-    @discardableResult
-    func call(_ method: String, _ base: URL, _ path: String, body: Data? = nil) async throws(TestSandboxError) -> Data {
-        guard let url = URL(string: base.absoluteString.trimmingSuffix("/") + path) else {
-            throw TestSandboxError(status: nil, code: nil, message: "Not a URL: \(base.absoluteString)\(path)", field: nil)
-        }
-        var headers: [String: String] = [:]
-        if let key = endpoints.controlKey { headers["X-Sandbox-Control-Key"] = key }
-        switch await transport.send(method, url, headers: headers, body: body) {
-        case .failed(let failure):
-            throw TestSandboxError(status: nil, code: nil, message: "\(failure.message) Is the sandbox running (make run)?", field: nil)
-        case .answer(let status, let data) where (200..<300).contains(status):
-            return data
-        case .answer(let status, let data):
-            let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
-            throw TestSandboxError(
-                status: status, code: envelope?.error.code,
-                message: envelope?.error.message ?? "\(method) \(url.absoluteString) answered \(status).", field: envelope?.error.field)
-        }
+    /// One control call whose answer is not read; the service's refusal as a ``TestSandboxError``.
+    func call(_ method: String, _ base: URL, _ path: String, body: Data? = nil) async throws(TestSandboxError) {
+        _ = try await call(method, base, path, body: body, as: JSONClient.Empty.self)
     }
 
-    /// A control call whose answer is JSON of type `T`.
-    func call<T: Decodable>(_ method: String, _ base: URL, _ path: String, body: Data? = nil, as type: T.Type) async throws(TestSandboxError) -> T {
-        let data = try await call(method, base, path, body: body)
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw TestSandboxError(status: nil, code: nil, message: "\(base.absoluteString)\(path) answered what this library cannot read: \(error)", field: nil)
+    /// A control call whose answer is JSON of type `T`, over the device libraries' ``JSONClient``
+    /// (with the control key when the sandbox has one).
+    func call<T: Decodable & Sendable>(
+        _ method: String, _ base: URL, _ path: String, body: Data? = nil, as type: T.Type
+    ) async throws(TestSandboxError) -> T {
+        let headers = endpoints.controlKey.map { ["X-Sandbox-Control-Key": $0] } ?? [:]
+        switch await JSONClient(baseURL: base, transport: transport).send(method, path, json: body, headers: headers, as: type) {
+        case .value(let answer):
+            return answer
+        case .failed(let failure):
+            throw TestSandboxError(status: nil, code: nil, message: "\(failure.message) Is the sandbox running (make run)?", field: nil)
+        case .invalidURL(let message), .unencodable(let message):
+            throw TestSandboxError(status: nil, code: nil, message: "Not sent: \(message)", field: nil)
+        case .undecodable(_, let message):
+            throw TestSandboxError(status: nil, code: nil, message: "\(base.absoluteString)\(path) answered what this library cannot read: \(message)", field: nil)
+        case .refused(let status, let envelope, _):
+            throw TestSandboxError(
+                status: status, code: envelope?.error.code,
+                message: envelope?.error.message ?? "\(method) \(base.absoluteString)\(path) answered \(status).", field: envelope?.error.field)
         }
     }
 
@@ -182,11 +178,5 @@ public struct TestSandboxError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         [status.map(String.init), code.map(\.rawValue), field, message].compactMap { $0 }.joined(separator: " ")
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -39,9 +39,6 @@ public struct OptionKey<Value: Sendable>: OptionDeclaring {
     public func help(_ text: String, default defaultValue: String? = nil) -> OptionKey {
         OptionKey(option.name, option.placeholder, text, default: defaultValue, missing: missing, read: read)
     }
-
-    /// The value of `text` given for this option.
-    public func value(of text: String) throws(UsageError) -> Value { try read(text) }
 }
 
 extension OptionKey where Value == String {

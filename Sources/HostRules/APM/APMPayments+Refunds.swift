@@ -20,7 +20,7 @@ extension APMPayments {
         let now = payments.now()
         return try store.write { db in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
-            if let kept = try kept(db, key, terminal: terminal) { return kept }
+            if let kept = try payments.kept(db, key, terminal: terminal.terminalId) { return kept }
             let original: TransactionRecord
             do {
                 original = try payments.record(db, id: body.refundedTransactionId, terminal: terminal.terminalId)
@@ -51,7 +51,7 @@ extension APMPayments {
             let answer = try transaction(db, record, terminal: terminal)
             guard key != nil else { return .fresh(answer, status: 201) }
             let encoded = try PaymentAnswer.encoded(answer, status: 201)
-            try keep(db, key, encoded, terminal: terminal, at: now)
+            try payments.keep(db, key, encoded, terminal: terminal.terminalId, at: now)
             return encoded
         }
     }

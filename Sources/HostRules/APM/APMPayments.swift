@@ -113,7 +113,7 @@ package struct APMPayments: Sendable {
     ) throws -> Started {
         try store.write(.committed) { db -> Started in
             try payments.expireStale(db, terminal: terminal.terminalId, at: now)
-            if let kept = try kept(db, key, terminal: terminal) { return .replay(kept) }
+            if let kept = try payments.kept(db, key, terminal: terminal.terminalId) { return .replay(kept) }
             guard try !payments.inFlight(db, terminal: terminal.terminalId) else { throw PaymentError.terminalBusy }
             var record = TransactionRecord(
                 id: payments.transactionID(at: now), terminalID: terminal.terminalId, merchantID: terminal.merchantId, type: .AUTH,
@@ -155,23 +155,10 @@ package struct APMPayments: Sendable {
             let answer = try transaction(db, record, terminal: terminal)
             guard key != nil else { return (answer, nil) }
             let encoded = try PaymentAnswer.encoded(answer, status: 201)
-            try keep(db, key, encoded, terminal: terminal, at: now)
+            try payments.keep(db, key, encoded, terminal: terminal.terminalId, at: now)
             return (answer, encoded)
         }
         return written.kept ?? .fresh(written.answer, status: 201)
-    }
-
-    package func kept(_ db: Connection, _ key: CardPayments.IdempotencyKey?, terminal: TerminalInfo) throws -> PaymentAnswer? {
-        guard let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) else { return nil }
-        guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
-        return .replay(kept)
-    }
-
-    /// Keeps an encoded answer (``PaymentAnswer/encoded(_:status:)``) under the key, with the change.
-    package func keep(_ db: Connection, _ key: CardPayments.IdempotencyKey?, _ answer: PaymentAnswer, terminal: TerminalInfo, at now: Int64) throws {
-        guard let key, let kept = answer.kept else { return }
-        try db.transactions.keep(
-            .init(requestHash: key.requestHash, status: kept.status, body: kept.body), terminal: terminal.terminalId, key: key.key, at: now)
     }
 
     // MARK: - Poll

@@ -112,24 +112,35 @@ package struct CardPayments: Sendable {
         // repeated Idempotency-Key (then it is stored with the change, in the same transaction).
         store.write({ db -> PaymentAnswer in
             try expireStale(db, terminal: terminal.terminalId, at: now)
-            if let key, let kept = try db.transactions.answer(terminal: terminal.terminalId, key: key.key) {
-                guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
-                return .replay(kept)
-            }
+            if let kept = try kept(db, key, terminal: terminal.terminalId) { return kept }
             let record = try body(db)
             // The webhook of a final outcome commits with the outcome itself.
             try outbox.record(db, record, at: now)
             let detail = try detail(db, record, terminal: terminal, at: now)
             guard let key else { return .fresh(detail, status: status) }
             let answer = try PaymentAnswer.encoded(detail, status: status)
-            try db.transactions.keep(
-                .init(requestHash: key.requestHash, status: status, body: answer.kept?.body ?? []), terminal: terminal.terminalId, key: key.key,
-                at: now)
+            try keep(db, key, answer, terminal: terminal.terminalId, at: now)
             return answer
         }, then: { result in
             // Encoded by the thread that sends the answer, not by the store's syncer.
             reply { result }
         })
+    }
+
+    /// The first answer to a repeated `Idempotency-Key` of `terminal` (card, QR or BLIK), or nil.
+    ///
+    /// - Throws: ``PaymentError/idempotencyKeyReused`` when the key came with another request.
+    package func kept(_ db: Connection, _ key: IdempotencyKey?, terminal: String) throws -> PaymentAnswer? {
+        guard let key, let kept = try db.transactions.answer(terminal: terminal, key: key.key) else { return nil }
+        guard kept.requestHash == key.requestHash else { throw PaymentError.idempotencyKeyReused }
+        return .replay(kept)
+    }
+
+    /// Keeps an encoded answer (``PaymentAnswer/encoded(_:status:)``) under the key, in the change's transaction.
+    package func keep(_ db: Connection, _ key: IdempotencyKey?, _ answer: PaymentAnswer, terminal: String, at now: Int64) throws {
+        guard let key, let kept = answer.kept else { return }
+        try db.transactions.keep(
+            .init(requestHash: key.requestHash, status: kept.status, body: kept.body), terminal: terminal, key: key.key, at: now)
     }
 
     // MARK: - In flight

@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "TapToPayDemoTests",
             dependencies: ["TapOnMobileSandbox", "SandboxTesting", "SandboxWire", "SandboxTestSupport", "HostTestSupport"]),
-        .testTarget(name: "PaymentTests", dependencies: ["Launcher", "EnvironmentHost", "HostRules", "HostStorage", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "HostPaymentTests", dependencies: ["Launcher", "EnvironmentHost", "HostRules", "HostStorage", "SandboxStore", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxWire", "SandboxQRCode", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
     ]
 )
 

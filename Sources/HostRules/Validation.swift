@@ -1,8 +1,8 @@
 import HostStorage
 import SandboxWire
 
-/// Checks of the values clients send; each failure names its field.
-package enum Validate {
+/// The host's own checks of the values clients send; each failure names its field.
+extension Validate {
     package static func deviceID(_ value: String, field: String = "deviceId") throws(FieldError) -> String {
         guard PlainIdentifier.isValid(value) else {
             throw .invalidRequest("deviceId must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
@@ -32,26 +32,5 @@ package enum Validate {
             value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
         else { throw .invalidRequest("'\(value)' is not an e-mail address.", field: "email") }
         return value
-    }
-
-    /// An identifier from a path or body (terminal, merchant): short and plain, else it cannot exist.
-    package static func identifier(_ value: String, field: String) throws(FieldError) -> String {
-        guard PlainIdentifier.isValid(value) else {
-            throw .invalidRequest("\(field) must be 1 to 64 letters, digits, '.', '_' or '-'.", field: field)
-        }
-        return value
-    }
-}
-
-/// A refusal of a request's shape (400 `invalid_request` naming the field), shared by every
-/// surface of the host: the checks of ``Validate``.
-package struct FieldError: ServiceError, Equatable {
-    package let status = 400
-    package let code = ErrorCode.invalidRequest
-    package let message: String
-    package let field: String?
-
-    package static func invalidRequest(_ message: String, field: String) -> FieldError {
-        FieldError(message: message, field: field)
     }
 }

@@ -26,6 +26,9 @@ public struct ColumnTable<Record>: Sendable {
     /// The column names, in table order.
     public var names: [String] { columns.map(\.name) }
 
+    /// The column names as a `SELECT` list: `id, amount, note`.
+    public var list: String { names.joined(separator: ", ") }
+
     /// The record's values, in ``names`` order, to bind.
     @inlinable public func values(of record: Record) -> [DatabaseValue] {
         columns.map { $0.write(record) }
@@ -37,6 +40,13 @@ public struct ColumnTable<Record>: Sendable {
     ///   subscript does.
     @inlinable public func read(_ row: Row, into record: inout Record) throws {
         for column in columns { try column.read(&record, row) }
+    }
+
+    /// A record read from `row`, starting from `blank` (the values no column sets).
+    @inlinable public func record(_ row: Row, from blank: Record) throws -> Record {
+        var record = blank
+        try read(row, into: &record)
+        return record
     }
 
     /// `INSERT INTO name (every column) VALUES (?, …)`.
@@ -65,6 +75,16 @@ public struct Column<Record>: Sendable {
         nonisolated(unsafe) let property = property
         write = { $0[keyPath: property].databaseValue }
         read = { record, row in record[keyPath: property] = try row[name] }
+    }
+
+    /// A column that writes and reads its own way (a value spread over several properties, a date).
+    public init(
+        _ name: String, write: @escaping @Sendable (Record) -> DatabaseValue,
+        read: @escaping @Sendable (inout Record, Row) throws -> Void
+    ) {
+        self.name = name
+        self.write = write
+        self.read = read
     }
 
     /// A column that holds an enumeration as its raw text; text no case has reads as `unknown`.

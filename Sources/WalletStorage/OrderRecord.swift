@@ -56,37 +56,39 @@ package struct OrderRecord: Sendable, Equatable {
             paymentId: status == .paid ? paymentId : nil, reason: reason)
     }
 
-    package static let columns = """
-        order_id, region, merchant_id, merchant_name, terminal_id, amount, currency, brand, brand_full_name, reference,
-        status, pay_url, created_at, expires_at, payment_id, reason, request, plan_action, plan_reason, plan_due_at,
-        customer_id, charged
-        """
+    /// The table: each column beside the property it holds; reading, writing and the column list come from it.
+    package static let table = ColumnTable<OrderRecord>("orders", [
+        Column("order_id", \.orderId), Column("region", \.region), Column("merchant_id", \.merchantId),
+        Column("merchant_name", \.merchantName), Column("terminal_id", \.terminalId), Column("amount", \.amount),
+        Column("currency", \.currency), Column("brand", \.brand), Column("brand_full_name", \.brandFullName),
+        Column("reference", \.reference), Column("status", \.status, unknown: .pending), Column("pay_url", \.payUrl),
+        Column("created_at", \.createdAt), Column("expires_at", \.expiresAt), Column("payment_id", \.paymentId),
+        Column("reason", \.reason), Column("request", \.request),
+        // The plan's three columns are read together, with the first: a plan is all three or none.
+        Column("plan_action", write: { $0.plan.map { .text($0.action.rawValue) } ?? .null }, read: { order, row in
+            let action: String? = try row["plan_action"]
+            let due: Int64? = try row["plan_due_at"]
+            order.plan = nil
+            if let action = action.flatMap(RuleAction.init(rawValue:)), let due {
+                order.plan = Plan(action: action, reason: try row["plan_reason"], dueAt: due)
+            }
+        }),
+        Column("plan_reason", write: { $0.plan?.reason.databaseValue ?? .null }, read: { _, _ in }),
+        Column("plan_due_at", write: { $0.plan.map { .integer($0.dueAt) } ?? .null }, read: { _, _ in }),
+        Column("customer_id", \.customerId), Column("charged", \.charged),
+    ])
+
+    /// The column list, for `SELECT`.
+    package static var columns: String { table.list }
 
     package init(row: Row) throws {
-        orderId = try row["order_id"]
-        region = try row["region"]
-        merchantId = try row["merchant_id"]
-        merchantName = try row["merchant_name"]
-        terminalId = try row["terminal_id"]
-        amount = try row["amount"]
-        currency = try row["currency"]
-        brand = try row["brand"]
-        brandFullName = try row["brand_full_name"]
-        reference = try row["reference"]
-        status = WalletProvider.OrderStatus(rawValue: try row["status"]) ?? .pending
-        payUrl = try row["pay_url"]
-        createdAt = try row["created_at"]
-        expiresAt = try row["expires_at"]
-        paymentId = try row["payment_id"]
-        reason = try row["reason"]
-        request = try row["request"]
-        let action: String? = try row["plan_action"]
-        let due: Int64? = try row["plan_due_at"]
-        if let action = action.flatMap(RuleAction.init(rawValue:)), let due {
-            plan = Plan(action: action, reason: try row["plan_reason"], dueAt: due)
-        }
-        customerId = try row["customer_id"]
-        charged = (try row["charged"] as Int64) != 0
+        self = try Self.table.record(row, from: OrderRecord())
+    }
+
+    /// An empty record, for ``table`` to fill.
+    private init() {
+        orderId = ""; region = ""; merchantId = ""; merchantName = ""; terminalId = ""; amount = 0; currency = ""; brand = ""
+        status = .pending; payUrl = ""; createdAt = 0; expiresAt = 0; request = ""
     }
 
     package init(
@@ -110,15 +112,7 @@ package struct OrderRecord: Sendable, Equatable {
         self.plan = plan
     }
 
-    package var values: [DatabaseValue] {
-        [
-            .text(orderId), .text(region), .text(merchantId), .text(merchantName), .text(terminalId), .integer(Int64(amount)),
-            .text(currency), .text(brand), brandFullName.databaseValue, reference.databaseValue, .text(status.rawValue),
-            .text(payUrl), .integer(createdAt), .integer(expiresAt), paymentId.databaseValue, reason.databaseValue, .text(request),
-            plan.map { .text($0.action.rawValue) } ?? .null, plan?.reason.databaseValue ?? .null,
-            plan.map { .integer($0.dueAt) } ?? .null, customerId.databaseValue, .integer(charged ? 1 : 0),
-        ]
-    }
+    package var values: [DatabaseValue] { Self.table.values(of: self) }
 }
 
 extension Date {

@@ -11,7 +11,7 @@ package struct OrderRepository {
 
     package func insert(_ order: OrderRecord) throws {
         try db.run(
-            "INSERT INTO orders(\(OrderRecord.columns)) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))",
+            OrderRecord.table.insert,
             order.values)
         db.notify(Self.scheduleChannel)
     }

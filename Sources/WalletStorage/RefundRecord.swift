@@ -36,4 +36,19 @@ package struct RefundRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.request = request
     }
+
+    /// The table: each column beside the property it holds.
+    package static let table = ColumnTable<RefundRecord>("refunds", [
+        Column("refund_id", \.refundId), Column("order_id", \.orderId), Column("region", \.region), Column("amount", \.amount),
+        Column("reference", \.reference), Column("status", \.status, unknown: .pending), Column("reason", \.reason),
+        Column("provider_id", \.providerId), Column("outcome", \.outcome, unknown: .approve),
+        Column("outcome_reason", \.outcomeReason), Column("due_at", \.dueAt), Column("created_at", \.createdAt),
+        Column("request", \.request),
+    ])
+
+    package init(row: Row) throws {
+        self = try Self.table.record(row, from: RefundRecord(
+            refundId: "", orderId: "", region: "", amount: 0, reference: nil, status: .pending, reason: nil, providerId: nil,
+            outcome: .approve, outcomeReason: nil, dueAt: 0, createdAt: 0, request: ""))
+    }
 }

@@ -6,26 +6,12 @@ import SandboxStore
 package struct RuleRepository {
     package let db: Connection
 
-    private static let columns = "rule_id, applies_to, region, merchant_id, terminal_id, action, reason, after_seconds, remaining, created_at"
-
     package func insert(_ rule: StandingRule) throws {
-        try db.run(
-            "INSERT INTO rules(\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(rule.ruleId), .text(rule.appliesTo.rawValue), rule.region.databaseValue, rule.merchantId.databaseValue,
-                rule.terminalId.databaseValue, .text(rule.action.rawValue), rule.reason.databaseValue, .real(rule.afterSeconds),
-                rule.count.map { .integer(Int64($0)) } ?? .null, .integer(rule.createdAt.millisecondsSince1970),
-            ])
+        try db.run(StandingRule.table.insert, StandingRule.table.values(of: rule))
     }
 
     package func all() throws -> [StandingRule] {
-        try db.query("SELECT \(Self.columns) FROM rules ORDER BY seq").map { row in
-            StandingRule(
-                ruleId: try row["rule_id"], appliesTo: StandingRule.Target(rawValue: try row["applies_to"]) ?? .orders,
-                region: try row["region"], merchantId: try row["merchant_id"], terminalId: try row["terminal_id"],
-                action: RuleAction(rawValue: try row["action"]) ?? .approve, reason: try row["reason"], afterSeconds: try row["after_seconds"],
-                count: (try row["remaining"] as Int64?).map(Int.init), createdAt: Date(milliseconds: try row["created_at"]))
-        }
+        try db.query("SELECT \(StandingRule.table.list) FROM rules ORDER BY seq").map(StandingRule.init(row:))
     }
 
     /// Takes one use of the rule: a counted rule is gone after its last.

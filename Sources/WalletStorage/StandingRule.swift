@@ -1,4 +1,6 @@
 import Foundation
+import SandboxStore
+import SandboxTime
 import SandboxWire
 
 /// A standing rule of the customer API (`/api/rules`): what the wallet does, on its own, with
@@ -93,4 +95,22 @@ public struct StandingRule: Codable, Sendable, Equatable {
 
     /// `POST /api/rules` and a seed's wallet rules: every field but the action may be left out.
     package typealias Draft = WalletSeed.Rule
+}
+
+extension StandingRule {
+    /// The table `rules`: each column beside the property it holds (`count` is the `remaining` uses).
+    package static let table = ColumnTable<StandingRule>("rules", [
+        Column("rule_id", \.ruleId), Column("applies_to", \.appliesTo, unknown: .orders), Column("region", \.region),
+        Column("merchant_id", \.merchantId), Column("terminal_id", \.terminalId), Column("action", \.action, unknown: .approve),
+        Column("reason", \.reason), Column("after_seconds", \.afterSeconds), Column("remaining", \.count),
+        Column(
+            "created_at", write: { .integer($0.createdAt.millisecondsSince1970) },
+            read: { rule, row in rule.createdAt = Date(milliseconds: try row["created_at"]) }),
+    ])
+
+    package init(row: Row) throws {
+        self = try Self.table.record(row, from: StandingRule(
+            ruleId: "", appliesTo: .orders, region: nil, merchantId: nil, terminalId: nil, action: .approve, reason: nil,
+            afterSeconds: 0, count: nil, createdAt: Date(timeIntervalSince1970: 0)))
+    }
 }

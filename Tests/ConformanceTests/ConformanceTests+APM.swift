@@ -120,7 +120,7 @@ extension ConformanceTests {
                         reason: """
                             Generated requests cannot carry a valid Wallet-Signature (an HMAC of the body with the region's \
                             secret): every one is rightly 401 provider_signature_invalid. The signed ones are covered by \
-                            PaymentTests' QRNotificationTests.
+                            HostPaymentTests' QRNotificationTests.
                             """,
                         positiveStatuses: ["401"])
                 ]),

@@ -1,3 +1,4 @@
+import SandboxWire
 import HostRules
 import HostStorage
 import Foundation

@@ -1,3 +1,4 @@
+import SandboxWire
 import WalletRules
 import WalletStorage
 import Foundation

@@ -22,7 +22,7 @@ extension WalletSimulator {
             let rules = try (seed.rules ?? []).enumerated().map { index, seeded in
                 do {
                     return try rule(seeded, id: book.ids.next("rule"), now: now)
-                } catch let error as WalletError {
+                } catch let error as any ServiceError {
                     throw WalletError(error.status, error.code, error.message, field: "rules[\(index)]" + (error.field.map { "." + $0 } ?? ""))
                 }
             }

@@ -32,6 +32,7 @@ let package = Package(
         // also searches a keg-only formula's pkg-config folder), plus typed shims for variadic APIs.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
@@ -51,7 +52,7 @@ let package = Package(
         // the wire time. Foundation and FastJSON only: no server module, built for the SDK's platforms too.
         .target(name: "SandboxWire", dependencies: ["FastJSON"]),
         .target(name: "SandboxCore", dependencies: ["SandboxTime", "FastJSON", "SandboxWire"]),
-        .target(name: "SandboxStore", dependencies: ["CSQLite"]),
+        .target(name: "SandboxStore", dependencies: ["CSQLite", "CPostgres"]),
         .target(name: "SandboxHTTP", dependencies: ["CMicroHTTPD", "SandboxCrypto", "SandboxCore", "SandboxTime", "FastJSON", "SandboxWire"]),
         .target(name: "SandboxHTTPClient", dependencies: ["CCurl"]),
         .target(name: "SandboxControl", dependencies: ["SandboxHTTPClient", "SandboxWire"]),

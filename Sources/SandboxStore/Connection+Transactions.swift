@@ -6,6 +6,9 @@ extension Connection {
         case immediate = "IMMEDIATE"
         /// Takes no lock until the first read: the reader's snapshot starts there.
         case deferred = "DEFERRED"
+        /// A schema change: SQLite's IMMEDIATE; PostgreSQL's READ COMMITTED, where each statement
+        /// sees what committed before it (after an advisory lock, another replica's migration).
+        case schema = "SCHEMA"
     }
 
     /// Runs `body` between `BEGIN` and `COMMIT`, rolling back when it throws.
@@ -15,7 +18,16 @@ extension Connection {
     ///   `BEGIN` or `COMMIT`.
     func inTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
         // Through the statement cache: transaction control is parsed once per connection.
-        try run(kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        switch (engine, kind) {
+        case (.sqlite, .immediate), (.sqlite, .schema): try run("BEGIN IMMEDIATE")
+        case (.postgres, .schema): try run("BEGIN ISOLATION LEVEL READ COMMITTED")
+        case (.sqlite, .deferred): try run("BEGIN DEFERRED")
+        // Every write sees the database as if it ran alone, whichever replica runs it; one that
+        // cannot be is refused (DatabaseError.isRetryable) and the store runs it again.
+        case (.postgres, .immediate): try run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        // A read sees one snapshot, as a SQLite read transaction does.
+        case (.postgres, .deferred): try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        }
         do {
             let value = try body(self)
             try run("COMMIT")

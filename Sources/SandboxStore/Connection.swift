@@ -6,9 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// One SQLite connection: run SQL, query rows, reuse compiled statements.
+/// One database connection, SQLite's (the embedded default) or PostgreSQL's: run SQL, query
+/// rows, reuse compiled statements.
 ///
-/// A `Connection` owns its `sqlite3` handle and closes it when released. It is not
+/// A `Connection` owns its `sqlite3` handle (or libpq connection) and closes it when released. It is not
 /// `Sendable`: one thread uses it at a time. Code in the sandbox gets one from ``Store``
 /// (``Store/write(_:)`` and ``Store/read(_:)``) rather than opening its own.
 ///
@@ -20,8 +21,21 @@ import Darwin
 /// ```
 ///
 /// ``run(_:_:)`` and ``query(_:_:)`` keep each SQL text compiled in a per-connection cache,
-/// so write SQL with `?` placeholders, never with values spliced in.
+/// so write SQL with `?` placeholders, never with values spliced in. On PostgreSQL the same SQL
+/// runs through ``PostgresDialect/translate(_:)``.
 public final class Connection {
+    /// The database engine beneath.
+    public enum Engine: Sendable {
+        case sqlite
+        case postgres
+    }
+
+    /// The engine this connection talks to.
+    public var engine: Engine { postgres == nil ? .sqlite : .postgres }
+
+    /// The PostgreSQL connection, or nil on SQLite.
+    let postgres: PostgresSession?
+
     /// How a connection may touch its file.
     public enum Access: Sendable {
         /// Read and write; the file is created if it does not exist.
@@ -33,13 +47,17 @@ public final class Connection {
     /// SQLite's last error on this connection (its extended code and message), or nil when the
     /// last call succeeded.
     var lastError: DatabaseError? {
+        guard let handle else { return nil }
         let code = sqlite3_extended_errcode(handle)
         return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE ? nil : DatabaseError.sqlite(code: code, db: handle, sql: nil)
     }
 
-    let handle: OpaquePointer
+    /// SQLite's handle; nil on PostgreSQL, where what needs it (``Statement``, copies through the
+    /// backup API, checkpoints) does not run.
+    let handle: OpaquePointer!
 
-    /// The path this connection opened (`":memory:"` for a private in-memory database).
+    /// The path this connection opened (`":memory:"` for a private in-memory database), or the
+    /// PostgreSQL URL it connected to, its password left out.
     public let path: String
 
     /// Compiled statements by SQL text; see ``cachedStatement(_:)``.
@@ -97,16 +115,35 @@ public final class Connection {
         }
         self.handle = handle
         self.path = path
+        self.postgres = nil
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout))
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Connects to PostgreSQL with a `postgres://` URL or a libpq connection string
+    /// (`host=/tmp/pg dbname=sandbox`).
+    ///
+    /// - Throws: ``DatabaseError`` when the server cannot be reached or refuses the login.
+    public init(postgres url: String) throws {
+        self.postgres = try PostgresSession(conninfo: url)
+        self.handle = nil
+        self.path = Self.withoutPassword(url)
+    }
+
+    /// `postgres://user:secret@host/db` as `postgres://user@host/db`, for logs.
+    static func withoutPassword(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url.range(of: "@", range: scheme.upperBound..<url.endIndex),
+            let colon = url.range(of: ":", range: scheme.upperBound..<at.lowerBound)
+        else { return url }
+        return String(url[..<colon.lowerBound]) + String(url[at.lowerBound...])
     }
 
     deinit {
         // Finalize cached statements first; close_v2 then closes at once, or as soon as a
         // statement still held elsewhere is released.
         statementCache.removeAll()
-        sqlite3_close_v2(handle)
+        if let handle { sqlite3_close_v2(handle) }
     }
 
     /// Runs one or more SQL statements separated by `;`, with no parameters.
@@ -115,6 +152,7 @@ public final class Connection {
     ///
     /// - Throws: ``DatabaseError`` from the first statement that fails; the ones before it stay run.
     public func execute(_ sql: String) throws {
+        if let postgres { return try postgres.execute(sql) }
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         guard code == SQLITE_OK else {
@@ -128,6 +166,7 @@ public final class Connection {
     ///
     /// - Throws: ``DatabaseError`` for a syntax error or an unknown table or column.
     public func prepare(_ sql: String) throws -> Statement {
+        guard postgres == nil else { throw DatabaseError.misuse.with(message: "Statement is SQLite's; use run or query", sql: sql) }
         // The C string lives only inside withCString, and `tail` points into it: the check of
         // what follows the first statement has to happen in there too.
         let statement = try sql.withCString { text -> OpaquePointer in
@@ -183,22 +222,31 @@ public final class Connection {
     ///
     /// - Throws: ``DatabaseError``; ``DatabaseError/isConstraintViolation`` tells a refused change.
     public func run(_ sql: String, _ values: [DatabaseValue] = []) throws {
+        if let postgres {
+            _ = try postgres.query(sql, values)
+            return
+        }
         try cachedStatement(sql).run(values)
     }
 
     /// Runs one query with bound values, through the statement cache, and returns every row.
     public func query(_ sql: String, _ values: [DatabaseValue] = []) throws -> [Row] {
-        try cachedStatement(sql).query(values)
+        if let postgres { return try postgres.query(sql, values) }
+        return try cachedStatement(sql).query(values)
     }
 
-    /// The rowid of the most recent successful `INSERT` on this connection.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// The rowid of the most recent successful `INSERT` on this connection (on PostgreSQL, the
+    /// value the last sequence of this session handed out: a `BIGSERIAL` key's).
+    public var lastInsertRowID: Int64 {
+        guard let postgres else { return sqlite3_last_insert_rowid(handle) }
+        return (try? postgres.query("SELECT lastval() AS id", []).first?["id"] as Int64?) ?? 0
+    }
 
     /// How many rows the most recent `INSERT`, `UPDATE` or `DELETE` changed.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var changes: Int { postgres?.changes ?? Int(sqlite3_changes64(handle)) }
 
     /// True while a transaction is open on this connection.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    public var isInTransaction: Bool { postgres?.isInTransaction ?? (sqlite3_get_autocommit(handle) == 0) }
 
     /// How many statements sit in the cache now.
     public var cachedStatementCount: Int { statementCache.count }

@@ -28,6 +28,8 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
         case typeMismatch
         case misuse
         case schemaMismatch
+        case postgres
+        case serializationFailure
     }
 
     private let code: Code
@@ -42,11 +44,15 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
     /// The SQL that failed, when there was one.
     public let sql: String?
 
-    private init(_ code: Code, message: String, extendedResultCode: Int? = nil, sql: String? = nil) {
+    /// PostgreSQL's SQLSTATE (for example `23505`, a unique violation), when the failure is PostgreSQL's.
+    public let sqlState: String?
+
+    private init(_ code: Code, message: String, extendedResultCode: Int? = nil, sql: String? = nil, sqlState: String? = nil) {
         self.code = code
         self.message = message
         self.extendedResultCode = extendedResultCode
         self.sql = sql
+        self.sqlState = sqlState
     }
 
     /// SQLite's primary result code (the low byte of ``extendedResultCode``, for example 19, `SQLITE_CONSTRAINT`).
@@ -56,7 +62,11 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
     public var isConstraintViolation: Bool { code == .constraintViolation }
 
     /// Whether SQLite found no room to write (`SQLITE_FULL`: the disk, or the database's page limit, is full).
-    public var isStorageFull: Bool { resultCode == Int(SQLITE_FULL) }
+    public var isStorageFull: Bool { resultCode == Int(SQLITE_FULL) || sqlState == "53100" }
+
+    /// Whether running the whole transaction again may succeed: PostgreSQL found it could not be
+    /// serialized with another one (`40001`), or chose it as a deadlock's victim (`40P01`).
+    public var isRetryable: Bool { code == .serializationFailure }
 
     /// SQLite reported a failure that has no more specific kind; ``extendedResultCode`` says which.
     public static let sqlite = DatabaseError(.sqlite, message: "SQLite failure")
@@ -87,9 +97,29 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
     /// another build, or of another kind of database. Nothing was changed.
     public static let schemaMismatch = DatabaseError(.schemaMismatch, message: "the copy's schema is not this database's")
 
+    /// PostgreSQL reported a failure that has no more specific kind; ``sqlState`` says which.
+    public static let postgres = DatabaseError(.postgres, message: "PostgreSQL failure")
+
+    /// PostgreSQL could not serialize the transaction with a concurrent one (or broke a
+    /// deadlock with it): nothing of it is kept, and running it again may succeed (``isRetryable``).
+    public static let serializationFailure = DatabaseError(.serializationFailure, message: "could not serialize access")
+
     /// The same kind with a more specific message (and SQL, if given).
     func with(message: String, sql: String? = nil) -> DatabaseError {
-        DatabaseError(code, message: message, extendedResultCode: extendedResultCode, sql: sql ?? self.sql)
+        DatabaseError(code, message: message, extendedResultCode: extendedResultCode, sql: sql ?? self.sql, sqlState: sqlState)
+    }
+
+    /// An error from a PostgreSQL SQLSTATE: class 23 is a constraint, 40001 and 40P01 are retryable,
+    /// 55P03 (a lock not available) is busy.
+    static func postgres(state: String?, message: String, sql: String?) -> DatabaseError {
+        let kind: Code =
+            switch state {
+            case let s? where s.hasPrefix("23"): .constraintViolation
+            case "40001", "40P01": .serializationFailure
+            case "55P03": .busy
+            default: .postgres
+            }
+        return DatabaseError(kind, message: message, sql: sql, sqlState: state)
     }
 
     /// An error from an SQLite result code, with the connection's current message.
@@ -123,6 +153,7 @@ public struct DatabaseError: Error, Equatable, Hashable, Sendable, CustomStringC
     public var description: String {
         var text = "DatabaseError.\(code.rawValue)"
         if let extendedResultCode { text += "(\(extendedResultCode))" }
+        if let sqlState { text += "(\(sqlState))" }
         text += ": \(message)"
         if let sql { text += " [SQL: \(sql)]" }
         return text

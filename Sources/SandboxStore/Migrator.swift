@@ -35,9 +35,30 @@ public struct Migrator: Sendable {
     /// The highest version this code knows, 0 when there are no migrations.
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
-    /// The schema version recorded in the database (0 for a new file).
+    /// The schema version recorded in the database (0 for a new file): SQLite's `user_version`,
+    /// PostgreSQL's row in `sandbox_schema`.
     public static func version(of db: Connection) throws -> Int {
-        try db.query("PRAGMA user_version")[0][0]
+        switch db.engine {
+        case .sqlite:
+            return try db.query("PRAGMA user_version")[0][0]
+        case .postgres:
+            let exists = try !db.query("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'sandbox_schema'").isEmpty
+            guard exists else { return 0 }
+            return try db.query("SELECT version FROM sandbox_schema")[0][0]
+        }
+    }
+
+    /// Records `version` in the transaction of its migration.
+    private static func setVersion(_ version: Int, of db: Connection) throws {
+        switch db.engine {
+        case .sqlite:
+            // PRAGMA takes no bound parameters; the version is an Int, so splicing is safe.
+            try db.execute("PRAGMA user_version = \(version)")
+        case .postgres:
+            try db.execute("CREATE TABLE IF NOT EXISTS sandbox_schema (version BIGINT NOT NULL)")
+            try db.run("DELETE FROM sandbox_schema")
+            try db.run("INSERT INTO sandbox_schema (version) VALUES (?)", [.integer(Int64(version))])
+        }
     }
 
     /// Applies every migration above the database's version, each in its own transaction.
@@ -55,7 +76,12 @@ public struct Migrator: Sendable {
         try checkNotNewer(than: Self.version(of: db))
         var applied: [Int] = []
         for migration in migrations {
-            let didApply = try db.inTransaction(.immediate) { db in
+            let didApply = try db.inTransaction(.schema) { db in
+                if db.engine == .postgres {
+                    // Replicas starting together: one migrates, the others wait here and then
+                    // find the version moved (a lock that ends with the transaction).
+                    try db.run("SELECT pg_advisory_xact_lock(7361001)")
+                }
                 let current = try Self.version(of: db)
                 try checkNotNewer(than: current)
                 guard current < migration.version else { return false }
@@ -64,8 +90,7 @@ public struct Migrator: Sendable {
                 } catch let error as DatabaseError {
                     throw error.with(message: "migration \(migration.version) '\(migration.name)' failed: \(error.message)")
                 }
-                // PRAGMA takes no bound parameters; the version is an Int, so splicing is safe.
-                try db.execute("PRAGMA user_version = \(migration.version)")
+                try Self.setVersion(migration.version, of: db)
                 return true
             }
             if didApply { applied.append(migration.version) }

@@ -26,10 +26,20 @@ extension Store {
         /// while every write waits for it. 0: only that one.
         public var backgroundCheckpointCommits: Int
 
+        /// PostgreSQL: at most this many connections from this process at once (reads and writes).
+        public var maximumPostgresConnections: Int
+
+        /// PostgreSQL: where `LISTEN` is not carried (a pooler in transaction mode), every
+        /// listener is told this often, so that workers still find work another replica made.
+        public var notificationFallback: Duration
+
         public init(
             maximumIdleReaders: Int = 32, busyTimeout: Duration = .seconds(5), maximumWritesPerCommit: Int = 64,
-            checkpointPages: Int = 10_000, backgroundCheckpointCommits: Int = 64
+            checkpointPages: Int = 10_000, backgroundCheckpointCommits: Int = 64, maximumPostgresConnections: Int = 16,
+            notificationFallback: Duration = .seconds(2)
         ) {
+            self.maximumPostgresConnections = max(1, maximumPostgresConnections)
+            self.notificationFallback = notificationFallback
             self.maximumIdleReaders = maximumIdleReaders
             self.busyTimeout = busyTimeout
             self.maximumWritesPerCommit = max(1, maximumWritesPerCommit)

@@ -40,7 +40,14 @@ public final class Store: Sendable {
     public let path: String
 
     private let configuration: Configuration
-    private let writes: WriteQueue
+    /// SQLite's writer (nil on PostgreSQL).
+    private let writes: WriteQueue!
+    /// PostgreSQL's connections (nil on SQLite).
+    private let postgres: PostgresPool?
+    private let postgresListener: PostgresListener?
+
+    /// The engine beneath.
+    public var engine: Connection.Engine { postgres == nil ? .sqlite : .postgres }
     private let full = Atomic<Bool>(false)
 
     /// Whether the last write failed for want of room (``DatabaseError/isStorageFull``: the disk is
@@ -61,7 +68,7 @@ public final class Store: Sendable {
             for listener in woken { listener() }
         }
     }
-    private let commits: Commits
+    private let commits: Commits!
     private let checkpointer: Checkpointer?
     private let idleReaders = Mutex<[ConnectionBox]>([])
 
@@ -95,13 +102,45 @@ public final class Store: Sendable {
             interval: UInt64(configuration.backgroundCheckpointCommits),
             open: { try Connection(path: path, access: .readWrite, busyTimeout: busyTimeout) })
         self.temporaryDirectory = temporaryDirectory
+        self.postgres = nil
+        self.postgresListener = nil
+    }
+
+    private init(postgres url: String, migrations: [Migration], configuration: Configuration) throws {
+        let migrator = try Migrator(migrations: migrations)
+        let pool = PostgresPool(
+            url: url, maximumConnections: configuration.maximumPostgresConnections, maximumIdle: configuration.maximumIdleReaders)
+        try pool.withConnection { db in _ = try migrator.migrate(db) }
+        let listeners = Listeners()
+        self.listeners = listeners
+        self.postgres = pool
+        self.postgresListener = PostgresListener(url: url, fallback: configuration.notificationFallback) { listeners.tell($0) }
+        self.path = Connection.withoutPassword(url)
+        self.configuration = configuration
+        self.writes = nil
+        self.commits = nil
+        self.checkpointer = nil
+        self.temporaryDirectory = nil
+    }
+
+    /// Opens the PostgreSQL database at `url` (`postgres://user@host:5432/sandbox`, or a libpq
+    /// connection string such as `host=/tmp/pg dbname=sandbox`) and brings its schema up to date
+    /// with `migrations` (PostgreSQL's own list), under an advisory lock so that replicas
+    /// starting together migrate once.
+    ///
+    /// Several processes may open the same database: every write runs at `SERIALIZABLE` and is
+    /// run again when PostgreSQL could not serialize it with another's, and what a write
+    /// ``Connection/notify(_:)``'d reaches the listeners of every process.
+    public static func open(postgres url: String, migrations: [Migration], configuration: Configuration = Configuration()) throws -> Store {
+        try Store(postgres: url, migrations: migrations, configuration: configuration)
     }
 
     deinit {
         // Readers close first: the last connection to close checkpoints the WAL into the file and
         // removes it, which a read-only one cannot do (then the file alone would lack the last writes).
         idleReaders.withLock { $0.removeAll() }
-        writes.stop()
+        writes?.stop()
+        postgresListener?.stop()
         if let temporaryDirectory {
             try? FileManager.default.removeItem(atPath: temporaryDirectory)
         }
@@ -200,6 +239,11 @@ public final class Store: Sendable {
     /// try store.write(.committed) { db in try db.run("UPDATE outbox SET state = 'delivered' WHERE seq = ?", [seq]) }
     /// ```
     public func write<T>(_ durability: Durability, _ body: (Connection) throws -> T) throws -> T {
+        if let postgres {
+            let (value, channels) = try postgres.write(body)
+            if !channels.isEmpty { listeners.tell(channels) }
+            return value
+        }
         let result = withoutActuallyEscaping(body) { body -> Result<T, any Error> in
             // The caller waits right here until the job is done, so the body outlives it.
             var result: Result<T, any Error>?
@@ -227,6 +271,9 @@ public final class Store: Sendable {
     /// - Throws: ``DatabaseError/schemaMismatch`` when the copy's schema or `user_version` is not
     ///   this database's (nothing changes), or SQLite's error.
     public func restore(from path: String) throws {
+        guard postgres == nil else {
+            throw DatabaseError.misuse.with(message: "restoring a copy is SQLite's (snapshots of a PostgreSQL database are not built yet)")
+        }
         let result = withoutActuallyEscaping({ (db: Connection) throws in try db.restore(from: path) }) { body -> Result<Void, any Error> in
             var result: Result<Void, any Error>?
             let done = DispatchSemaphore(value: 0)
@@ -266,7 +313,11 @@ public final class Store: Sendable {
         _ body: @escaping @Sendable (Connection) throws -> T,
         then completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        enqueue(body) { [writes, checkpointer] result in
+        if postgres != nil {
+            DispatchQueue.global().async { completion(Result { try self.write(body) }) }
+            return
+        }
+        enqueue(body) { [writes = writes!, checkpointer] result in
             completion(result)
             Self.startCheckpointIfDue(checkpointer, commits: writes.commitCount)
         }
@@ -317,16 +368,20 @@ public final class Store: Sendable {
     /// ```
     public func listen(_ channel: String, _ listener: @escaping @Sendable () -> Void) {
         listeners.add(channel, listener)
+        postgresListener?.add(channel)
     }
 
     /// Writes queued right now, waiting to be run (they will share the next commit).
-    public var queuedWriteCount: Int { writes.queuedCount }
+    public var queuedWriteCount: Int { writes?.queuedCount ?? 0 }
 
     /// Commits made by ``write(_:)`` since the store was opened (fewer than writes when they share).
-    public var commitCount: UInt64 { writes.commitCount }
+    public var commitCount: UInt64 { postgres?.commits.load(ordering: .relaxed) ?? writes.commitCount }
+
+    /// Writes run again because PostgreSQL could not serialize them with a concurrent one (0 on SQLite).
+    public var retryCount: UInt64 { postgres?.retries.load(ordering: .relaxed) ?? 0 }
 
     /// Syncs of the WAL that ``write(_:)`` made since the store was opened (one can cover several commits).
-    public var walSyncCount: UInt64 { commits.syncCount }
+    public var walSyncCount: UInt64 { commits?.syncCount ?? 0 }
 
     /// Passive checkpoints run beside the writes so far (see ``Configuration/backgroundCheckpointCommits``).
     public var backgroundCheckpointCount: UInt64 { checkpointer?.count ?? 0 }
@@ -340,6 +395,7 @@ public final class Store: Sendable {
     /// - Returns: what `body` returns.
     /// - Throws: what `body` threw, or a ``DatabaseError``.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        if let postgres { return try postgres.read(body) }
         let box = try checkOutReader()
         defer { checkIn(box) }
         return try box.connection.inTransaction(.deferred, body)

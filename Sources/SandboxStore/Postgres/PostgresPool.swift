@@ -1,0 +1,213 @@
+import CPostgres
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// A ``Store``'s connections to PostgreSQL: writes at `SERIALIZABLE`, run again when the server
+/// could not serialize them with another replica's (or another thread's) write, reads in one
+/// `REPEATABLE READ` snapshot, and the channels a write notified told to every replica.
+///
+/// A write's body may run more than once: it must do nothing but database work (and compute its
+/// result from it), which is what a store's writes are for anyway.
+final class PostgresPool: Sendable {
+    /// A connection handed to one holder at a time (`@unchecked`: ``Connection`` is not Sendable,
+    /// and only the caller that took a box out of `idle` uses it until it is put back).
+    final class Box: @unchecked Sendable {
+        let connection: Connection
+        init(_ connection: Connection) { self.connection = connection }
+    }
+
+    let url: String
+    private let idle = Mutex<[Box]>([])
+    /// At most this many connections at once, so N replicas stay below the server's `max_connections`.
+    private let slots: DispatchSemaphore
+    private let maximumIdle: Int
+    /// How many writes ran again after a serialization failure, since the store opened.
+    let retries = Atomic<UInt64>(0)
+    let commits = Atomic<UInt64>(0)
+
+    /// How many times a write is tried before its serialization failure is the caller's.
+    static let maximumAttempts = 30
+
+    init(url: String, maximumConnections: Int, maximumIdle: Int) {
+        self.url = url
+        self.slots = DispatchSemaphore(value: max(1, maximumConnections))
+        self.maximumIdle = maximumIdle
+    }
+
+    /// Runs `body` with a connection of the pool (opened when none is idle).
+    func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
+        let box = try idle.withLock({ $0.popLast() }) ?? Box(Connection(postgres: url))
+        defer {
+            if !box.connection.isInTransaction, box.connection.postgres?.isHealthy == true {
+                idle.withLock { if $0.count < maximumIdle { $0.append(box) } }
+            }
+        }
+        return try body(box.connection)
+    }
+
+    /// Runs `body` in a serializable transaction, again while the server asks for it; returns
+    /// once committed (PostgreSQL's commit is durable as its `synchronous_commit` says: on by
+    /// default, on a synchronous standby too where one is configured).
+    ///
+    /// - Returns: what `body` returned, and the channels it notified.
+    func write<T>(_ body: (Connection) throws -> T) throws -> (T, Set<String>) {
+        try withConnection { db in
+            var attempt = 0
+            while true {
+                attempt += 1
+                db.notifications = []
+                do {
+                    let value = try db.inTransaction(.immediate) { db in
+                        let value = try body(db)
+                        // Other replicas' LISTEN connections hear it when (and only if) this commits.
+                        for channel in db.notifications.sorted() {
+                            try db.run("SELECT pg_notify(?, '')", [.text(Self.channelName(channel))])
+                        }
+                        return value
+                    }
+                    commits.add(1, ordering: .relaxed)
+                    let channels = db.notifications
+                    db.notifications = []
+                    return (value, channels)
+                } catch let error as DatabaseError where error.isRetryable && attempt < Self.maximumAttempts {
+                    retries.add(1, ordering: .relaxed)
+                    // A little random wait, growing, so that two replicas that collided do not collide again.
+                    let ceiling = min(50_000, 500 << min(attempt, 7))
+                    usleep(UInt32.random(in: 0...UInt32(ceiling)))
+                }
+            }
+        }
+    }
+
+    func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withConnection { db in try db.inTransaction(.deferred, body) }
+    }
+
+    /// A store's channel as a PostgreSQL identifier: letters, digits and `_` only.
+    static func channelName(_ channel: String) -> String {
+        "sandbox_" + String(channel.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+    }
+}
+
+/// Hears the channels other replicas notified (PostgreSQL's `LISTEN`), on a thread of its own
+/// with a connection of its own, and tells the store's listeners. Where `LISTEN` is not carried
+/// (a pooler in transaction mode, some compatible engines), it falls back to telling every
+/// listener each `fallback` interval, which only costs the workers a look at what is due.
+final class PostgresListener: @unchecked Sendable {
+    private let url: String
+    private let tell: @Sendable (Set<String>) -> Void
+    private let fallback: Duration
+    private let lock = NSLock()
+    // Under `lock`:
+    private var channels: Set<String> = []
+    private var listening: Set<String> = []
+    private var stopping = false
+    private var thread: Thread?
+    /// Written by the thread after its LISTENs failed, so that it wakes on `fallback`.
+    private var polling = false
+
+    /// A pipe that `add` and `stop` write a byte to, so the thread wakes for them at once.
+    private var wake: [Int32] = [-1, -1]
+
+    init(url: String, fallback: Duration, tell: @escaping @Sendable (Set<String>) -> Void) {
+        self.url = url
+        self.fallback = fallback
+        self.tell = tell
+        _ = pipe(&wake)
+    }
+
+    deinit {
+        close(wake[0])
+        close(wake[1])
+    }
+
+    private func poke() {
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+    }
+
+    /// Starts listening to `channel` too (the thread starts on the first).
+    func add(_ channel: String) {
+        lock.lock()
+        channels.insert(channel)
+        if thread == nil {
+            let thread = Thread { [weak self] in self?.run() }
+            thread.name = "postgres-listen"
+            self.thread = thread
+            thread.start()
+        }
+        lock.unlock()
+        poke()
+    }
+
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+        poke()
+    }
+
+    private func run() {
+        var connection: Connection?
+        while true {
+            lock.lock()
+            let stop = stopping
+            let wanted = channels
+            lock.unlock()
+            if stop { return }
+            if connection == nil || connection?.postgres?.isHealthy != true {
+                connection = try? Connection(postgres: url)
+                listening = []
+                if connection == nil {
+                    // The server is away: the workers look once, then we try again.
+                    tell(wanted)
+                    Thread.sleep(forTimeInterval: Double(fallback.components.seconds))
+                    continue
+                }
+            }
+            guard let connection, let session = connection.postgres else { continue }
+            let added = wanted.subtracting(listening)
+            for channel in added {
+                do {
+                    try connection.execute("LISTEN \(PostgresPool.channelName(channel))")
+                    listening.insert(channel)
+                } catch {
+                    polling = true
+                }
+            }
+            // What was notified before these LISTENs (or while no connection listened) is
+            // unknown: their workers look once.
+            if !added.isEmpty { tell(added) }
+            var descriptors = [
+                pollfd(fd: PQsocket(session.conn), events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0),
+            ]
+            // Asleep until a notification, an `add` or a `stop` (or, polling, the fallback's time).
+            let ready = poll(&descriptors, 2, polling ? Int32(fallback.components.seconds * 1000) : -1)
+            if descriptors[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = read(wake[0], &drain, drain.count)
+            }
+            if ready > 0, descriptors[0].revents != 0 {
+                PQconsumeInput(session.conn)
+                var heard: Set<String> = []
+                while let notice = PQnotifies(session.conn) {
+                    let name = String(cString: notice.pointee.relname)
+                    if let channel = wanted.first(where: { PostgresPool.channelName($0) == name }) { heard.insert(channel) }
+                    PQfreemem(notice)
+                }
+                if !heard.isEmpty { tell(heard) }
+            } else if ready == 0, polling {
+                tell(wanted)
+            }
+        }
+    }
+}

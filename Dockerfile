@@ -13,7 +13,7 @@ ARG SWIFT_IMAGE=swift:6.3.1-bookworm
 # ---------------------------------------------------------------------------------------------
 FROM ${SWIFT_IMAGE} AS build
 
-# The -dev packages the system-library targets (CMicroHTTPD, CCurl, CSQLite, COpenSSL, CQREncode)
+# The -dev packages the system-library targets (CMicroHTTPD, CCurl, CSQLite, CPostgres, COpenSSL, CQREncode)
 # link against; pkg-config resolves their flags.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -21,6 +21,7 @@ RUN apt-get update \
         libmicrohttpd-dev \
         libcurl4-openssl-dev \
         libsqlite3-dev \
+        libpq-dev \
         libssl-dev \
         libqrencode-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -51,6 +52,7 @@ RUN apt-get update \
         libmicrohttpd12 \
         libcurl4 \
         libsqlite3-0 \
+        libpq5 \
         libssl3 \
         libqrencode4 \
         libstdc++6 \

@@ -28,6 +28,10 @@ public final class EnvironmentHost: RunningService, Responder {
         public var server: ServerConfiguration
         /// Folder of the host's database (`.sandbox/` by default).
         public var dataDirectory: URL
+        /// A PostgreSQL database (`postgres://…`) instead of the SQLite file in ``dataDirectory``:
+        /// the region's tables live in a schema named for it (`eu`), and every host started on the
+        /// same URL for the same region is a replica sharing its state.
+        public var database: String?
         /// `openapi/environment-host.yaml`.
         public var openAPIFile: URL
         public var accessLog: AccessLog?
@@ -118,7 +122,12 @@ public final class EnvironmentHost: RunningService, Responder {
     /// Opens (or creates) the database and builds the routes, without listening.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        store = try Store.open(path: configuration.databaseFile.path, migrations: HostSchema.migrations)
+        if let database = configuration.database {
+            store = try Store.open(
+                postgres: database, schema: configuration.region.id.lowercased(), migrations: HostSchema.postgresMigrations)
+        } else {
+            store = try Store.open(path: configuration.databaseFile.path, migrations: HostSchema.migrations)
+        }
         try HostSchema.claim(store, for: configuration.region.id)
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.host.clockOffset() })

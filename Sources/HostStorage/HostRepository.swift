@@ -46,6 +46,15 @@ package struct HostRepository {
 
     /// Forgets every row but the host's identity, the schema and the spent card reads.
     package func reset() throws {
+        if db.engine == .postgres {
+            // TRUNCATE empties a table at once, whatever its size, in the same transaction.
+            try db.execute("""
+                TRUNCATE webhook_attempts, webhook_events, webhook_endpoints, receipts, checkouts, idempotency_keys,
+                    apm_notifications, wallet_calls, customer_turns, transactions, transaction_hours, transaction_days,
+                    sessions, support_numbers, registration_tokens, challenges, devices, mailbox, terminals, merchants
+                """)
+            return
+        }
         // Every transaction goes, and its hour and day totals with it. A DELETE of the table (which
         // has a foreign key and a delete trigger) goes row by row through every index and the
         // trigger: 13 s for a million. Dropping it and creating it again from its own schema

@@ -67,9 +67,9 @@ package struct TransactionRepository {
     package func last(terminal: String) throws -> TransactionRecord? {
         try db.query(
             """
-            SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'AUTH' ORDER BY seq DESC LIMIT 1)
+            SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'AUTH' ORDER BY seq DESC LIMIT 1) AS sale
             UNION ALL
-            SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'REFUND' ORDER BY seq DESC LIMIT 1)
+            SELECT * FROM (SELECT * FROM transactions WHERE terminal_id = ?1 AND type = 'REFUND' ORDER BY seq DESC LIMIT 1) AS refund
             ORDER BY seq DESC LIMIT 1
             """, [.text(terminal)]
         ).first.map(TransactionRecord.init)
@@ -110,7 +110,7 @@ package struct TransactionRepository {
     /// How many transactions of one terminal match `filters` (`n`); its values are ``Rollup/values(terminal:filters:)``.
     package static func countSQL(filters: String) -> String {
         "SELECT COALESCE(SUM(n), 0) AS n FROM ("
-            + Rollup.union(where: filters) { $0 == .rows ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ")"
+            + Rollup.union(where: filters) { $0 == .rows ? "SELECT COUNT(*) AS n" : "SELECT SUM(n) AS n" } + ") AS parts"
     }
 
     // MARK: - Back office
@@ -197,7 +197,7 @@ package struct TransactionRepository {
         "SELECT k AS \(key), SUM(amount) AS amount, SUM(n) AS n FROM ("
             + Rollup.union(where: " AND type = 'AUTH' AND status IN ('CLEARED', 'REFUNDED')") {
                 "SELECT \(expression($0)) AS k, amount, \($0 == .rows ? "1" : "n") AS n"
-            } + ") GROUP BY k HAVING SUM(n) > 0 ORDER BY k"
+            } + ") AS parts GROUP BY k HAVING SUM(n) > 0 ORDER BY k"
     }
 
     /// Approved sales of `[from, to]` per UTC day (days since 1970), in day order.

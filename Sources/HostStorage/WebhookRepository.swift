@@ -77,7 +77,7 @@ package struct WebhookRepository {
             """
             SELECT e.*, t.amount AS payment_amount, t.currency AS payment_currency
             FROM webhook_events e LEFT JOIN transactions t ON t.id = e.transaction_id
-            WHERE (? IS NULL OR e.merchant_id = ?) ORDER BY e.seq DESC LIMIT ?
+            WHERE (CAST(? AS TEXT) IS NULL OR e.merchant_id = ?) ORDER BY e.seq DESC LIMIT ?
             """,
             [merchant.map(DatabaseValue.text) ?? .null, merchant.map(DatabaseValue.text) ?? .null, .integer(Int64(limit))]
         ).map { try WebhookEventRecord($0, log: nil) }

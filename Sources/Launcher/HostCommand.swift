@@ -21,6 +21,9 @@ public enum HostCommand {
             .value("port", "N", "TCP port (default: the one 'sandbox up' gives the region: EU 8100 … MBANK 8108, MONEI 8112, PAGBANK 8113, GEOPAGOS 8114)."),
             .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
             .value(
+                "database", "URL",
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of the SQLite file in --data-dir: the region's tables live in a schema of its name, and every host started with the same URL and --env is a replica sharing its state (docs/team.md)."),
+            .value(
                 "webhook-inbox", "URL",
                 "A webhook-inbox to send the webhooks of merchants without an endpoint to (URL/hooks/REGION/MERCHANT), as 'sandbox up' does."),
             .value(
@@ -76,11 +79,14 @@ public enum HostCommand {
         if let seed, !seed.parts.contains(where: { $0.region == region.id }) {
             throw UsageError("--seed \(seed.file) has no part for \(region.id) (it has \(seed.parts.map(\.region).joined(separator: ", ")))")
         }
-        let fresh = !FileManager.default.fileExists(atPath: configuration.databaseFile.path)
+        configuration.database = try Database.url(options)
+        let fresh = try configuration.database.map { try !Database.hasSchema(region.id.lowercased(), at: $0) }
+            ?? !FileManager.default.fileExists(atPath: configuration.databaseFile.path)
         if options.flag("dry-run") {
             var resolved: [String: any Sendable] = [
                 "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,
-                "host": configuration.server.host, "port": Int(port), "database": configuration.databaseFile.path,
+                "host": configuration.server.host, "port": Int(port),
+                "database": configuration.database.map(Database.withoutPassword) ?? configuration.databaseFile.path,
             ]
             if let inbox { resolved["webhookInbox"] = inbox }
             if let wallet { resolved["walletURL"] = wallet }
@@ -88,7 +94,8 @@ public enum HostCommand {
             return
         }
         let locks = try DataDirectoryLocks.acquire(
-            configuration.dataDirectory, databases: [configuration.databaseFile], sandbox: false,
+            // On PostgreSQL, replicas share the database by design: no file of it to lock.
+            configuration.dataDirectory, databases: configuration.database == nil ? [configuration.databaseFile] : [], sandbox: false,
             command: "sandbox-host --env \(region.id)", ports: [Int(port)])
         defer { locks.release() }
         try serveUntilSignalled(
@@ -96,7 +103,9 @@ public enum HostCommand {
             afterStart: { host in
                 guard let seed else { return [] }
                 guard fresh else {
-                    return ["\(configuration.databaseFile.path) already holds state: the seed \(seed.file) was not applied again."]
+                    let holder = configuration.database.map { "\(Database.withoutPassword($0)) (schema \(region.id.lowercased()))" }
+                        ?? configuration.databaseFile.path
+                    return ["\(holder) already holds state: the seed \(seed.file) was not applied again."]
                 }
                 // This region's part only: the others are for other services.
                 let part = SeedCommand.Plan(

@@ -35,6 +35,9 @@ public final class Sandbox: Sendable {
         /// The regions whose hosts run (ids of the catalogue); nil: every region. Each keeps its
         /// port of the layout, and the portal and the wallet know only the hosts that run.
         public var regions: [String]? = nil
+        /// A PostgreSQL database for every host (a schema per region) and the wallet (schema
+        /// `wallet`) instead of the SQLite files in ``dataDirectory``; nil: SQLite.
+        public var database: String? = nil
 
         /// `<data-dir>/snapshots`: where every service keeps its part of each named snapshot.
         public var snapshotDirectory: URL { dataDirectory.appendingPathComponent("snapshots") }
@@ -117,18 +120,20 @@ public final class Sandbox: Sendable {
                     },
                     walletSecret: try resources.walletSecret(region))
                 hostConfiguration.moneiStores = try resources.moneiStores(region)
+                hostConfiguration.database = configuration.database
                 let host = try EnvironmentHost.start(configuration: hostConfiguration)
                 started.append(host)
                 hosts.append(host)
             }
-            let wallet = try WalletSimulator.start(
-                configuration: .init(
-                    server: configuration.server(at: ports.wallet), webRoot: resources.web.appendingPathComponent("wallet"),
-                    openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
-                    accessLog: configuration.accessLog, dataDirectory: configuration.dataDirectory,
-                    data: try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName)),
-                    hostURLs: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
-                    publicURL: configuration.walletPublicURL))
+            var walletConfiguration = WalletSimulator.Configuration(
+                server: configuration.server(at: ports.wallet), webRoot: resources.web.appendingPathComponent("wallet"),
+                openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
+                accessLog: configuration.accessLog, dataDirectory: configuration.dataDirectory,
+                data: try WalletData.load(contentsOf: resources.sandboxData.appendingPathComponent(WalletData.fileName)),
+                hostURLs: Dictionary(uniqueKeysWithValues: hosts.map { ($0.name, $0.url) }),
+                publicURL: configuration.walletPublicURL)
+            walletConfiguration.database = configuration.database
+            let wallet = try WalletSimulator.start(configuration: walletConfiguration)
             // The wallet starts after the hosts (it is told their URLs), so they learn its URL now.
             started.append(wallet)
             for host in hosts { host.useWallet(at: wallet.url) }

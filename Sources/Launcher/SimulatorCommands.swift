@@ -83,6 +83,9 @@ public enum WalletCommand {
             .value("port", "N", "TCP port (default: the port after the portal's, 8110)."),
             .value("data-dir", "DIR", "Folder of the wallet's SQLite database (wallet.sqlite).", default: ".sandbox"),
             .value(
+                "database", "URL",
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of wallet.sqlite: the tables live in its schema 'wallet', and every wallet-sim started with the same URL is a replica sharing its state (docs/team.md)."),
+            .value(
                 "host-url", "LIST",
                 "Hosts to send notifications to, as REGION=URL pairs separated by commas; the wallet connects to no other."),
             .value("endpoints", "FILE", "Read the hosts from an endpoints.json written by 'sandbox up'."),
@@ -112,22 +115,25 @@ public enum WalletCommand {
             else { throw UsageError("--public-url must be an http:// or https:// base URL such as http://192.168.1.20:8110, not '\(publicURL)'") }
         }
         let clock = SandboxClock()
-        let configuration = WalletSimulator.Configuration(
+        var configuration = WalletSimulator.Configuration(
             server: try Listening.server(options, port: port), webRoot: resources.web.appendingPathComponent("wallet"),
             openAPIFile: resources.openAPI.appendingPathComponent("wallet.yaml"),
             accessLog: try Listening.accessLog(options, clock: clock),
             dataDirectory: URL(fileURLWithPath: options.string("data-dir") ?? ".sandbox"), data: data, hostURLs: hosts,
             publicURL: publicURL, clock: clock)
+        configuration.database = try Database.url(options)
         if options.flag("dry-run") {
             printJSON([
                 "service": "wallet-sim", "host": configuration.server.host, "port": Int(port),
-                "database": configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile).path,
+                "database": configuration.database.map(Database.withoutPassword)
+                    ?? configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile).path,
                 "hosts": hosts, "publicUrl": publicURL ?? "http://\(configuration.server.host):\(port)",
             ])
             return
         }
         let locks = try DataDirectoryLocks.acquire(
-            configuration.dataDirectory, databases: [configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
+            configuration.dataDirectory,
+            databases: configuration.database == nil ? [configuration.dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)] : [],
             sandbox: false, command: "wallet-sim", ports: [Int(port)])
         defer { locks.release() }
         try serveUntilSignalled({ try WalletSimulator.start(configuration: configuration) }, locks: locks) { "wallet-sim listening on \($0)" }

@@ -16,6 +16,9 @@ public enum SandboxCommand {
                 "First port: Worldline region i listens on N+i, then the portal, the wallet and the webhook inbox (8109, 8110, 8111 by default), then the other vendors' regions (MONEI 8112, PAGBANK 8113, GEOPAGOS 8114).",
                 default: "8100"),
             .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
+            .value(
+                "database", "URL",
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) for every host (a schema per region) and the wallet (schema 'wallet') instead of SQLite files in --data-dir (docs/team.md)."),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
             .value(
                 "wallet-public-url", "URL",
@@ -80,6 +83,7 @@ public enum SandboxCommand {
         var configuration = Sandbox.Configuration(
             resources: resources, basePort: basePort, server: server, dataDirectory: dataDirectory, flavour: flavour,
             accessLog: nil, walletPublicURL: options.string("wallet-public-url"))
+        configuration.database = try Database.url(options)
         if let list = options.string("regions") {
             let ids = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
             guard !ids.contains("") else { throw UsageError("--regions wants region ids separated by commas, such as EU,MBANK, not '\(list)'") }
@@ -101,7 +105,12 @@ public enum SandboxCommand {
         }
         // The seed is read and checked before anything starts; applied only to a fresh data directory.
         let seed = try options.string("seed").map { try SeedCommand.read($0, sandboxData: resources.sandboxData) }
-        let fresh = !regions.contains { FileManager.default.fileExists(atPath: EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory).path) }
+        let fresh =
+            if let database = configuration.database {
+                try !regions.contains { try Database.hasSchema($0.id.lowercased(), at: database) }
+            } else {
+                !regions.contains { FileManager.default.fileExists(atPath: EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory).path) }
+            }
         if let seed {
             let unknown = seed.parts.map(\.region).filter { region in !regions.contains { $0.id == region } }
             guard unknown.isEmpty else {
@@ -115,6 +124,7 @@ public enum SandboxCommand {
             printJSON([
                 "service": "sandbox up", "host": server.host, "basePort": basePort, "flavour": flavour.rawValue,
                 "dataDirectory": dataDirectory.path, "regions": regions.map(\.id),
+                "database": configuration.database.map(Database.withoutPassword) ?? "sqlite",
             ])
             return
         }
@@ -128,8 +138,9 @@ public enum SandboxCommand {
         // One sandbox per data directory: a second one, or a host of one of its regions, refuses.
         let locks = try DataDirectoryLocks.acquire(
             dataDirectory,
-            databases: regions.map { EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory) }
-                + [dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
+            databases: configuration.database != nil ? []
+                : regions.map { EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory) }
+                    + [dataDirectory.appendingPathComponent(WalletSimulator.databaseFile)],
             sandbox: true, command: "sandbox up",
             ports: basePort == 0 ? [] : Array(basePort..<(basePort + configuration.portCount)))
         defer { locks.release() }

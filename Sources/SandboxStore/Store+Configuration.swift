@@ -29,6 +29,10 @@ extension Store {
         /// PostgreSQL: at most this many connections from this process at once (reads and writes).
         public var maximumPostgresConnections: Int
 
+        /// PostgreSQL: how many connections stay open while idle, for the next reads and writes
+        /// (each one a process on the server, so fewer than SQLite's readers).
+        public var maximumIdlePostgresConnections: Int = 4
+
         /// PostgreSQL: where `LISTEN` is not carried (a pooler in transaction mode), every
         /// listener is told this often, so that workers still find work another replica made.
         public var notificationFallback: Duration

@@ -104,18 +104,24 @@ public final class Store: Sendable {
         self.temporaryDirectory = temporaryDirectory
         self.postgres = nil
         self.postgresListener = nil
+        self.url = nil
     }
 
-    private init(postgres url: String, migrations: [Migration], configuration: Configuration) throws {
+    private init(postgres url: String, schema: String?, migrations: [Migration], configuration: Configuration) throws {
         let migrator = try Migrator(migrations: migrations)
+        if let schema, !PostgresPool.isPlainName(schema) {
+            throw DatabaseError.misuse.with(message: "schema '\(schema)' must be lower-case letters, digits and '_'")
+        }
         let pool = PostgresPool(
-            url: url, maximumConnections: configuration.maximumPostgresConnections, maximumIdle: configuration.maximumIdleReaders)
+            url: url, schema: schema, maximumConnections: configuration.maximumPostgresConnections,
+            maximumIdle: min(configuration.maximumIdleReaders, configuration.maximumIdlePostgresConnections))
         try pool.withConnection { db in _ = try migrator.migrate(db) }
         let listeners = Listeners()
         self.listeners = listeners
         self.postgres = pool
-        self.postgresListener = PostgresListener(url: url, fallback: configuration.notificationFallback) { listeners.tell($0) }
-        self.path = Connection.withoutPassword(url)
+        self.postgresListener = PostgresListener(pool: pool, fallback: configuration.notificationFallback) { listeners.tell($0) }
+        self.path = Connection.withoutPassword(url) + (schema.map { " (schema \($0))" } ?? "")
+        self.url = url
         self.configuration = configuration
         self.writes = nil
         self.commits = nil
@@ -126,14 +132,21 @@ public final class Store: Sendable {
     /// Opens the PostgreSQL database at `url` (`postgres://user@host:5432/sandbox`, or a libpq
     /// connection string such as `host=/tmp/pg dbname=sandbox`) and brings its schema up to date
     /// with `migrations` (PostgreSQL's own list), under an advisory lock so that replicas
-    /// starting together migrate once.
+    /// starting together migrate once. With `schema`, the tables live in that PostgreSQL schema
+    /// (created when missing), so that one database holds several services' stores.
     ///
     /// Several processes may open the same database: every write runs at `SERIALIZABLE` and is
     /// run again when PostgreSQL could not serialize it with another's, and what a write
     /// ``Connection/notify(_:)``'d reaches the listeners of every process.
-    public static func open(postgres url: String, migrations: [Migration], configuration: Configuration = Configuration()) throws -> Store {
-        try Store(postgres: url, migrations: migrations, configuration: configuration)
+    public static func open(
+        postgres url: String, schema: String? = nil, migrations: [Migration], configuration: Configuration = Configuration()
+    ) throws -> Store {
+        try Store(postgres: url, schema: schema, migrations: migrations, configuration: configuration)
     }
+
+    /// The PostgreSQL URL this store opened, password and all (nil on SQLite): another store
+    /// opened on it is a replica of this one.
+    public let url: String?
 
     deinit {
         // Readers close first: the last connection to close checkpoints the WAL into the file and

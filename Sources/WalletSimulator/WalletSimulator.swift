@@ -31,6 +31,9 @@ public final class WalletSimulator: RunningService, Responder {
         public var accessLog: AccessLog?
         /// Where `wallet.sqlite` lives.
         public var dataDirectory: URL
+        /// A PostgreSQL database (`postgres://…`) instead of `wallet.sqlite` in ``dataDirectory``:
+        /// the tables live in its schema `wallet`, and every wallet started on it is a replica.
+        public var database: String?
         /// Folder of the named snapshots, shared with the sandbox's hosts; nil: `<data-dir>/snapshots`.
         public var snapshotDirectory: URL?
         /// `sandbox-data/wallet.json`.
@@ -94,8 +97,12 @@ public final class WalletSimulator: RunningService, Responder {
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        let store = try Store.open(
-            path: configuration.dataDirectory.appendingPathComponent(Self.databaseFile).path, migrations: WalletSchema.migrations)
+        let store =
+            if let database = configuration.database {
+                try Store.open(postgres: database, schema: "wallet", migrations: WalletSchema.postgresMigrations)
+            } else {
+                try Store.open(path: configuration.dataDirectory.appendingPathComponent(Self.databaseFile).path, migrations: WalletSchema.migrations)
+            }
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.walletState.clockOffset() })
         let publicURL = LockedValueBox<String?>(configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })

@@ -65,7 +65,7 @@ package struct OrderRepository {
             SELECT MIN(due) FROM (
                 SELECT MIN(plan_due_at) AS due FROM orders WHERE plan_due_at IS NOT NULL
                 UNION ALL SELECT MIN(expires_at) FROM orders WHERE status IN ('pending', 'scanned')
-                UNION ALL SELECT MIN(due_at) FROM refunds WHERE status = 'pending')
+                UNION ALL SELECT MIN(due_at) FROM refunds WHERE status = 'pending') AS dues
             """)[0][0]
     }
 

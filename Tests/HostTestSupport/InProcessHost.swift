@@ -47,6 +47,7 @@ public final class InProcessHost: @unchecked Sendable {
             wallClock: wallClock, webhookURL: webhookURL, dispatchesWebhooks: dispatches, walletURL: walletURL,
             walletSecret: try resources.walletSecret(region))
         if let resolver { configuration.resolver = resolver }
+        configuration.database = try Self.database(for: directory)
         configuration.moneiStores = try resources.moneiStores(region)
         host = try EnvironmentHost.start(configuration: configuration)
         // Answered in process: the route tests need the host's answers, not a socket's trip.
@@ -54,6 +55,19 @@ public final class InProcessHost: @unchecked Sendable {
     }
 
     public func stop() { host.stop() }
+
+    /// With `SANDBOX_TEST_DATABASE=postgres` in the environment, every in-process host keeps its
+    /// state in a database of the tests' PostgreSQL server (the same one again for a host started
+    /// on the same folder), so that the route suites run on both engines; nil (SQLite) otherwise.
+    public static func database(for directory: TemporaryDirectory) throws -> String? {
+        guard ProcessInfo.processInfo.environment["SANDBOX_TEST_DATABASE"] == "postgres" else { return nil }
+        let file = directory.file("database-url")
+        if let known = try? String(contentsOf: file, encoding: .utf8) { return known }
+        let url = try PostgresServer.shared().newDatabase()
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        try url.write(to: file, atomically: true, encoding: .utf8)
+        return url
+    }
 }
 
 extension SandboxClock {

@@ -36,6 +36,7 @@ public final class InProcessSandbox: @unchecked Sendable {
             resources: try Self.resources.get(), basePort: 0, server: ServerConfiguration(drainSeconds: drainSeconds, controlKey: controlKey),
             dataDirectory: directory.file("state"), flavour: .sandbox, accessLog: nil)
         configuration.regions = regions
+        configuration.database = try InProcessHost.database(for: directory)
         if clocksStandStill {
             let start = Date()
             configuration.clockBase = { start }

@@ -52,7 +52,7 @@ struct ComposeTests {
         let user = try #require(lines.last { $0.hasPrefix("USER ") }, "the image must not run as root")
         #expect(!["USER root", "USER 0"].contains(user))
         let runtime = try #require(dockerfile.range(of: "FROM debian:bookworm-slim"), "runtime stage from debian:bookworm-slim")
-        for library in ["libmicrohttpd12", "libcurl4", "libsqlite3-0", "libssl3", "libqrencode4", "curl"] {
+        for library in ["libmicrohttpd12", "libcurl4", "libsqlite3-0", "libpq5", "libssl3", "libqrencode4", "curl"] {
             #expect(dockerfile[runtime.upperBound...].contains(library), "the runtime stage lacks \(library)")
         }
     }

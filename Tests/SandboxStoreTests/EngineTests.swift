@@ -97,7 +97,7 @@ struct EngineTests {
     func concurrentIncrements(engine: Connection.Engine) throws {
         let first = try Self.open(engine)
         // On PostgreSQL, a second store on the same database: a replica.
-        let replicas = engine == .postgres ? [first, try Store.open(postgres: first.path, migrations: [Self.schema])] : [first]
+        let replicas = engine == .postgres ? [first, try Store.open(postgres: first.url!, migrations: [Self.schema])] : [first]
         let threads = (0..<8).map { index in
             BackgroundThread<Void> {
                 for _ in 0..<25 {
@@ -115,7 +115,7 @@ struct EngineTests {
     @Test("a write's notification wakes the listeners of every store on the database", .timeLimit(.minutes(1)), arguments: [Connection.Engine.sqlite, .postgres])
     func notifications(engine: Connection.Engine) throws {
         let writer = try Self.open(engine)
-        let other = engine == .postgres ? try Store.open(postgres: writer.path, migrations: [Self.schema]) : writer
+        let other = engine == .postgres ? try Store.open(postgres: writer.url!, migrations: [Self.schema]) : writer
         let heard = DispatchSemaphore(value: 0)
         other.listen("items") { heard.signal() }
         if engine == .postgres {

@@ -23,6 +23,8 @@ final class PostgresPool: Sendable {
     }
 
     let url: String
+    /// The PostgreSQL schema of this store's tables (one database holds every region's), or nil: `public`.
+    let schema: String?
     private let idle = Mutex<[Box]>([])
     /// At most this many connections at once, so N replicas stay below the server's `max_connections`.
     private let slots: DispatchSemaphore
@@ -34,8 +36,9 @@ final class PostgresPool: Sendable {
     /// How many times a write is tried before its serialization failure is the caller's.
     static let maximumAttempts = 30
 
-    init(url: String, maximumConnections: Int, maximumIdle: Int) {
+    init(url: String, schema: String?, maximumConnections: Int, maximumIdle: Int) {
         self.url = url
+        self.schema = schema
         self.slots = DispatchSemaphore(value: max(1, maximumConnections))
         self.maximumIdle = maximumIdle
     }
@@ -44,13 +47,29 @@ final class PostgresPool: Sendable {
     func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let box = try idle.withLock({ $0.popLast() }) ?? Box(Connection(postgres: url))
+        let box = try idle.withLock({ $0.popLast() }) ?? Box(open())
         defer {
             if !box.connection.isInTransaction, box.connection.postgres?.isHealthy == true {
                 idle.withLock { if $0.count < maximumIdle { $0.append(box) } }
             }
         }
         return try body(box.connection)
+    }
+
+    /// A new connection, its tables found in ``schema``.
+    func open() throws -> Connection {
+        let connection = try Connection(postgres: url)
+        if let schema {
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            try connection.execute("SET search_path TO \(schema)")
+        }
+        return connection
+    }
+
+    /// Whether `name` may name a schema as it is (lower-case letters, digits and `_`, as region ids become).
+    static func isPlainName(_ name: String) -> Bool {
+        (1...63).contains(name.utf8.count) && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+            && !(0x30...0x39).contains(name.utf8.first!)
     }
 
     /// Runs `body` in a serializable transaction, again while the server asks for it; returns
@@ -69,7 +88,7 @@ final class PostgresPool: Sendable {
                         let value = try body(db)
                         // Other replicas' LISTEN connections hear it when (and only if) this commits.
                         for channel in db.notifications.sorted() {
-                            try db.run("SELECT pg_notify(?, '')", [.text(Self.channelName(channel))])
+                            try db.run("SELECT pg_notify(?, '')", [.text(channelName(channel))])
                         }
                         return value
                     }
@@ -91,9 +110,9 @@ final class PostgresPool: Sendable {
         try withConnection { db in try db.inTransaction(.deferred, body) }
     }
 
-    /// A store's channel as a PostgreSQL identifier: letters, digits and `_` only.
-    static func channelName(_ channel: String) -> String {
-        "sandbox_" + String(channel.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
+    /// A store's channel as a PostgreSQL identifier of its schema: letters, digits and `_` only.
+    func channelName(_ channel: String) -> String {
+        "sandbox_" + (schema.map { $0 + "_" } ?? "") + String(channel.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "_" })
     }
 }
 
@@ -102,7 +121,7 @@ final class PostgresPool: Sendable {
 /// (a pooler in transaction mode, some compatible engines), it falls back to telling every
 /// listener each `fallback` interval, which only costs the workers a look at what is due.
 final class PostgresListener: @unchecked Sendable {
-    private let url: String
+    private let pool: PostgresPool
     private let tell: @Sendable (Set<String>) -> Void
     private let fallback: Duration
     private let lock = NSLock()
@@ -117,8 +136,8 @@ final class PostgresListener: @unchecked Sendable {
     /// A pipe that `add` and `stop` write a byte to, so the thread wakes for them at once.
     private var wake: [Int32] = [-1, -1]
 
-    init(url: String, fallback: Duration, tell: @escaping @Sendable (Set<String>) -> Void) {
-        self.url = url
+    init(pool: PostgresPool, fallback: Duration, tell: @escaping @Sendable (Set<String>) -> Void) {
+        self.pool = pool
         self.fallback = fallback
         self.tell = tell
         _ = pipe(&wake)
@@ -164,7 +183,7 @@ final class PostgresListener: @unchecked Sendable {
             lock.unlock()
             if stop { return }
             if connection == nil || connection?.postgres?.isHealthy != true {
-                connection = try? Connection(postgres: url)
+                connection = try? pool.open()
                 listening = []
                 if connection == nil {
                     // The server is away: the workers look once, then we try again.
@@ -177,7 +196,7 @@ final class PostgresListener: @unchecked Sendable {
             let added = wanted.subtracting(listening)
             for channel in added {
                 do {
-                    try connection.execute("LISTEN \(PostgresPool.channelName(channel))")
+                    try connection.execute("LISTEN \(pool.channelName(channel))")
                     listening.insert(channel)
                 } catch {
                     polling = true
@@ -201,7 +220,7 @@ final class PostgresListener: @unchecked Sendable {
                 var heard: Set<String> = []
                 while let notice = PQnotifies(session.conn) {
                     let name = String(cString: notice.pointee.relname)
-                    if let channel = wanted.first(where: { PostgresPool.channelName($0) == name }) { heard.insert(channel) }
+                    if let channel = wanted.first(where: { pool.channelName($0) == name }) { heard.insert(channel) }
                     PQfreemem(notice)
                 }
                 if !heard.isEmpty { tell(heard) }

@@ -68,7 +68,7 @@ public final class PostgresServer: Sendable {
             process = try SpawnedProcess(
                 executable: prefix.first ?? bin + "/postgres",
                 arguments: Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [bin + "/postgres"]) + [
-                    "-D", data, "-k", directory, "-c", "listen_addresses=", "-c", "max_connections=300",
+                    "-D", data, "-k", directory, "-c", "listen_addresses=", "-c", "max_connections=1000",
                     // A test server: what a crash of the machine would lose does not matter here.
                     "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "shared_buffers=64MB",
                 ],

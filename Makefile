@@ -35,6 +35,9 @@ EVENTS = .build/test-events
 # A test process that crashes prints the crashed thread's frames last (not every thread's, their
 # registers and the loaded images), so the end of a CI log, which is what one gets to read, names
 # the code that crashed.
+# The suites that run a second time with SANDBOX_TEST_DATABASE=postgres: their hosts and wallets
+# keep their state in PostgreSQL (Tests/HostTestSupport/InProcessHost.swift).
+POSTGRES_SUITES = ^(HostPaymentTests|LifecycleTests|WalletSimulatorTests|WebhookDeliveryTests|EnvironmentHostTests|MoneiHostTests|GeopagosTests|SandboxTestingTests|TapOnMobileSandboxTests|ConformanceTests|LauncherTests)\.
 test: export SWIFT_BACKTRACE = enable=yes,threads=crashed,registers=none,images=none,color=no,interactive=no
 test: setup
 	$(SWIFT) build --build-tests
@@ -42,6 +45,9 @@ test: setup
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --skip '^BrowserTests\.' \
 		--experimental-event-stream-output $(EVENTS)/main.jsonl --experimental-event-stream-version 0
 	@scripts/slowest-tests $(EVENTS)/main.jsonl 10 $(TEST_WIDTH)
+	@echo "The route, wallet and sandbox suites again, every host and the wallet on PostgreSQL (a throw-away server):"
+	SANDBOX_TEST_DATABASE=postgres SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build \
+		--filter '$(POSTGRES_SUITES)' --experimental-event-stream-output $(EVENTS)/postgres.jsonl --experimental-event-stream-version 0
 	@if chromium=$$(scripts/chromium); then \
 		echo "CHROMIUM=$$chromium SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^BrowserTests\.'"; \
 		CHROMIUM="$$chromium" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) $(SWIFT) test --skip-build --filter '^BrowserTests\.' \

@@ -17,9 +17,14 @@ extension Connection {
     /// - Throws: ``DatabaseError/misuse`` when a file is at `path` already; ``DatabaseError`` for
     ///   SQLite's failures (the partial file is removed).
     public func backup(to path: String) throws {
-        guard postgres == nil else { throw Self.noPostgresCopies }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw DatabaseError.misuse.with(message: "\(path) exists: a copy goes to a new file")
+        }
+        if postgres != nil {
+            do { return try postgresBackup(to: path) } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw error
+            }
         }
         do {
             let destination = try Connection(path: path, access: .readWrite)
@@ -50,7 +55,7 @@ extension Connection {
     ///   views are not this database's (by their SQL) or its `user_version` differs (nothing
     ///   changes); ``DatabaseError/misuse`` inside a transaction.
     public func restore(from path: String) throws {
-        guard postgres == nil else { throw Self.noPostgresCopies }
+        if postgres != nil { return try postgresRestore(from: path) }
         guard !isInTransaction else {
             throw DatabaseError.misuse.with(message: "restore(from:) replaces the whole database: it runs outside a transaction")
         }
@@ -79,10 +84,6 @@ extension Connection {
             throw DatabaseError.sqlite(code: step == SQLITE_DONE ? finish : step, db: handle, sql: nil)
         }
     }
-
-    /// Copies are SQLite files: a PostgreSQL database has none yet.
-    static let noPostgresCopies = DatabaseError.misuse.with(
-        message: "snapshots of a PostgreSQL database are not built yet (use the database's own backups)")
 
     /// A table, index, trigger or view, by its SQL.
     private struct SchemaObject: Hashable {

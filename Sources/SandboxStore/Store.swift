@@ -284,8 +284,11 @@ public final class Store: Sendable {
     /// - Throws: ``DatabaseError/schemaMismatch`` when the copy's schema or `user_version` is not
     ///   this database's (nothing changes), or SQLite's error.
     public func restore(from path: String) throws {
-        guard postgres == nil else {
-            throw DatabaseError.misuse.with(message: "restoring a copy is SQLite's (snapshots of a PostgreSQL database are not built yet)")
+        if let postgres {
+            // One write transaction: every replica's readers see the old rows or the copy's.
+            let (_, channels) = try postgres.write { db in try db.restore(from: path) }
+            if !channels.isEmpty { listeners.tell(channels) }
+            return
         }
         let result = withoutActuallyEscaping({ (db: Connection) throws in try db.restore(from: path) }) { body -> Result<Void, any Error> in
             var result: Result<Void, any Error>?

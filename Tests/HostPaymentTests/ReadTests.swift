@@ -194,7 +194,9 @@ struct ReadTests {
                 try await till.advance(9 * 3600 + 120, "round \(round) done: nine hours later", relogin: true)
             }
             try await expectTotalsFollowHistory(till, "after a reset and new sales")
-            // The table, dropped and created again by the reset, has its indexes and triggers back.
+            // The table, dropped and created again by the reset, has its indexes and triggers back
+            // (on PostgreSQL it is emptied, not dropped).
+            guard !InProcessHost.onPostgres else { return }
             let db = try SandboxStore.Connection(path: sandbox.databasePath("EU"), access: .readOnly)
             let objects: [String] = try db.query(
                 "SELECT type || ' ' || name AS object FROM sqlite_master WHERE tbl_name = 'transactions' AND type != 'table' ORDER BY 1"
@@ -209,7 +211,9 @@ struct ReadTests {
         }
     }
 
-    @Test("a database of schema 5 with transactions, opened by this build, answers count, history totals and statistics as before")
+    @Test(
+        "a database of schema 5 with transactions, opened by this build, answers count, history totals and statistics as before",
+        .enabled(if: !InProcessHost.onPostgres, "an old SQLite file"))
     func migratedDatabaseAnswersAlike() async throws {
         let directory = TemporaryDirectory()
         let (terminal, device, ranges, before, now, path, spentCard) = try await withSandbox(directory: directory) { sandbox in

@@ -56,11 +56,14 @@ public final class InProcessHost: @unchecked Sendable {
 
     public func stop() { host.stop() }
 
+    /// Whether this test run keeps the hosts' state on PostgreSQL (`SANDBOX_TEST_DATABASE=postgres`).
+    public static let onPostgres = ProcessInfo.processInfo.environment["SANDBOX_TEST_DATABASE"] == "postgres"
+
     /// With `SANDBOX_TEST_DATABASE=postgres` in the environment, every in-process host keeps its
     /// state in a database of the tests' PostgreSQL server (the same one again for a host started
     /// on the same folder), so that the route suites run on both engines; nil (SQLite) otherwise.
     public static func database(for directory: TemporaryDirectory) throws -> String? {
-        guard ProcessInfo.processInfo.environment["SANDBOX_TEST_DATABASE"] == "postgres" else { return nil }
+        guard onPostgres else { return nil }
         let file = directory.file("database-url")
         if let known = try? String(contentsOf: file, encoding: .utf8) { return known }
         let url = try PostgresServer.shared().newDatabase()

@@ -110,6 +110,8 @@ public final class EnvironmentHost: RunningService, Responder {
     public let faults: FaultPlan
     /// Closed while a snapshot is restored: no request sees the host half brought back.
     let gate = RequestGate()
+    /// The clock offset last taken up from the database (replicas on PostgreSQL).
+    let sharedClock = SharedClock()
     /// Delivers the webhook outbox.
     let dispatcher: Dispatcher
     /// Delivers the calls owed to the wallet and applies QR deadlines.
@@ -118,6 +120,14 @@ public final class EnvironmentHost: RunningService, Responder {
     let wallet: WalletClient
 
     public var name: String { configuration.region.id }
+
+    /// Replicas on one PostgreSQL database share the region's clock: every request first takes up
+    /// the offset the database holds, so a move through one replica is in force on every other
+    /// once its answer came (one query; nothing on SQLite, where this host is the only one).
+    private func followSharedClock() {
+        guard store.engine == .postgres else { return }
+        sharedClock.follow(store: store, clock: configuration.clock)
+    }
 
     /// Opens (or creates) the database and builds the routes, without listening.
     public init(configuration: Configuration) throws {
@@ -131,6 +141,12 @@ public final class EnvironmentHost: RunningService, Responder {
         try HostSchema.claim(store, for: configuration.region.id)
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.host.clockOffset() })
+        if store.engine == .postgres {
+            // Another replica moved the clock: the workers here wake to what it made due.
+            store.listen(HostRepository.clockChannel) { [store, sharedClock, clock = configuration.clock] in
+                sharedClock.follow(store: store, clock: clock)
+            }
+        }
         let outbox = Outbox(
             defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random,
             destinations: Outbox.destinations(configuration.flavour, resolver: configuration.resolver))
@@ -260,6 +276,7 @@ public final class EnvironmentHost: RunningService, Responder {
         dispatcher.stop()
         courier.stop()
         server.stop()
+        store.closeIdleConnections()
     }
 
     /// Builds the host and starts listening.
@@ -271,8 +288,13 @@ public final class EnvironmentHost: RunningService, Responder {
         return host
     }
 
-    public func respond(to request: Request) -> Response { traffic.respond(to: request) }
+    public func respond(to request: Request) -> Response {
+        followSharedClock()
+        return traffic.respond(to: request)
+    }
+
     public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
+        followSharedClock()
         traffic.respond(to: request, reply: reply)
     }
 }

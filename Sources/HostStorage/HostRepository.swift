@@ -32,11 +32,22 @@ package struct HostRepository {
         return Double(try row["value"] as String) ?? 0
     }
 
+    /// The clock offset the database holds, in one query outside a transaction.
+    package static func clockOffset(in store: Store) throws -> Double {
+        guard let row = try store.query("SELECT value FROM host_identity WHERE key = 'clock_offset'").first else { return 0 }
+        return Double(try row["value"] as String) ?? 0
+    }
+
     package func saveClockOffset(_ seconds: Double) throws {
         try db.run(
             "INSERT INTO host_identity (key, value) VALUES ('clock_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [.text(String(seconds))])
+        // Replicas on one PostgreSQL database take the new offset up (HostRepository.clockChannel).
+        db.notify(Self.clockChannel)
     }
+
+    /// What ``saveClockOffset(_:)`` notifies.
+    package static let clockChannel = "clock"
 
     /// Whether the database answers a read. `SELECT 1` reads no page, and a WAL reader never waits
     /// for the writer: it does not block.
@@ -49,7 +60,7 @@ package struct HostRepository {
         if db.engine == .postgres {
             // TRUNCATE empties a table at once, whatever its size, in the same transaction.
             try db.execute("""
-                TRUNCATE webhook_attempts, webhook_events, webhook_endpoints, receipts, checkouts, idempotency_keys,
+                TRUNCATE webhook_claims, webhook_attempts, webhook_events, webhook_endpoints, receipts, checkouts, idempotency_keys,
                     apm_notifications, wallet_calls, customer_turns, transactions, transaction_hours, transaction_days,
                     sessions, support_numbers, registration_tokens, challenges, devices, mailbox, terminals, merchants
                 """)
@@ -67,7 +78,7 @@ package struct HostRepository {
         ).map { try $0["sql"] }
         // Spent card reads stay: a read id clears once, ever, in this region, so a payload kept from
         // before a reset is still a replay after it.
-        for table in ["webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls", "customer_turns"] {
+        for table in ["webhook_claims", "webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls", "customer_turns"] {
             try db.run("DELETE FROM \(table)")
         }
         try db.execute("DROP TABLE transactions")

@@ -290,7 +290,8 @@ extension HostSchema {
                     turn        TEXT NOT NULL
                 );
                 CREATE INDEX customer_turns_by_terminal ON customer_turns(terminal_id, id);
-                """)
+                """),
+        Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
     ]
 
     /// The migrations of `engine`.

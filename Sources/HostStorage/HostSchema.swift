@@ -413,7 +413,19 @@ package enum HostSchema {
                 );
                 CREATE INDEX customer_turns_by_terminal ON customer_turns(terminal_id, id);
                 """),
+        Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
     ]
+
+    /// Which replica delivers which event, until when (real time, ms): replicas on one PostgreSQL
+    /// database take an event each, and one whose replica died is taken again once the lease ends.
+    /// A lone SQLite host has no one to share with and leaves it empty.
+    static let webhookClaims = """
+        CREATE TABLE webhook_claims (
+            event_id TEXT PRIMARY KEY,
+            replica  TEXT NOT NULL,
+            until    BIGINT NOT NULL
+        );
+        """
 
     /// Records which region owns a new database, and refuses a database of another region.
     package static func claim(_ store: Store, for region: String) throws {

@@ -120,7 +120,7 @@ package struct WebhookRepository {
     /// of their payment holds back: what the dispatcher sleeps until.
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
-    package func nextDue(limit: Int, excluding: [String] = []) throws -> [(id: String, at: Int64)] {
+    package func nextDue(limit: Int, excluding: [String] = [], claimedAfter realNow: Int64 = .max) throws -> [(id: String, at: Int64)] {
         func read(_ url: String?) throws -> [(id: String, at: Int64)] {
             try db.query(
                 """
@@ -128,15 +128,53 @@ package struct WebhookRepository {
                 WHERE e.state = 'pending' AND e.next_attempt_at IS NOT NULL\(url == nil ? "" : " AND e.url = ?")
                   AND NOT EXISTS (
                       SELECT 1 FROM webhook_events p
-                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')\(realNow == .max ? "" : Self.unclaimed)
                 ORDER BY e.next_attempt_at, e.seq LIMIT ?
-                """, (url.map { [DatabaseValue.text($0)] } ?? []) + [.integer(Int64(limit))]
+                """, (url.map { [DatabaseValue.text($0)] } ?? []) + (realNow == .max ? [] : [.integer(realNow)]) + [.integer(Int64(limit))]
             ).map { (id: try $0["id"], at: try $0["next_attempt_at"]) }
         }
         guard !excluding.isEmpty else { return try read(nil) }
         // Endpoint by endpoint, skipping the excluded ones without reading their backlog.
         let found = try pendingURLs(dueBy: .max).filter { !excluding.contains($0) }.flatMap { try read($0) }
         return Array(found.sorted { $0.at < $1.at }.prefix(limit))
+    }
+
+    /// Leaves out the events another replica holds a live claim on (`?`: real time now, ms).
+    private static let unclaimed = "\n  AND NOT EXISTS (SELECT 1 FROM webhook_claims c WHERE c.event_id = e.id AND c.until >= ?)"
+
+    /// Takes the events of `ids` that no replica holds a live claim on, for `replica` until `until`.
+    ///
+    /// - Returns: the ids taken.
+    package func claim(_ ids: [String], replica: String, until: Int64, now realNow: Int64) throws -> Set<String> {
+        var taken: Set<String> = []
+        for id in ids {
+            try db.run(
+                """
+                INSERT INTO webhook_claims (event_id, replica, until) VALUES (?, ?, ?)
+                ON CONFLICT (event_id) DO UPDATE SET replica = excluded.replica, until = excluded.until
+                WHERE webhook_claims.until < ?
+                """, [.text(id), .text(replica), .integer(until), .integer(realNow)])
+            if db.changes == 1 { taken.insert(id) }
+        }
+        return taken
+    }
+
+    /// Whether `replica` still holds the claim on `event` (else another took it over and delivers
+    /// it again); the claim ends either way.
+    package func releaseClaim(_ event: String, replica: String) throws -> Bool {
+        let holder: String? = try db.query("SELECT replica FROM webhook_claims WHERE event_id = ?", [.text(event)]).first?["replica"]
+        try db.run("DELETE FROM webhook_claims WHERE event_id = ? AND replica = ?", [.text(event), .text(replica)])
+        return holder == replica
+    }
+
+    /// When the earliest claim on a pending event ends (real time, ms): a replica that died
+    /// holding it, whose events come back to the others then.
+    package func earliestClaimEnd() throws -> Int64? {
+        try db.query(
+            """
+            SELECT MIN(c.until) AS until FROM webhook_claims c JOIN webhook_events e ON e.id = c.event_id WHERE e.state = 'pending'
+            """
+        ).first?["until"]
     }
 
     /// The endpoints (URLs) with pending events due by `now`, found by one index seek each
@@ -161,7 +199,7 @@ package struct WebhookRepository {
     /// pending: per payment, receivers get events in the order they happened.
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
-    package func due(at now: Int64, limit: Int, excluding: [String] = []) throws -> [DueWebhook] {
+    package func due(at now: Int64, limit: Int, excluding: [String] = [], claimedAfter realNow: Int64 = .max) throws -> [DueWebhook] {
         func read(_ url: String?) throws -> [(at: Int64, due: DueWebhook)] {
             try db.query(
                 """
@@ -171,9 +209,10 @@ package struct WebhookRepository {
                 WHERE e.state = 'pending' AND e.next_attempt_at <= ?\(url == nil ? "" : " AND e.url = ?")
                   AND NOT EXISTS (
                       SELECT 1 FROM webhook_events p
-                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')
+                      WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')\(realNow == .max ? "" : Self.unclaimed)
                 ORDER BY e.next_attempt_at, e.seq LIMIT ?
-                """, [.integer(now), .integer(now)] + (url.map { [DatabaseValue.text($0)] } ?? []) + [.integer(Int64(limit))]
+                """, [.integer(now), .integer(now)] + (url.map { [DatabaseValue.text($0)] } ?? []) + (realNow == .max ? [] : [.integer(realNow)])
+                    + [.integer(Int64(limit))]
             ).map { row in
                 (
                     at: try row["next_attempt_at"],

@@ -31,7 +31,7 @@ extension Store {
 
         /// PostgreSQL: how many connections stay open while idle, for the next reads and writes
         /// (each one a process on the server, so fewer than SQLite's readers).
-        public var maximumIdlePostgresConnections: Int = 4
+        public var maximumIdlePostgresConnections: Int = 2
 
         /// PostgreSQL: where `LISTEN` is not carried (a pooler in transaction mode), every
         /// listener is told this often, so that workers still find work another replica made.

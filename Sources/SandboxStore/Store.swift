@@ -402,6 +402,22 @@ public final class Store: Sendable {
     /// Passive checkpoints run beside the writes so far (see ``Configuration/backgroundCheckpointCommits``).
     public var backgroundCheckpointCount: UInt64 { checkpointer?.count ?? 0 }
 
+    /// Lets go of what the store holds open beyond its use: on PostgreSQL, the idle connections
+    /// and the listener's (a stopped service must not keep server processes); on SQLite, the idle
+    /// readers. The store stays usable: what it needs again is opened again.
+    public func closeIdleConnections() {
+        postgresListener?.stop()
+        postgres?.closeIdle()
+        idleReaders.withLock { $0.removeAll() }
+    }
+
+    /// Runs one query on its own, outside any explicit transaction: one round trip on PostgreSQL
+    /// (a `read` is three), for a value read on every request.
+    public func query(_ sql: String, _ values: [DatabaseValue] = []) throws -> [Row] {
+        if let postgres { return try postgres.withConnection { db in try db.query(sql, values) } }
+        return try read { db in try db.query(sql, values) }
+    }
+
     /// Runs `body` in a read transaction on a reader connection.
     ///
     /// Reads run concurrently with each other and with the writer. Everything `body` reads

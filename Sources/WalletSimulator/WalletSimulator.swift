@@ -192,6 +192,7 @@ public final class WalletSimulator: RunningService, Responder {
         server.stop()
         scheduler.stop()
         notifier.stop()
+        book.store.closeIdleConnections()
     }
 
     public func respond(to request: Request) -> Response { front.respond(to: request) }

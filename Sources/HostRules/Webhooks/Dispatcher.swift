@@ -46,6 +46,15 @@ package final class Dispatcher: Sendable {
     package let operatorURL: (@Sendable (_ merchant: String) -> String?)?
     /// The thread, and the events in flight (id, with its URL as its lane): a slow receiver holds its own slots, not the others'.
     private let worker: OutboxWorker
+    /// This dispatcher's name in `webhook_claims`: replicas on one PostgreSQL database claim an
+    /// event before they deliver it (a lone SQLite host claims nothing).
+    package let replica = "dispatcher-" + UUID().uuidString.lowercased()
+    /// How long a claim lasts (real time): past the longest delivery, so that only a replica that
+    /// died loses its events to the others.
+    package static let lease: Int64 = 60_000
+    private var claims: Bool { store.engine == .postgres }
+    /// Real time now (ms), or `.max` where there are no claims (every claim is then "before").
+    private func claimCutoff() -> Int64 { claims ? wallClock.nowMilliseconds() : .max }
 
     package init(
         store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?,
@@ -108,10 +117,18 @@ package final class Dispatcher: Sendable {
             let now = now()
             // An endpoint that may not start another delivery now is woken for when one ends.
             let blocked = blocked(busy)
-            let next = try store.read { db in try db.webhooks.nextDue(limit: busy.count + 1, excluding: blocked) }
-                .first { busy[$0.id] == nil }
-            guard let next else { return .distantFuture }
-            return DueWorker.sleep(milliseconds: next.at - now)
+            let cutoff = claimCutoff()
+            let (next, claimEnd) = try store.read { db in
+                (
+                    try db.webhooks.nextDue(limit: busy.count + 1, excluding: blocked, claimedAfter: cutoff).first { busy[$0.id] == nil },
+                    cutoff == .max ? nil : try db.webhooks.earliestClaimEnd()
+                )
+            }
+            // Another replica's claim that ends is work for this one (sandbox clock for retries,
+            // real time for leases).
+            let waits = [next.map { $0.at - now }, claimEnd.map { $0 + 1 - cutoff }].compactMap { $0 }
+            guard let wait = waits.min() else { return .distantFuture }
+            return DueWorker.sleep(milliseconds: wait)
         } catch {
             // A database that cannot be read now (a reset under way) is tried again in a second.
             return .now() + .seconds(1)
@@ -130,8 +147,9 @@ package final class Dispatcher: Sendable {
         // An endpoint that may not start another delivery is left out of the query, so the events
         // of the others behind its backlog are found.
         var load = Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
+        let cutoff = claimCutoff()
         let candidates = try store.read { db in
-            try db.webhooks.due(at: now, limit: free * perEndpoint + busy.count, excluding: blocked(busy))
+            try db.webhooks.due(at: now, limit: free * perEndpoint + busy.count, excluding: blocked(busy), claimedAfter: cutoff)
         }
         var due: [Due] = []
         var inUse = busy.count
@@ -143,10 +161,18 @@ package final class Dispatcher: Sendable {
             inUse += 1
             due.append(event)
         }
+        let claimed = cutoff != .max
+        if claimed, !due.isEmpty {
+            // Replicas: only what this one claimed (the others' claims left out, or won meanwhile).
+            let taken = try store.write { db in
+                try db.webhooks.claim(due.map(\.id), replica: replica, until: cutoff + Self.lease, now: cutoff)
+            }
+            due.removeAll { !taken.contains($0.id) }
+        }
         for event in due {
             worker.spawn(event.id, lane: event.url) { [self] in
                 let outcome = attempt(event)
-                try? record([(event, outcome)], at: self.now())
+                try? record([(event, outcome)], at: self.now(), claimed: claimed)
             }
         }
         return due.count
@@ -167,7 +193,7 @@ package final class Dispatcher: Sendable {
             let outcome = attempt(due[index])
             outcomes.withLock { $0.append((due[index], outcome)) }
         }
-        try record(outcomes.withLock { $0 }, at: self.now())
+        try record(outcomes.withLock { $0 }, at: self.now(), claimed: false)
         return due.count
     }
 
@@ -216,9 +242,12 @@ package final class Dispatcher: Sendable {
         }
     }
 
-    private func record(_ results: [(Due, Outcome)], at now: Int64) throws {
+    /// Records the answers; `claimed`: the events were claimed first (replicas), and one whose
+    /// claim another replica took over meanwhile (this one was too slow) is that one's to record.
+    private func record(_ results: [(Due, Outcome)], at now: Int64, claimed: Bool) throws {
         try store.write { db in
             for (event, outcome) in results {
+                if claimed, try !db.webhooks.releaseClaim(event.id, replica: replica) { continue }
                 let attempt = event.attempts + 1
                 try db.webhooks.addAttempt(
                     event: event.id, attempt: attempt, at: now, status: outcome.status, latencyMs: outcome.latency, error: outcome.error,

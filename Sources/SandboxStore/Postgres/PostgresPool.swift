@@ -56,11 +56,21 @@ final class PostgresPool: Sendable {
         return try body(box.connection)
     }
 
+    /// Closes the idle connections (those in use close when given back, being over the limit
+    /// no more than now: they are simply kept again).
+    func closeIdle() {
+        idle.withLock { $0.removeAll() }
+    }
+
     /// A new connection, its tables found in ``schema``.
     func open() throws -> Connection {
         let connection = try Connection(postgres: url)
         if let schema {
-            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            do {
+                try connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            } catch let error as DatabaseError where error.isConstraintViolation {
+                // Another replica created it at the same moment (IF NOT EXISTS does not cover that race).
+            }
             try connection.execute("SET search_path TO \(schema)")
         }
         return connection

@@ -68,7 +68,7 @@ public final class PostgresServer: Sendable {
             process = try SpawnedProcess(
                 executable: prefix.first ?? bin + "/postgres",
                 arguments: Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [bin + "/postgres"]) + [
-                    "-D", data, "-k", directory, "-c", "listen_addresses=", "-c", "max_connections=1000",
+                    "-D", data, "-k", directory, "-c", "listen_addresses=", "-c", "max_connections=2500",
                     // A test server: what a crash of the machine would lose does not matter here.
                     "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "shared_buffers=64MB",
                 ],
@@ -96,6 +96,15 @@ public final class PostgresServer: Sendable {
                 throw HarnessError("PostgreSQL did not start within 30 s:\n\(log)")
             }
         }
+    }
+
+    /// A new, empty database of this server as a `postgresql://` URL, the form `--database` takes
+    /// (the socket's folder in its `host` parameter).
+    public func newDatabaseURL() throws -> String {
+        let conninfo = try newDatabase()
+        let name = conninfo.split(separator: " ").first { $0.hasPrefix("dbname=") }!.dropFirst("dbname=".count)
+        let folder = directory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? directory
+        return "postgresql:///\(name)?host=\(folder)&user=postgres"
     }
 
     /// A new, empty database of this server, as a libpq connection string.

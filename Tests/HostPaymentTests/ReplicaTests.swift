@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import HostTestSupport
+import SandboxTestSupport
+import Testing
+
+/// Two `sandbox-host` processes of one region on one PostgreSQL database (a throw-away server of
+/// the tests'), as a team's shared sandbox runs replicas behind a load balancer: what a client
+/// sends to either is one host's answer.
+@Suite(
+    "Replicas: two host processes on one PostgreSQL database", .serialized, .blocksThreads,
+    .disabled(if: InProcessHost.onPostgres, "runs once, in the main pass: it starts its own PostgreSQL hosts"))
+struct ReplicaTests {
+    /// Both replicas of EU, each with its own data folder (snapshots, locks) and the same database.
+    final class Pair {
+        let database: String
+        let processes: [SandboxHostProcess]
+        let hosts: [Host]
+        /// The replicas' data folders, removed with the pair.
+        let folders = [TemporaryDirectory(), TemporaryDirectory()]
+
+        init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let database = try PostgresServer.shared().newDatabaseURL()
+            let fixture = try MerchantsFile.load().region("EU")
+            let facts = try RegionFacts.load("EU")
+            let processes = try folders.map { folder in
+                try SandboxHostProcess(
+                    region: "EU", dataDirectory: folder.url, arguments: ["--access-log", "off", "--database", database],
+                    sourceLocation: sourceLocation)
+            }
+            self.database = database
+            self.processes = processes
+            hosts = processes.map { Host(service: Service(name: "EU", baseURL: $0.url), fixture: fixture, facts: facts) }
+        }
+
+        /// The same request sent to both replicas at once (a thread each); the answers in replica order.
+        func both(_ method: String, _ path: String, bearer: String, json: String, headers: [(String, String)] = []) -> [HTTPReply] {
+            let services = hosts.map(\.service)
+            let answers = Mutex<[Int: HTTPReply]>([:])
+            DispatchQueue.concurrentPerform(iterations: services.count) { index in
+                let reply = services[index].call(method, path, bearer: bearer, raw: json, headers: [("Content-Type", "application/json")] + headers)
+                answers.withLock { $0[index] = reply }
+            }
+            return answers.withLock { all in services.indices.map { all[$0]! } }
+        }
+    }
+
+    private static func json(_ object: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test("the same Idempotency-Key sent to both at once: one sale and one replay of it")
+    func idempotencyKeyAcrossReplicas() async throws {
+        let pair = try Pair()
+        let till = try await Till.open(pair.hosts[0], try pair.hosts[0].counter())
+        for round in 0..<5 {
+            let payload = try await till.tap("visa", amount: 1250)
+            let answers = pair.both(
+                "POST", "/terminal/v1/transactions/sale", bearer: till.token,
+                json: Self.json(["currency": till.currency, "requestedAmount": 1250, "cardPayload": payload]),
+                headers: [("Idempotency-Key", "k\(round)")])
+            #expect(answers.allSatisfy { $0.status == 201 && $0.string("transactionStatus") == "CLEARED" }, "round \(round): \(answers)")
+            #expect(Set(answers.compactMap(\.transactionId)).count == 1, "round \(round): two transactions for one key: \(answers)")
+            #expect(answers.filter { $0.header("Idempotent-Replayed") == "true" }.count == 1, "round \(round): not one replay: \(answers.map(\.headers))")
+        }
+        #expect(await till.count("after five keys sent twice each") == 5)
+    }
+
+    @Test("two sales on one terminal at once, one through each replica: one waits for its card, the other is terminal_busy")
+    func terminalBusyAcrossReplicas() async throws {
+        let pair = try Pair()
+        let till = try await Till.open(pair.hosts[0], try pair.hosts[0].counter())
+        for round in 0..<5 {
+            let answers = pair.both(
+                "POST", "/terminal/v1/transactions/sale", bearer: till.token,
+                json: Self.json(["currency": till.currency, "requestedAmount": 1000 + round]))
+            let waiting = answers.filter { $0.status == 201 && $0.string("transactionStatus") == "NEW" }
+            #expect(waiting.count == 1, "round \(round): \(answers)")
+            #expect(answers.filter { $0.status == 409 && $0.errorCode == "terminal_busy" }.count == 1, "round \(round): \(answers)")
+            // The waiting sale is cancelled, so the next round finds the terminal free.
+            let id = try #require(waiting.first?.transactionId)
+            expectTransaction(await till.card(id, outcome: "cancelled"), 200, "USER_CANCELLED", "round \(round): close \(id)")
+        }
+    }
+
+    @Test("a clock moved through one replica is in force on the other when the move's answer comes")
+    func clockAcrossReplicas() async throws {
+        let pair = try Pair()
+        for (step, hours) in [1, 5, 24].enumerated() {
+            let mover = pair.hosts[step % 2].service, other = pair.hosts[(step + 1) % 2].service
+            let before = try #require(await other.call("GET", "/_sandbox/clock")["skewSeconds"] as? Double)
+            expectReply(await mover.call("POST", "/_sandbox/clock", body: ["advanceSeconds": hours * 3600]), 200, nil, "advance \(hours) h")
+            let after = try #require(await other.call("GET", "/_sandbox/clock")["skewSeconds"] as? Double)
+            #expect(after - before >= Double(hours * 3600) - 1, "the other replica's clock moved \(after - before) s, not \(hours) h")
+        }
+        expectReply(await pair.hosts[0].service.call("POST", "/_sandbox/clock", body: ["realTime": true]), 200, nil, "back to real time")
+        #expect(try #require(await pair.hosts[1].service.call("GET", "/_sandbox/clock")["skewSeconds"] as? Double) == 0)
+    }
+}

@@ -121,14 +121,6 @@ public final class EnvironmentHost: RunningService, Responder {
 
     public var name: String { configuration.region.id }
 
-    /// Replicas on one PostgreSQL database share the region's clock: every request first takes up
-    /// the offset the database holds, so a move through one replica is in force on every other
-    /// once its answer came (one query; nothing on SQLite, where this host is the only one).
-    private func followSharedClock() {
-        guard store.engine == .postgres else { return }
-        sharedClock.follow(store: store, clock: configuration.clock)
-    }
-
     /// Opens (or creates) the database and builds the routes, without listening.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
@@ -220,9 +212,13 @@ public final class EnvironmentHost: RunningService, Responder {
         Self.addGeopagosRoutes(
             to: &router, lifecycle, configuration.region.vendor == .geopagos ? try Self.readerTokens(configuration, store, lifecycle) : nil)
         Self.addTrafficRoutes(to: &router, journal: journal, faults: faults, key: key)
-        traffic = gate.guarding(TrafficResponder(
+        let guarded = gate.guarding(TrafficResponder(
             inner: router, journal: journal, faults: faults, exempt: Self.isTrafficControl, unfaultable: { $0.hasPrefix("/_sandbox/") },
             surface: Self.surface))
+        // Replicas take up the region's shared clock before every request (nothing to do alone on SQLite).
+        traffic = store.engine == .postgres
+            ? SharedClock.Following(inner: guarded, follow: { [store, sharedClock, clock = configuration.clock] in sharedClock.follow(store: store, clock: clock) })
+            : guarded
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: traffic,
             accessLog: configuration.accessLog)
@@ -289,12 +285,10 @@ public final class EnvironmentHost: RunningService, Responder {
     }
 
     public func respond(to request: Request) -> Response {
-        followSharedClock()
-        return traffic.respond(to: request)
+        traffic.respond(to: request)
     }
 
     public func respond(to request: Request, reply: @escaping @Sendable (@escaping Answering) -> Void) {
-        followSharedClock()
         traffic.respond(to: request, reply: reply)
     }
 }

@@ -32,16 +32,26 @@ package struct HostRepository {
         return Double(try row["value"] as String) ?? 0
     }
 
-    /// The clock offset the database holds, in one query outside a transaction.
-    package static func clockOffset(in store: Store) throws -> Double {
-        guard let row = try store.query("SELECT value FROM host_identity WHERE key = 'clock_offset'").first else { return 0 }
-        return Double(try row["value"] as String) ?? 0
+    /// The clock offset the database holds and how many moves made it (replicas take up a move
+    /// once, in order), in one query outside a transaction.
+    package static func sharedClock(in store: Store) throws -> (offset: Double, version: Int64) {
+        var offset = 0.0, version: Int64 = 0
+        for row in try store.query("SELECT key, value FROM host_identity WHERE key IN ('clock_offset', 'clock_version')") {
+            let value: String = try row["value"]
+            if try row["key"] == "clock_offset" { offset = Double(value) ?? 0 } else { version = Int64(value) ?? 0 }
+        }
+        return (offset, version)
     }
 
     package func saveClockOffset(_ seconds: Double) throws {
         try db.run(
             "INSERT INTO host_identity (key, value) VALUES ('clock_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [.text(String(seconds))])
+        try db.run(
+            """
+            INSERT INTO host_identity (key, value) VALUES ('clock_version', '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(host_identity.value AS BIGINT) + 1 AS TEXT)
+            """)
         // Replicas on one PostgreSQL database take the new offset up (HostRepository.clockChannel).
         db.notify(Self.clockChannel)
     }

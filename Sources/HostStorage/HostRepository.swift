@@ -70,7 +70,7 @@ package struct HostRepository {
         if db.engine == .postgres {
             // TRUNCATE empties a table at once, whatever its size, in the same transaction.
             try db.execute("""
-                TRUNCATE webhook_claims, webhook_attempts, webhook_events, webhook_endpoints, receipts, checkouts, idempotency_keys,
+                TRUNCATE attempt_failures, webhook_claims, webhook_attempts, webhook_events, webhook_endpoints, receipts, checkouts, idempotency_keys,
                     apm_notifications, wallet_calls, customer_turns, transactions, transaction_hours, transaction_days,
                     sessions, support_numbers, registration_tokens, challenges, devices, mailbox, terminals, merchants
                 """)
@@ -88,7 +88,7 @@ package struct HostRepository {
         ).map { try $0["sql"] }
         // Spent card reads stay: a read id clears once, ever, in this region, so a payload kept from
         // before a reset is still a replay after it.
-        for table in ["webhook_claims", "webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls", "customer_turns"] {
+        for table in ["attempt_failures", "webhook_claims", "webhook_attempts", "webhook_events", "webhook_endpoints", "receipts", "checkouts", "idempotency_keys", "apm_notifications", "wallet_calls", "customer_turns"] {
             try db.run("DELETE FROM \(table)")
         }
         try db.execute("DROP TABLE transactions")

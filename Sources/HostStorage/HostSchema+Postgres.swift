@@ -292,6 +292,7 @@ extension HostSchema {
                 CREATE INDEX customer_turns_by_terminal ON customer_turns(terminal_id, id);
                 """),
         Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
+        Migration(version: 15, name: "attempt failures", sql: Self.attemptFailures),
     ]
 
     /// The migrations of `engine`.

@@ -414,7 +414,20 @@ package enum HostSchema {
                 CREATE INDEX customer_turns_by_terminal ON customer_turns(terminal_id, id);
                 """),
         Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
+        Migration(version: 15, name: "attempt failures", sql: Self.attemptFailures),
     ]
+
+    /// The wrong codes typed, by client address or device, while replicas on one PostgreSQL
+    /// database count them together (a lone SQLite host counts in memory and leaves it empty).
+    static let attemptFailures = """
+        CREATE TABLE attempt_failures (
+            kind TEXT NOT NULL CHECK (kind IN ('address', 'device')),
+            key  TEXT NOT NULL,
+            at   BIGINT NOT NULL
+        );
+        CREATE INDEX attempt_failures_by_key ON attempt_failures(kind, key, at);
+        CREATE INDEX attempt_failures_by_time ON attempt_failures(at);
+        """
 
     /// Which replica delivers which event, until when (real time, ms): replicas on one PostgreSQL
     /// database take an event each, and one whose replica died is taken again once the lease ends.

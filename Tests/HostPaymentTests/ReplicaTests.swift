@@ -99,4 +99,26 @@ struct ReplicaTests {
         expectReply(await pair.hosts[0].service.call("POST", "/_sandbox/clock", body: ["realTime": true]), 200, nil, "back to real time")
         #expect(try #require(await pair.hosts[1].service.call("GET", "/_sandbox/clock")["skewSeconds"] as? Double) == 0)
     }
+
+    @Test("wrong back-office codes from one address spread over both replicas are throttled as one: 20, then 429 on either")
+    func throttleAcrossReplicas() async throws {
+        let pair = try Pair()
+        var wrong = 0
+        var stopped: HTTPReply?
+        for n in 0..<100 {
+            let answer = await pair.hosts[n % 2].service.call(
+                "POST", "/terminal/v1/registrations/verify-code", body: ["code": String(format: "EU-%06d", 100_000 + n)])
+            if answer.status == 429 {
+                stopped = answer
+                break
+            }
+            #expect(answer.status == 200 && answer.string("reason") == "backoffice_code_invalid", "guess \(n): \(answer)")
+            wrong += 1
+        }
+        #expect(wrong == 20, "wrong codes answered before the throttle, over both replicas: \(wrong)")
+        #expect(stopped?.errorCode == "too_many_attempts", "\(String(describing: stopped))")
+        let other = await pair.hosts[(wrong + 1) % 2].service.call(
+            "POST", "/terminal/v1/registrations/verify-code", body: ["code": "EU-999999"])
+        #expect(other.status == 429, "the other replica lets the address guess on: \(other)")
+    }
 }

@@ -1,4 +1,5 @@
 import HostStorage
+import SandboxStore
 import Synchronization
 
 /// Counts the wrong codes and secrets people type (back-office code, challenge code, registration
@@ -97,22 +98,55 @@ package final class AttemptThrottle: Sendable {
     package let addressLimit: Limit
     package let deviceLimit: Limit
     private let state: Mutex<State>
+    /// Replicas on one PostgreSQL database count in it (`attempt_failures`), so that guesses
+    /// spread over them are throttled as one; nil: in this process's memory.
+    private let shared: Store?
 
-    package init(address: Limit = AttemptThrottle.addressLimit, device: Limit = AttemptThrottle.deviceLimit) {
+    package init(address: Limit = AttemptThrottle.addressLimit, device: Limit = AttemptThrottle.deviceLimit, shared: Store? = nil) {
         addressLimit = address
         deviceLimit = device
         state = Mutex(State(addresses: Table(limit: address), devices: Table(limit: device)))
+        self.shared = shared
+    }
+
+    /// The limit and the stored name of a key's kind.
+    private func kind(_ key: Key) -> (name: String, key: String, limit: Limit) {
+        switch key {
+        case .address(let address): ("address", address, addressLimit)
+        case .device(let device): ("device", device, deviceLimit)
+        }
     }
 
     /// Milliseconds until every one of `keys` may try again (the longest wait), or nil when all may now.
     package func wait(_ keys: [Key], at now: Int64) -> Int64? {
-        state.withLock { state in
+        if let shared {
+            // A database that cannot be read throttles nothing rather than refusing everyone.
+            return try? shared.read { db in
+                try keys.compactMap { key -> Int64? in
+                    let (kind, name, limit) = kind(key)
+                    let times = try db.attempts.failures(kind: kind, key: name, after: now - limit.window, limit: limit.failures)
+                    return Table.wait(times.reversed(), limit, at: now)
+                }.max()
+            } ?? nil
+        }
+        return state.withLock { state in
             keys.compactMap { key in state.with(key) { table, name in table.wait(name, at: now) } }.max()
         }
     }
 
     /// One wrong code or secret from `keys`.
     package func recordFailure(_ keys: [Key], at now: Int64) {
+        if let shared {
+            let window = max(addressLimit.window, deviceLimit.window)
+            try? shared.write { db in
+                for key in keys {
+                    let (kind, name, _) = kind(key)
+                    try db.attempts.record(kind: kind, key: name, at: now)
+                }
+                try db.attempts.prune(before: now - window)
+            }
+            return
+        }
         state.withLock { state in
             for key in keys { state.with(key) { table, name in table.record(name, at: now) } }
         }
@@ -120,6 +154,7 @@ package final class AttemptThrottle: Sendable {
 
     /// `POST /_sandbox/reset`: the codes are gone, and what was counted against them with them.
     package func reset() {
+        // Shared: the database's reset empties attempt_failures with the rest.
         state.withLock { state in
             state.addresses.failures.removeAll()
             state.addresses.overflow.removeAll()

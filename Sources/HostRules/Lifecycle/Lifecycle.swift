@@ -19,10 +19,12 @@ package struct Lifecycle: Sendable {
     package let directory: Directory
     /// Where a transaction ended by an unregistration reports its outcome.
     package let outbox: Outbox
-    /// Sessions found since the last write (see ``write(_:)``).
-    package let sessions = SessionCache()
-    /// Wrong codes and secrets by client address and device (``throttled(_:_:)``).
-    package let attempts = AttemptThrottle()
+    /// Sessions found since the last write (see ``write(_:)``); none kept by replicas on
+    /// PostgreSQL, where another replica's write would not empty it.
+    package let sessions: SessionCache
+    /// Wrong codes and secrets by client address and device (``throttled(_:_:)``), counted in the
+    /// database by replicas on PostgreSQL.
+    package let attempts: AttemptThrottle
 
     /// Every write of the lifecycle goes through here, as sessions, devices and terminals change
     /// only here: the session cache is emptied once the write has ended, committed or not.
@@ -140,6 +142,9 @@ package struct Lifecycle: Sendable {
         self.flavour = flavour
         self.directory = directory
         self.outbox = outbox
+        let replicated = store.engine == .postgres
+        sessions = SessionCache(enabled: !replicated)
+        attempts = AttemptThrottle(shared: replicated ? store : nil)
     }
 }
 

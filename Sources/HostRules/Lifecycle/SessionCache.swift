@@ -22,10 +22,15 @@ package final class SessionCache: Sendable {
     /// Sessions kept at most; past it the cache starts again empty.
     package static let capacity = 4096
     private let state = ReadMostly(State())
+    /// Whether it keeps anything: not when other processes write the same database (replicas).
+    private let enabled: Bool
+
+    package init(enabled: Bool = true) { self.enabled = enabled }
 
     /// The session of this bearer token, if one was found since the last write.
     package func session(_ token: String) -> Lifecycle.CurrentSession? {
-        state.read { $0.sessions[token] }
+        guard enabled else { return nil }
+        return state.read { $0.sessions[token] }
     }
 
     /// Where the lifecycle stands now: pass it to ``remember(_:since:)`` after the lookup.
@@ -33,6 +38,7 @@ package final class SessionCache: Sendable {
 
     /// Keeps the session of `token` looked up after `generation` was read, unless a write ended since.
     package func remember(_ session: Lifecycle.CurrentSession, token: String, since generation: UInt64) {
+        guard enabled else { return }
         state.write { state in
             guard state.generation == generation else { return }
             if state.sessions.count >= Self.capacity { state.sessions.removeAll(keepingCapacity: true) }

@@ -98,6 +98,9 @@ enum Listening {
                 "control-key", "KEY",
                 "Key sandbox control (/_sandbox/*) needs in X-Sandbox-Control-Key; default: $SANDBOX_CONTROL_KEY, else a new one when --host is not loopback (printed at start)."),
             .value("max-body-bytes", "N", "Largest request body accepted; larger gets 413.", default: String(1 << 20)),
+            .value(
+                "trusted-proxy", "ADDRESSES",
+                "Comma-separated addresses of proxies (a team's load balancer) whose X-Forwarded-For names the client, so that wrong codes are counted per client, not per proxy. Default: none (the header is ignored)."),
             .value("access-log", "FILE", "Access log: a file, '-' for standard error, or 'off'.", default: accessLogDefault),
             .flag("dry-run", "Check the options and data, print the resolved configuration as JSON, and exit."),
         ]
@@ -109,9 +112,17 @@ enum Listening {
 
     static func server(_ options: ParsedArguments, port: UInt16) throws(UsageError) -> ServerConfiguration {
         let host = try options.ipv4("host") ?? "127.0.0.1"
-        return ServerConfiguration(
+        var server = ServerConfiguration(
             host: host, port: port, maxBodyBytes: try options.integer("max-body-bytes", in: 1...(64 << 20)) ?? (1 << 20),
             controlKey: try controlKey(options, host: host))
+        if let list = options.string("trusted-proxy") {
+            let proxies = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            if let bad = proxies.first(where: { !ForwardedFor.isAddress($0) }) {
+                throw UsageError("--trusted-proxy takes IP addresses separated by commas, such as 10.0.0.5,10.0.0.6, not '\(bad)'")
+            }
+            server.trustedProxies = proxies
+        }
+        return server
     }
 
     /// The environment variable a team sets once for every service (docker compose passes it on).

@@ -283,10 +283,14 @@ public final class Server: Sendable {
             refusal.headers.append(("Connection", "close"))
             return send(refusal, requestID: requestID, on: connection, exchange, url: url, method: method)
         }
+        let headers = Self.values(connection, .HEADER_KIND, lowercasingKeys: true)
         let request = Request(
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
-            headers: Self.values(connection, .HEADER_KIND, lowercasingKeys: true), body: exchange.body, id: requestID,
-            clientAddress: Self.clientAddress(connection))
+            headers: headers, body: exchange.body, id: requestID,
+            clientAddress: configuration.trustedProxies.isEmpty
+                ? Self.clientAddress(connection)
+                : ForwardedFor.client(
+                    peer: Self.clientAddress(connection), header: headers["x-forwarded-for"], trusted: configuration.trustedProxies))
         exchange.body = []
         responder.respond(to: request) { [self] answer in
             exchange.lock.lock()

@@ -38,6 +38,10 @@ public struct ServerConfiguration: Sendable {
     /// when it is a name, and the names in `SANDBOX_ALLOWED_HOSTS` (comma-separated), count too.
     public var allowedHosts: [String]
 
+    /// Proxies (a load balancer) whose `X-Forwarded-For` names the client (``ForwardedFor``):
+    /// the throttles then count each client, not the proxy. Empty: the header is ignored.
+    public var trustedProxies: [String] = []
+
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
         maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,

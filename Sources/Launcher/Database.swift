@@ -4,9 +4,15 @@ import SandboxStore
 
 /// `--database postgres://…`: a team's shared PostgreSQL instead of the SQLite files of `--data-dir`.
 enum Database {
-    /// The `--database` URL, checked for its form (the connection is tried when the service starts).
+    /// The environment variable that stands for `--database` (compose and Kubernetes pass the
+    /// URL, password and all, from a secret rather than on the command line).
+    static let variable = "SANDBOX_DATABASE"
+
+    /// The `--database` URL (else `$SANDBOX_DATABASE`), checked for its form (the connection is
+    /// tried when the service starts).
     static func url(_ options: ParsedArguments) throws -> String? {
-        guard let text = options.string("database") else { return nil }
+        let given = options.string("database") ?? ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        guard let text = given else { return nil }
         guard let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme ?? ""), url.path.count > 1 else {
             throw UsageError("--database must be a PostgreSQL URL such as postgres://sandbox:secret@db:5432/sandbox, not '\(withoutPassword(text))'")
         }

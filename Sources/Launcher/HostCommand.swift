@@ -22,7 +22,7 @@ public enum HostCommand {
             .value("data-dir", "DIR", "Folder of the host's SQLite database.", default: ".sandbox"),
             .value(
                 "database", "URL",
-                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of the SQLite file in --data-dir: the region's tables live in a schema of its name, and every host started with the same URL and --env is a replica sharing its state (docs/team.md)."),
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of the SQLite file in --data-dir: the region's tables live in a schema of its name, and every host started with the same URL and --env is a replica sharing its state (docs/team.md). Default: $SANDBOX_DATABASE."),
             .value(
                 "webhook-inbox", "URL",
                 "A webhook-inbox to send the webhooks of merchants without an endpoint to (URL/hooks/REGION/MERCHANT), as 'sandbox up' does."),
@@ -80,8 +80,6 @@ public enum HostCommand {
             throw UsageError("--seed \(seed.file) has no part for \(region.id) (it has \(seed.parts.map(\.region).joined(separator: ", ")))")
         }
         configuration.database = try Database.url(options)
-        let fresh = try configuration.database.map { try !Database.hasSchema(region.id.lowercased(), at: $0) }
-            ?? !FileManager.default.fileExists(atPath: configuration.databaseFile.path)
         if options.flag("dry-run") {
             var resolved: [String: any Sendable] = [
                 "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,
@@ -93,6 +91,8 @@ public enum HostCommand {
             printJSON(resolved)
             return
         }
+        let fresh = try configuration.database.map { try !Database.hasSchema(region.id.lowercased(), at: $0) }
+            ?? !FileManager.default.fileExists(atPath: configuration.databaseFile.path)
         let locks = try DataDirectoryLocks.acquire(
             // On PostgreSQL, replicas share the database by design: no file of it to lock.
             configuration.dataDirectory, databases: configuration.database == nil ? [configuration.databaseFile] : [], sandbox: false,

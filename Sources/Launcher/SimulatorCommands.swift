@@ -84,7 +84,7 @@ public enum WalletCommand {
             .value("data-dir", "DIR", "Folder of the wallet's SQLite database (wallet.sqlite).", default: ".sandbox"),
             .value(
                 "database", "URL",
-                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of wallet.sqlite: the tables live in its schema 'wallet', and every wallet-sim started with the same URL is a replica sharing its state (docs/team.md)."),
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of wallet.sqlite: the tables live in its schema 'wallet', and every wallet-sim started with the same URL is a replica sharing its state (docs/team.md). Default: $SANDBOX_DATABASE."),
             .value(
                 "host-url", "LIST",
                 "Hosts to send notifications to, as REGION=URL pairs separated by commas; the wallet connects to no other."),

@@ -18,7 +18,7 @@ public enum SandboxCommand {
             .value("data-dir", "DIR", "Folder for the databases, the access log and endpoints.json.", default: ".sandbox"),
             .value(
                 "database", "URL",
-                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) for every host (a schema per region) and the wallet (schema 'wallet') instead of SQLite files in --data-dir (docs/team.md)."),
+                "A PostgreSQL database (postgres://user:password@db:5432/sandbox) for every host (a schema per region) and the wallet (schema 'wallet') instead of SQLite files in --data-dir (docs/team.md). Default: $SANDBOX_DATABASE."),
             .value("flavour", "FLAVOUR", "uat, sandbox, pre or prod, for every host.", default: "sandbox"),
             .value(
                 "wallet-public-url", "URL",
@@ -105,12 +105,6 @@ public enum SandboxCommand {
         }
         // The seed is read and checked before anything starts; applied only to a fresh data directory.
         let seed = try options.string("seed").map { try SeedCommand.read($0, sandboxData: resources.sandboxData) }
-        let fresh =
-            if let database = configuration.database {
-                try !regions.contains { try Database.hasSchema($0.id.lowercased(), at: database) }
-            } else {
-                !regions.contains { FileManager.default.fileExists(atPath: EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory).path) }
-            }
         if let seed {
             let unknown = seed.parts.map(\.region).filter { region in !regions.contains { $0.id == region } }
             guard unknown.isEmpty else {
@@ -128,6 +122,12 @@ public enum SandboxCommand {
             ])
             return
         }
+        let fresh =
+            if let database = configuration.database {
+                try !regions.contains { try Database.hasSchema($0.id.lowercased(), at: database) }
+            } else {
+                !regions.contains { FileManager.default.fileExists(atPath: EnvironmentHost.databaseFile(region: $0.id, in: dataDirectory).path) }
+            }
         let logOption = options.string("access-log")
         let clock = SandboxClock()
         if logOption == "<data-dir>/access.log" {

@@ -30,6 +30,18 @@ struct ComposeTests {
             "expected a problem containing “\(mutation.expectedProblem)”, got:\n\(problems.joined(separator: "\n"))")
     }
 
+    @Test("the team profile's nginx.conf is one nginx accepts (Debian's nginx -t, the replicas' names as loopback)")
+    func teamProxyConfigurationIsValid() throws {
+        let scratch = TemporaryDirectory()
+        let config = try String(contentsOf: Paths.repository.appendingPathComponent("deploy/team/nginx.conf"), encoding: .utf8)
+        let local = config.replacingOccurrences(of: #"team-eu-[0-9]+"#, with: "127.0.0.1", options: .regularExpression)
+        try local.write(to: scratch.file("nginx.conf"), atomically: true, encoding: .utf8)
+        let nginx = try #require(onPath("nginx") ?? URL(fileURLWithPath: "/usr/sbin/nginx"), "nginx is not installed (scripts/setup)")
+        let checked = try SpawnedProcess.run(
+            nginx, ["-t", "-c", scratch.file("nginx.conf").path, "-p", scratch.url.path, "-e", "stderr", "-g", "pid \(scratch.file("nginx.pid").path);"])
+        #expect(checked.status == 0, "\(checked)")
+    }
+
     @Test("the Dockerfile ships every executable compose runs and the folders they read")
     func dockerfileShipsWhatComposeRuns() throws {
         let dockerfile = try String(contentsOf: Paths.repository.appendingPathComponent("Dockerfile"), encoding: .utf8)
@@ -140,9 +152,13 @@ struct ComposeCheck {
 
     func problems(in document: [String: Any]) throws -> [String] {
         var problems: [String] = []
-        guard let services = document["services"] as? [String: Any], !services.isEmpty else {
+        guard let all = document["services"] as? [String: Any], !all.isEmpty else {
             return ["no services"]
         }
+        // The team profile (replicas on PostgreSQL) has rules of its own (teamProblems); the layout
+        // of `sandbox up` is the default services'.
+        let services = all.filter { ($0.value as? [String: Any])?["profiles"] == nil }
+        problems += try teamProblems(in: document)
         let declaredVolumes = Set((document["volumes"] as? [String: Any])?.keys.map { $0 } ?? [])
         var resolved: [Resolved] = []
         for name in services.keys.sorted() {
@@ -227,6 +243,55 @@ struct ComposeCheck {
                 problems.append("\(label) port \(port) is used by \(users.map(\.1).joined(separator: ", "))")
             }
         }
+        return problems
+    }
+
+    /// The team profile: PostgreSQL with a health check, two replicas or more of one region's host
+    /// whose dry runs pass, every one on the same `SANDBOX_DATABASE` in that database, each
+    /// trusting exactly the proxy's fixed address, and the proxy's nginx.conf sending to every one.
+    func teamProblems(in document: [String: Any]) throws -> [String] {
+        var problems: [String] = []
+        let services = (document["services"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
+            .filter { ($0.value["profiles"] as? [String])?.contains("team") == true }
+        guard !services.isEmpty else { return ["no team profile (PostgreSQL, replicas and their proxy)"] }
+        let databases = services.filter { ($0.value["image"] as? String)?.hasPrefix("postgres:") == true }
+        guard let (dbName, db) = databases.first, databases.count == 1 else { return ["the team profile needs one postgres service"] }
+        if db["healthcheck"] == nil { problems.append("\(dbName): no healthcheck, so the replicas cannot wait for it") }
+        let replicas = services.filter { ($0.value["command"] as? [String])?.first == "sandbox-host" }
+        if replicas.count < 2 { problems.append("the team profile runs \(replicas.count) replica(s) of a host, not two or more") }
+        let proxies = services.filter { ($0.value["image"] as? String)?.hasPrefix("nginx:") == true }
+        guard let (proxyName, proxy) = proxies.first, proxies.count == 1 else { return problems + ["the team profile needs one nginx proxy"] }
+        let proxyAddress = ((proxy["networks"] as? [String: Any])?["team"] as? [String: Any])?["ipv4_address"] as? String
+        let configMount = (proxy["volumes"] as? [String])?.first { $0.hasSuffix(":/etc/nginx/nginx.conf:ro") }
+        let config = try configMount.map { mount in
+            try String(contentsOf: Paths.repository.appendingPathComponent(String(mount.dropFirst(2).split(separator: ":")[0])), encoding: .utf8)
+        }
+        if config == nil { problems.append("\(proxyName): mounts no nginx.conf of the checkout") }
+        var urls: Set<String> = []
+        var regions: Set<String> = []
+        for (name, replica) in replicas.sorted(by: { $0.key < $1.key }) {
+            let words = replica["command"] as? [String] ?? []
+            let environment = replica["environment"] as? [String: Any] ?? [:]
+            let url = environment["SANDBOX_DATABASE"] as? String ?? ""
+            urls.insert(url)
+            if !url.hasPrefix("postgres://") || !url.contains("@\(dbName):5432/") {
+                problems.append("\(name): SANDBOX_DATABASE is '\(url)', not a postgres:// URL of \(dbName)")
+            }
+            if let at = words.firstIndex(of: "--env"), at + 1 < words.count { regions.insert(words[at + 1]) }
+            if let at = words.firstIndex(of: "--trusted-proxy"), at + 1 < words.count {
+                if words[at + 1] != proxyAddress { problems.append("\(name): trusts \(words[at + 1]), but the proxy is at \(proxyAddress ?? "no fixed address")") }
+            } else {
+                problems.append("\(name): no --trusted-proxy, so every client looks like the proxy to the throttles")
+            }
+            if let built = Paths.executable("sandbox-host") {
+                // The URL from the environment: a placeholder of the same form (the engine fills the password in).
+                let dryRun = try DryRuns.run(built, Array(words.dropFirst()) + ["--database", "postgres://sandbox:x@\(dbName):5432/sandbox", "--dry-run"])
+                if dryRun.status != 0 { problems.append("\(name): its command is refused: \(dryRun.stderr)") }
+            }
+            if let config, !config.contains("server \(name):8100") { problems.append("\(proxyName): its nginx.conf does not send to \(name)") }
+        }
+        if urls.count > 1 { problems.append("the replicas are on different databases: \(urls.sorted().joined(separator: ", "))") }
+        if regions.count > 1 { problems.append("the replicas run different regions: \(regions.sorted().joined(separator: ", "))") }
         return problems
     }
 
@@ -402,10 +467,11 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
     let expectedProblem: String
     let apply: @Sendable (inout [String: Any]) throws -> Void
 
-    /// The services whose command runs `program`, by name.
+    /// The default services (not the team profile's) whose command runs `program`, by name.
     static func services(running program: String, in document: [String: Any]) -> [String] {
         let services = document["services"] as? [String: Any] ?? [:]
         return services.keys.sorted().filter { name in
+            guard (services[name] as? [String: Any])?["profiles"] == nil else { return false }
             let command = (services[name] as? [String: Any])?["command"] as? [String]
             return command.map { URL(fileURLWithPath: $0[0]).lastPathComponent } == program
         }
@@ -428,6 +494,23 @@ struct ComposeMutation: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [ComposeMutation] = [
+        ComposeMutation(testDescription: "a replica that trusts another proxy", expectedProblem: "trusts 10.9.9.9, but the proxy is at") {
+            document in
+            editCommand(&document, "team-eu-2") { command in command = command.map { $0 == "172.28.0.10" ? "10.9.9.9" : $0 } }
+        },
+        ComposeMutation(testDescription: "replicas on two databases", expectedProblem: "the replicas are on different databases") { document in
+            editService(&document, "team-eu-2") { service in
+                var environment = service["environment"] as? [String: Any] ?? [:]
+                environment["SANDBOX_DATABASE"] = "postgres://sandbox:x@team-db:5432/other"
+                service["environment"] = environment
+            }
+        },
+        ComposeMutation(testDescription: "a replica the proxy does not know", expectedProblem: "its nginx.conf does not send to team-eu-3") {
+            document in
+            var services = document["services"] as! [String: Any]
+            services["team-eu-3"] = services["team-eu-2"]
+            document["services"] = services
+        },
         ComposeMutation(testDescription: "a misspelled flag", expectedProblem: "unknown option '--flavor'") { document in
             let host = try #require(services(running: "sandbox-host", in: document).first)
             editCommand(&document, host) { command in

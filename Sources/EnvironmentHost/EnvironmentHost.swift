@@ -32,6 +32,9 @@ public final class EnvironmentHost: RunningService, Responder {
         /// the region's tables live in a schema named for it (`eu`), and every host started on the
         /// same URL for the same region is a replica sharing its state.
         public var database: String?
+        /// Replicas: how long one's claim on a webhook delivery lasts before another takes it over
+        /// (real time; longer than a delivery's 15 s, else a slow receiver gets it twice).
+        public var webhookLease: Duration = .seconds(60)
         /// `openapi/environment-host.yaml`.
         public var openAPIFile: URL
         public var accessLog: AccessLog?
@@ -151,7 +154,7 @@ public final class EnvironmentHost: RunningService, Responder {
         let directory = lifecycle.directory
         dispatcher = Dispatcher(
             store: store, clock: configuration.clock, wallClock: configuration.wallClock, apiKey: { directory.merchants[$0]?.apiKey },
-            destinations: outbox.destinations, operatorURL: configuration.webhookURL)
+            destinations: outbox.destinations, operatorURL: configuration.webhookURL, lease: configuration.webhookLease)
         // The dispatcher sleeps until an event is due: a commit that makes one due, or a move of
         // the clock that brings a retry's time nearer, wakes it.
         // Weakly: the store and the clock must not keep a stopped host's dispatcher (and its store) alive.

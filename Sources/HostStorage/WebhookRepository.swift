@@ -142,18 +142,22 @@ package struct WebhookRepository {
     /// Leaves out the events another replica holds a live claim on (`?`: real time now, ms).
     private static let unclaimed = "\n  AND NOT EXISTS (SELECT 1 FROM webhook_claims c WHERE c.event_id = e.id AND c.until >= ?)"
 
-    /// Takes the events of `ids` that no replica holds a live claim on, for `replica` until `until`.
+    /// Takes the events of `ids` that are still pending and due (another replica may have delivered
+    /// or rescheduled one since it was read) and that no replica holds a live claim on, for
+    /// `replica` until `until`.
     ///
     /// - Returns: the ids taken.
-    package func claim(_ ids: [String], replica: String, until: Int64, now realNow: Int64) throws -> Set<String> {
+    package func claim(_ ids: [String], replica: String, until: Int64, now realNow: Int64, due sandboxNow: Int64) throws -> Set<String> {
         var taken: Set<String> = []
         for id in ids {
             try db.run(
                 """
-                INSERT INTO webhook_claims (event_id, replica, until) VALUES (?, ?, ?)
+                INSERT INTO webhook_claims (event_id, replica, until)
+                SELECT ?, ?, ? WHERE EXISTS (
+                    SELECT 1 FROM webhook_events WHERE id = ? AND state = 'pending' AND next_attempt_at <= ?)
                 ON CONFLICT (event_id) DO UPDATE SET replica = excluded.replica, until = excluded.until
                 WHERE webhook_claims.until < ?
-                """, [.text(id), .text(replica), .integer(until), .integer(realNow)])
+                """, [.text(id), .text(replica), .integer(until), .text(id), .integer(sandboxNow), .integer(realNow)])
             if db.changes == 1 { taken.insert(id) }
         }
         return taken

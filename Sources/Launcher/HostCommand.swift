@@ -24,6 +24,10 @@ public enum HostCommand {
                 "database", "URL",
                 "A PostgreSQL database (postgres://user:password@db:5432/sandbox) instead of the SQLite file in --data-dir: the region's tables live in a schema of its name, and every host started with the same URL and --env is a replica sharing its state (docs/team.md). Default: $SANDBOX_DATABASE."),
             .value(
+                "webhook-lease", "SECONDS",
+                "With --database: how long a replica's claim on a webhook delivery lasts before another replica takes it over, should the first have died (longer than a delivery's 15 s, else a slow receiver gets an event twice).",
+                default: "60"),
+            .value(
                 "webhook-inbox", "URL",
                 "A webhook-inbox to send the webhooks of merchants without an endpoint to (URL/hooks/REGION/MERCHANT), as 'sandbox up' does."),
             .value(
@@ -80,6 +84,7 @@ public enum HostCommand {
             throw UsageError("--seed \(seed.file) has no part for \(region.id) (it has \(seed.parts.map(\.region).joined(separator: ", ")))")
         }
         configuration.database = try Database.url(options)
+        configuration.webhookLease = .seconds(try options.integer("webhook-lease", in: 1...3600) ?? 60)
         if options.flag("dry-run") {
             var resolved: [String: any Sendable] = [
                 "service": "sandbox-host", "region": region.id, "flavour": flavour.rawValue,

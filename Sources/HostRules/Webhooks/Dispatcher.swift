@@ -49,17 +49,19 @@ package final class Dispatcher: Sendable {
     /// This dispatcher's name in `webhook_claims`: replicas on one PostgreSQL database claim an
     /// event before they deliver it (a lone SQLite host claims nothing).
     package let replica = "dispatcher-" + UUID().uuidString.lowercased()
-    /// How long a claim lasts (real time): past the longest delivery, so that only a replica that
-    /// died loses its events to the others.
-    package static let lease: Int64 = 60_000
+    /// How long a claim lasts (real time, ms): past the longest delivery (``timeout``), so that
+    /// only a replica that died loses its events to the others.
+    package let lease: Int64
     private var claims: Bool { store.engine == .postgres }
     /// Real time now (ms), or `.max` where there are no claims (every claim is then "before").
     private func claimCutoff() -> Int64 { claims ? wallClock.nowMilliseconds() : .max }
 
     package init(
         store: Store, clock: any TimeSource, wallClock: any TimeSource, apiKey: @escaping @Sendable (String) -> String?,
-        destinations: PublicAddress = PublicAddress(), operatorURL: (@Sendable (String) -> String?)? = nil, concurrency: Int = 16
+        destinations: PublicAddress = PublicAddress(), operatorURL: (@Sendable (String) -> String?)? = nil, concurrency: Int = 16,
+        lease: Duration = .seconds(60)
     ) {
+        self.lease = lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
         self.destinations = destinations
         self.operatorURL = operatorURL
         self.store = store
@@ -165,7 +167,7 @@ package final class Dispatcher: Sendable {
         if claimed, !due.isEmpty {
             // Replicas: only what this one claimed (the others' claims left out, or won meanwhile).
             let taken = try store.write { db in
-                try db.webhooks.claim(due.map(\.id), replica: replica, until: cutoff + Self.lease, now: cutoff)
+                try db.webhooks.claim(due.map(\.id), replica: replica, until: cutoff + lease, now: cutoff, due: now)
             }
             due.removeAll { !taken.contains($0.id) }
         }

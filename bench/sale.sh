@@ -9,6 +9,13 @@
 #     synchronous=FULL (the sync inside COMMIT), same schema (copied from the host's database),
 #     same number of threads; and the same with group commit (rows that arrive during a commit
 #     share the next one, each caller still waiting for its own durable commit).
+#   - with PostgreSQL installed (POSTGRES=0 skips it): the same sales with the host's state in a
+#     throw-away PostgreSQL server (synchronous_commit on: each answer after PostgreSQL's durable
+#     commit), through one replica and through two replicas of the host on the one database, against
+#     pgbench running the same sale transaction (SERIALIZABLE: the terminal's in-flight check, the
+#     spent card read, the transaction row with its rollup trigger) with the same connections;
+#     retries per 1,000 sales are PostgreSQL's rolled-back transactions (serialization failures,
+#     run again) per 1,000 committed sales.
 # Each load connection is a device registered over HTTP on its own terminal (a terminal takes one
 # transaction at a time) that seals a fresh card payload for every sale of 10.00 (approved).
 # Ends with `name: value` lines. Timings are for reading, never asserted.
@@ -124,6 +131,72 @@ for round in $(seq "$ROUNDS"); do
   else run_raw "$round" group; run_raw "$round" raw; run_host "$round"; run_nginx "$round"; fi
 done
 
+
+# PostgreSQL: one replica, two replicas, and pgbench with the same transaction, in this invocation.
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin /opt/homebrew/opt/postgresql@15/bin 2>/dev/null | sort -V | tail -1 || true)
+if [ "${POSTGRES:-1}" != 0 ] && [ -n "$pg_bin" ] && [ -x "$pg_bin/pgbench" ]; then
+  pg="$work/pg"
+  mkdir -p "$pg"
+  as_pg=()
+  if [ "$(id -u)" = 0 ]; then chown postgres "$pg"; as_pg=(setpriv --reuid=postgres --regid=postgres --init-groups --); fi
+  "${as_pg[@]}" "$pg_bin/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --locale=C >/dev/null
+  "${as_pg[@]}" "$pg_bin/postgres" -D "$pg/data" -k "$pg" -c listen_addresses= -c max_connections=300 -c shared_buffers=256MB \
+    >"$pg/server.log" 2>&1 &
+  pids+=($!)
+  until "$pg_bin/pg_isready" -h "$pg" -q; do sleep 0.1; done
+  "$pg_bin/psql" -h "$pg" -U postgres -qc "CREATE DATABASE sandbox"
+  dburl="postgresql:///sandbox?host=$pg&user=postgres"
+  pg_ports=($(free_port) $(free_port))
+  for i in 0 1; do
+    "$host_binary" --env EU --port "${pg_ports[$i]}" --data-dir "$work/pg-data-$i" --access-log off --database "$dburl" \
+      --sandbox-data "$work/sandbox-data" >"$work/pg-host-$i.log" 2>&1 &
+    pg_pids[$i]=$!
+    pids+=($!)
+    wait_for "http://127.0.0.1:${pg_ports[$i]}/v1/environment"
+  done
+  pg_a="http://127.0.0.1:${pg_ports[0]}" pg_b="http://127.0.0.1:${pg_ports[1]}"
+  "$load" setup --url "$pg_a" --region EU --backoffice-key "$backoffice_key" --terminals "$terminals" --out "$work/pg-state.json" 2>/dev/null
+  "$load" sale --state "$work/pg-state.json" --urls "$pg_a,$pg_b" --expect-contains "$cleared" --warmup 0 --duration "$WARMUP" \
+    --label pg-warmup >/dev/null
+  rollbacks() { "$pg_bin/psql" -h "$pg" -U postgres -d sandbox -Atc "SELECT xact_rollback FROM pg_stat_database WHERE datname = 'sandbox'"; }
+  run_pg() { # $1 round, $2 pg1 or pg2
+    local urls="$pg_a" before
+    [ "$2" = pg2 ] && urls="$pg_a,$pg_b"
+    before=$(rollbacks)
+    "$load" sale --state "$work/pg-state.json" --urls "$urls" --expect-contains "$cleared" --warmup "$WARMUP" --duration "$DURATION" \
+      --label "$2" --latencies "$work/$2-$1.lat" >"$work/$2-$1.json"
+    echo $(($(rollbacks) - before)) >"$work/$2-$1.rollbacks"
+  }
+  # The host's sale transaction, as SQL: the terminal's in-flight check, the spent card read, the
+  # transaction row (its rollup trigger fires) — each client on its own bench terminal.
+  cat >"$work/pgbench-sale.sql" <<'SQL'
+\set terminal :client_id + 1
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT 1 FROM eu.transactions WHERE terminal_id = 'EU-BENCH-T' || lpad(:terminal::text, 3, '0') AND pending_until IS NOT NULL LIMIT 1;
+INSERT INTO eu.card_reads (read_id, read_at, used_at) VALUES (gen_random_uuid()::text, (extract(epoch FROM now()) * 1000)::bigint, (extract(epoch FROM now()) * 1000)::bigint) ON CONFLICT (read_id) DO NOTHING;
+INSERT INTO eu.transactions (id, terminal_id, merchant_id, type, status, payment_method, amount, currency, created_at, updated_at,
+    card_brand, masked_pan, pan_hash, card_expiry, card_country, aid, application_label, cvm, auth_id, rrn, cid, cryptogram,
+    response_code, response_message)
+VALUES (gen_random_uuid()::text, 'EU-BENCH-T' || lpad(:terminal::text, 3, '0'), 'EU-BENCH01', 'AUTH', 'CLEARED', 'CARD', 1000, 'EUR',
+    (extract(epoch FROM now()) * 1000)::bigint, (extract(epoch FROM now()) * 1000)::bigint, 'VISA', '476173******0011',
+    md5(random()::text), '2812', 'BE', 'A0000000031010', 'VISA DEBIT', 'none', '123456', '123456789012', '40', 'CA2EA910C25FF1D4',
+    '00', 'Approved');
+COMMIT;
+SQL
+  run_pgbench() { # $1 round
+    rm -f "$work"/pgb-*.log*
+    (cd "$work" && "$pg_bin/pgbench" -h "$pg" -U postgres -n -c "$CONNECTIONS" -j 2 -T "$DURATION" --max-tries 30 \
+      -f "$work/pgbench-sale.sql" --log --log-prefix=pgb sandbox >"$work/pgbench-$1.out" 2>&1)
+    cat "$work"/pgb.* 2>/dev/null | awk '{print $3 * 1000}' >"$work/pgbench-$1.lat"
+    rm -f "$work"/pgb.*
+  }
+  for round in $(seq "$ROUNDS"); do
+    if [ $((round % 2)) = 1 ]; then run_pgbench "$round"; run_pg "$round" pg1; run_pg "$round" pg2
+    else run_pg "$round" pg2; run_pg "$round" pg1; run_pgbench "$round"; fi
+  done
+  echo "$ROUNDS" >"$work/pg.rounds"
+fi
+
 filesystem=$(findmnt -n -o FSTYPE -T "$work" 2>/dev/null || stat -f -c %T "$work")
 python3 - "$work" "$filesystem" "$(nproc)" "$TERMINALS_PER_MERCHANT" "$ROUNDS" "$(getconf CLK_TCK)" "$load_before" <<'PY'
 import json, os, sys
@@ -171,4 +244,47 @@ served = sum(json.load(open(f"{work}/host-{r}.json"))["requests"] + json.load(op
 cpu_seconds = sum(int(open(f"{work}/host-{r}.cpu").read()) for r in range(1, rounds + 1)) / tick
 print(f"sale_host_cpu_ms_per_sale: {cpu_seconds * 1000 / served:.2f}")
 print(f"sale_failures: {host['failures']}")
+
+if os.path.exists(f"{work}/pg.rounds"):
+    import re
+    pg = {name: merged(name) for name in ("pg1", "pg2")}
+    def lat_stats(name):
+        latencies = sorted(int(float(line)) for r in range(1, rounds + 1) for line in open(f"{work}/{name}-{r}.lat") if line.strip())
+        def pct(p):
+            if not latencies: return 0.0
+            return latencies[min(len(latencies) - 1, max(0, -(-len(latencies) * p // 100) - 1))] / 1e6
+        return latencies, pct
+    bench_out = [open(f"{work}/pgbench-{r}.out").read() for r in range(1, rounds + 1)]
+    tps = [float(m.group(1)) for text in bench_out for m in [re.search(r"tps = ([0-9.]+)", text)] if m]
+    retries = sum(int(m.group(1)) for text in bench_out for m in [re.search(r"total number of retries: ([0-9]+)", text)] if m)
+    done = sum(int(m.group(1)) for text in bench_out for m in [re.search(r"number of transactions actually processed: ([0-9]+)", text)] if m)
+    _, bench_pct = lat_stats("pgbench")
+    pgbench_rps = sum(tps) / len(tps) if tps else 0.0
+    def rollbacks(name):
+        return sum(int(open(f"{work}/{name}-{r}.rollbacks").read()) for r in range(1, rounds + 1))
+    print()
+    print(f"{'PostgreSQL run':<20} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'retries/1000':>13}")
+    for key, label in (("pg1", "host, 1 replica"), ("pg2", "host, 2 replicas")):
+        r = pg[key]
+        sales = r["rps"] * r["seconds"]
+        print(f"{label:<20} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {1000 * rollbacks(key) / max(1, sales):>13.1f}")
+    print(f"{'pgbench, same SQL':<20} {pgbench_rps:>9.0f} {bench_pct(50):>8.2f} {bench_pct(99):>8.2f} {1000 * retries / max(1, done):>13.1f}")
+    for key in ("pg1", "pg2"):
+        for sample in pg[key]["failure_samples"]:
+            print(f"  {key} failure: {sample}")
+    print(f"pg_sale_rps: {pg['pg1']['rps']:.0f}")
+    print(f"pg_sale_p50_ms: {pg['pg1']['p50_ms']:.2f}")
+    print(f"pg_sale_p99_ms: {pg['pg1']['p99_ms']:.2f}")
+    print(f"pg_sale_retries_per_1000: {1000 * rollbacks('pg1') / max(1, pg['pg1']['rps'] * pg['pg1']['seconds']):.1f}")
+    print(f"pg_two_replicas_rps: {pg['pg2']['rps']:.0f}")
+    print(f"pg_two_replicas_p50_ms: {pg['pg2']['p50_ms']:.2f}")
+    print(f"pg_two_replicas_p99_ms: {pg['pg2']['p99_ms']:.2f}")
+    print(f"pg_two_replicas_retries_per_1000: {1000 * rollbacks('pg2') / max(1, pg['pg2']['rps'] * pg['pg2']['seconds']):.1f}")
+    print(f"pgbench_sale_rps: {pgbench_rps:.0f}")
+    print(f"pgbench_sale_p50_ms: {bench_pct(50):.2f}")
+    print(f"pgbench_sale_p99_ms: {bench_pct(99):.2f}")
+    print(f"pgbench_retries_per_1000: {1000 * retries / max(1, done):.1f}")
+    print(f"pg_sale_vs_pgbench: {pg['pg1']['rps'] / max(1, pgbench_rps):.3f}")
+    print(f"pg_two_replicas_vs_pgbench: {pg['pg2']['rps'] / max(1, pgbench_rps):.3f}")
+    print(f"pg_sale_failures: {pg['pg1']['failures'] + pg['pg2']['failures']}")
 PY

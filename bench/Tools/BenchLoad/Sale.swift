@@ -21,8 +21,9 @@ func loadCard(file: String, name: String) -> CardData {
 
 func sale(_ arguments: Arguments) {
     let (region, connections) = loadState(arguments.required("state"))
-    let base = arguments.required("url")
-    let url = base + (arguments.string("path") ?? "/terminal/v1/transactions/sale")
+    // --url, or --urls U1,U2,…: connection i sends to the (i mod n)th (replicas of one host).
+    let bases = (arguments.string("urls") ?? arguments.required("url")).split(separator: ",").map(String.init)
+    let path = arguments.string("path") ?? "/terminal/v1/transactions/sale"
     let expectStatus = arguments.int("expect-status", default: 201)
     let expectContains = arguments.string("expect-contains")
     let card = loadCard(file: arguments.string("card-file") ?? "sandbox-data/cards.json", name: arguments.string("card") ?? "visa")
@@ -36,6 +37,7 @@ func sale(_ arguments: Arguments) {
         warmup: arguments.double("warmup", default: 2), duration: arguments.double("duration", default: 10), latenciesFile: arguments.string("latencies")
     ) { index in
         let connection = connections[index]
+        let url = bases[index % bases.count] + path
         let client = HTTPClient(configuration: .init(maxIdleHandles: 1))
         let headers: HTTPClientHeaders = ["Authorization": "Bearer " + connection.token, "Content-Type": "application/json"]
         return {

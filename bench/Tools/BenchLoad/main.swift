@@ -3,7 +3,7 @@
 //   bench-load setup      --url U --region EU --backoffice-key K --terminals T1,T2,… --out STATE [--pin 1234]
 //                         registers one device per terminal over HTTP (portal activation), logs it in,
 //                         fetches the reader key; writes what the load needs to STATE (JSON).
-//   bench-load sale       --state STATE --url U [--expect-status 201] [--expect-contains S]
+//   bench-load sale       --state STATE --url U|--urls U1,U2 [--expect-status 201] [--expect-contains S]
 //                         [--card-file sandbox-data/cards.json] [--card visa] [--amount 1000] [--currency EUR]
 //                         [--save-body FILE]
 //                         one thread and one keep-alive connection per device of STATE, each sealing a

@@ -186,7 +186,8 @@ SQL
   run_pgbench() { # $1 round
     rm -f "$work"/pgb-*.log*
     (cd "$work" && "$pg_bin/pgbench" -h "$pg" -U postgres -n -c "$CONNECTIONS" -j 2 -T "$DURATION" --max-tries 30 \
-      -f "$work/pgbench-sale.sql" --log --log-prefix=pgb sandbox >"$work/pgbench-$1.out" 2>&1)
+      -f "$work/pgbench-sale.sql" --log --log-prefix=pgb sandbox >"$work/pgbench-$1.out" 2>&1) \
+      || { echo "pgbench failed:" >&2; tail -20 "$work/pgbench-$1.out" >&2; exit 1; }
     cat "$work"/pgb.* 2>/dev/null | awk '{print $3 * 1000}' >"$work/pgbench-$1.lat"
     rm -f "$work"/pgb.*
   }

@@ -215,7 +215,9 @@ extension HostSchema {
                     PRIMARY KEY (terminal_id, day, type, status, payment_method, card_brand)
                 );
                 -- The hour and day totals follow every row of transactions, as SQLite's triggers do.
-                CREATE FUNCTION transactions_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+                -- Its tables are found in the host's schema whoever writes a transaction (search_path
+                -- kept from the migration's).
+                CREATE FUNCTION transactions_rollup() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
                 BEGIN
                     IF TG_OP IN ('DELETE', 'UPDATE') THEN
                         UPDATE transaction_hours SET n = n - 1, amount = amount - OLD.amount

@@ -120,19 +120,35 @@ package struct APMRepository {
         try db.query("SELECT * FROM wallet_calls WHERE transaction_id = ? ORDER BY seq", [.text(transaction)]).map(Self.call)
     }
 
-    /// The wallet answered: the call is done, whatever it said.
-    package func markAnswered(_ seq: Int64, status: Int, attempts: Int, at realNow: Int64) throws {
+    /// Takes a due call for the one sender (replicas of a host share the queue): its next attempt
+    /// moves to `until` (real time), so no one else sends it meanwhile, and again then, should this
+    /// sender have died.
+    ///
+    /// - Returns: whether it was still pending and due, and is now held until `until`.
+    package func claimCall(_ seq: Int64, due realNow: Int64, until: Int64) throws -> Bool {
         try db.run(
-            "UPDATE wallet_calls SET state = 'answered', attempts = ?, last_status = ?, last_error = NULL, answered_at = ? WHERE seq = ?",
-            [.integer(Int64(attempts)), .integer(Int64(status)), .integer(realNow), .integer(seq)])
+            "UPDATE wallet_calls SET next_attempt_at = ? WHERE seq = ? AND state = 'pending' AND next_attempt_at <= ?",
+            [.integer(until), .integer(seq), .integer(realNow)])
+        return db.changes == 1
     }
 
-    /// No answer (or a 5xx): try again at `next` (real time).
-    package func reschedule(_ seq: Int64, attempts: Int, status: Int?, error: String?, next: Int64) throws {
+    /// The wallet answered: the call is done, whatever it said (if this sender still holds it:
+    /// `heldUntil`, its claim).
+    package func markAnswered(_ seq: Int64, status: Int, attempts: Int, at realNow: Int64, heldUntil: Int64) throws {
         try db.run(
-            "UPDATE wallet_calls SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE seq = ?",
+            """
+            UPDATE wallet_calls SET state = 'answered', attempts = ?, last_status = ?, last_error = NULL, answered_at = ?
+            WHERE seq = ? AND state = 'pending' AND next_attempt_at = ?
+            """,
+            [.integer(Int64(attempts)), .integer(Int64(status)), .integer(realNow), .integer(seq), .integer(heldUntil)])
+    }
+
+    /// No answer (or a 5xx): try again at `next` (real time), if this sender still holds it.
+    package func reschedule(_ seq: Int64, attempts: Int, status: Int?, error: String?, next: Int64, heldUntil: Int64) throws {
+        try db.run(
+            "UPDATE wallet_calls SET attempts = ?, last_status = ?, last_error = ?, next_attempt_at = ? WHERE seq = ? AND next_attempt_at = ?",
             [.integer(Int64(attempts)), status.map { .integer(Int64($0)) } ?? .null, error.map(DatabaseValue.text) ?? .null,
-             .integer(next), .integer(seq)])
+             .integer(next), .integer(seq), .integer(heldUntil)])
     }
 
     private static func call(_ row: Row) throws -> WalletCall {

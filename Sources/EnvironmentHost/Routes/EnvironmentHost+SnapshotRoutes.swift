@@ -36,6 +36,8 @@ extension EnvironmentHost {
                         message: "Snapshot '\(name)' was saved by a host of another version (\(error.message)): nothing was restored.")
                 }
                 clock.restore(offset: offset)
+                // Saved again as a new move: replicas on one PostgreSQL database take the snapshot's clock up too.
+                try lifecycle.store.write { db in try db.host.saveClockOffset(offset) }
                 try faults.replace(with: kept)
                 try afterRestore()
             })

@@ -62,25 +62,35 @@ package final class WalletCourier: Sendable {
     @discardableResult
     package func deliverDue() throws -> Int {
         let due = try store.read { db in try db.apm.dueCalls(at: wallClock.nowMilliseconds(), limit: 32) }
+        var sent = 0
         for call in due {
+            // Held first (replicas share the queue; a sender that dies lets go when the hold ends).
+            let claimedAt = wallClock.nowMilliseconds()
+            let held = claimedAt + Self.hold
+            guard try store.write({ db in try db.apm.claimCall(call.seq, due: claimedAt, until: held) }) else { continue }
             let answer = wallet.send(.post, call.path, body: call.body)
             let attempts = call.attempts + 1
             let now = wallClock.nowMilliseconds()
             try store.write { db in
                 switch answer {
                 case .answered(let status, _) where status < 500:
-                    try db.apm.markAnswered(call.seq, status: status, attempts: attempts, at: now)
+                    try db.apm.markAnswered(call.seq, status: status, attempts: attempts, at: now, heldUntil: held)
                 case .answered(let status, let body):
                     try db.apm.reschedule(
                         call.seq, attempts: attempts, status: status, error: String(decoding: body.prefix(256), as: UTF8.self),
-                        next: now + Self.wait(after: attempts))
+                        next: now + Self.wait(after: attempts), heldUntil: held)
                 case .unanswered(let why):
-                    try db.apm.reschedule(call.seq, attempts: attempts, status: nil, error: why, next: now + Self.wait(after: attempts))
+                    try db.apm.reschedule(
+                        call.seq, attempts: attempts, status: nil, error: why, next: now + Self.wait(after: attempts), heldUntil: held)
                 }
             }
+            sent += 1
         }
-        return due.count
+        return sent
     }
 
     package static func wait(after attempts: Int) -> Int64 { backoff.wait(after: attempts) }
+
+    /// How long a call is held by its sender (real time, ms): far past the wallet client's 2 s.
+    package static let hold: Int64 = 30_000
 }

@@ -113,8 +113,8 @@ public final class EnvironmentHost: RunningService, Responder {
     public let faults: FaultPlan
     /// Closed while a snapshot is restored: no request sees the host half brought back.
     let gate = RequestGate()
-    /// The clock offset last taken up from the database (replicas on PostgreSQL).
-    let sharedClock = SharedClock()
+    /// What replicas on one PostgreSQL database share beside the rows (clock, faults); nil on SQLite.
+    let shared: SharedState?
     /// Delivers the webhook outbox.
     let dispatcher: Dispatcher
     /// Delivers the calls owed to the wallet and applies QR deadlines.
@@ -136,12 +136,7 @@ public final class EnvironmentHost: RunningService, Responder {
         try HostSchema.claim(store, for: configuration.region.id)
         // The clock goes on where it was before a restart (it never goes back by itself).
         configuration.clock.resume(offset: try store.read { db in try db.host.clockOffset() })
-        if store.engine == .postgres {
-            // Another replica moved the clock: the workers here wake to what it made due.
-            store.listen(HostRepository.clockChannel) { [store, sharedClock, clock = configuration.clock] in
-                sharedClock.follow(store: store, clock: clock)
-            }
-        }
+
         let outbox = Outbox(
             defaultURL: configuration.webhookURL, flavour: configuration.flavour, random: configuration.random,
             destinations: Outbox.destinations(configuration.flavour, resolver: configuration.resolver))
@@ -190,7 +185,15 @@ public final class EnvironmentHost: RunningService, Responder {
                 courier.wake()
             })
         journal = RequestJournal(clock: configuration.clock)
-        faults = FaultPlan(clock: configuration.clock)
+        let replicated = store.engine == .postgres
+        faults = FaultPlan(clock: configuration.clock, sharing: replicated ? SharedState.Faults(store: store) : nil)
+        let shared = replicated ? SharedState(store: store, clock: configuration.clock, faults: faults) : nil
+        self.shared = shared
+        if let shared {
+            // Another replica moved the clock or changed the faults: taken up now (the workers
+            // here wake to what a move made due).
+            store.listen(HostRepository.clockChannel) { shared.follow() }
+        }
         Self.addSnapshotRoutes(
             to: &router, lifecycle, shelf: configuration.snapshots, gate: gate, faults: faults, fixtures: configuration.fixtures,
             clock: configuration.clock,
@@ -218,10 +221,8 @@ public final class EnvironmentHost: RunningService, Responder {
         let guarded = gate.guarding(TrafficResponder(
             inner: router, journal: journal, faults: faults, exempt: Self.isTrafficControl, unfaultable: { $0.hasPrefix("/_sandbox/") },
             surface: Self.surface))
-        // Replicas take up the region's shared clock before every request (nothing to do alone on SQLite).
-        traffic = store.engine == .postgres
-            ? SharedClock.Following(inner: guarded, follow: { [store, sharedClock, clock = configuration.clock] in sharedClock.follow(store: store, clock: clock) })
-            : guarded
+        // Replicas take up the region's shared clock and faults before every request (nothing to do alone on SQLite).
+        traffic = shared.map { SharedState.Following(inner: guarded, shared: $0) } ?? guarded
         server = Server(
             name: configuration.region.id, configuration: configuration.server, responder: traffic,
             accessLog: configuration.accessLog)

@@ -1,3 +1,4 @@
+import Foundation
 import SandboxStore
 
 /// The host's own rows (`host_identity`) and what touches the whole database: the health probe
@@ -32,26 +33,57 @@ package struct HostRepository {
         return Double(try row["value"] as String) ?? 0
     }
 
-    /// The clock offset the database holds and how many moves made it (replicas take up a move
-    /// once, in order), in one query outside a transaction.
-    package static func sharedClock(in store: Store) throws -> (offset: Double, version: Int64) {
-        var offset = 0.0, version: Int64 = 0
-        for row in try store.query("SELECT key, value FROM host_identity WHERE key IN ('clock_offset', 'clock_version')") {
+    /// What replicas share beside the rows, as one query outside a transaction reads it before
+    /// every request: the clock offset with its version, and the fault plan's version.
+    package struct SharedState: Sendable {
+        package var clockOffset = 0.0
+        package var clockVersion: Int64 = 0
+        package var faultsVersion: Int64 = 0
+    }
+
+    package static func sharedState(in store: Store) throws -> SharedState {
+        var state = SharedState()
+        for row in try store.query("SELECT key, value FROM host_identity WHERE key IN ('clock_offset', 'clock_version', 'faults_version')") {
             let value: String = try row["value"]
-            if try row["key"] == "clock_offset" { offset = Double(value) ?? 0 } else { version = Int64(value) ?? 0 }
+            switch try row["key"] as String {
+            case "clock_offset": state.clockOffset = Double(value) ?? 0
+            case "clock_version": state.clockVersion = Int64(value) ?? 0
+            default: state.faultsVersion = Int64(value) ?? 0
+            }
         }
-        return (offset, version)
+        return state
+    }
+
+    /// The next version of `key`: past the last, and past now in microseconds, so that versions
+    /// only grow even after a snapshot brought older ones back.
+    private func nextVersion(_ key: String) throws -> Int64 {
+        let last: String? = try db.query("SELECT value FROM host_identity WHERE key = ?", [.text(key)]).first?["value"]
+        let version = max((last.flatMap { Int64($0) } ?? 0) + 1, Int64(Date().timeIntervalSince1970 * 1_000_000))
+        try db.run(
+            "INSERT INTO host_identity (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(key), .text(String(version))])
+        return version
+    }
+
+    /// The fault plan replicas share (`[]` when none was saved).
+    package func faults() throws -> [UInt8] {
+        let saved: String? = try db.query("SELECT value FROM host_identity WHERE key = 'faults'").first?["value"]
+        return Array((saved ?? "[]").utf8)
+    }
+
+    /// Saves the shared fault plan as its next version.
+    package func saveFaults(_ plan: [UInt8]) throws -> Int64 {
+        try db.run(
+            "INSERT INTO host_identity (key, value) VALUES ('faults', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(String(decoding: plan, as: UTF8.self))])
+        return try nextVersion("faults_version")
     }
 
     package func saveClockOffset(_ seconds: Double) throws {
         try db.run(
             "INSERT INTO host_identity (key, value) VALUES ('clock_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [.text(String(seconds))])
-        try db.run(
-            """
-            INSERT INTO host_identity (key, value) VALUES ('clock_version', '1')
-            ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(host_identity.value AS BIGINT) + 1 AS TEXT)
-            """)
+        _ = try nextVersion("clock_version")
         // Replicas on one PostgreSQL database take the new offset up (HostRepository.clockChannel).
         db.notify(Self.clockChannel)
     }

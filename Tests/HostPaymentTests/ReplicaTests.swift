@@ -121,4 +121,25 @@ struct ReplicaTests {
             "POST", "/terminal/v1/registrations/verify-code", body: ["code": "EU-999999"])
         #expect(other.status == 429, "the other replica lets the address guess on: \(other)")
     }
+
+    @Test("a fault set through one replica takes the other's requests, and a counted fault counts the requests of both")
+    func faultsAcrossReplicas() async throws {
+        let pair = try Pair()
+        let set = expectReply(
+            await pair.hosts[0].service.call(
+                "POST", "/_sandbox/faults", body: ["match": ["path": "/v1/environment"], "count": 3, "action": "status", "status": 503]),
+            201, nil, "a fault through replica 0")
+        let id = try #require(set.string("id"))
+        #expect(await pair.hosts[1].service.call("GET", "/_sandbox/faults").objects("faults").map { $0["id"] as? String } == [id])
+        // Five requests alternating over the replicas: the first three are the fault's, whichever replica answers.
+        var statuses: [Int] = []
+        for n in 0..<5 { statuses.append(await pair.hosts[(n + 1) % 2].service.call("GET", "/v1/environment").status) }
+        #expect(statuses == [503, 503, 503, 200, 200], "\(statuses)")
+        #expect(await pair.hosts[0].service.call("GET", "/_sandbox/faults").objects("faults").isEmpty, "the spent fault is gone on both")
+        expectReply(
+            await pair.hosts[1].service.call("POST", "/_sandbox/faults", body: ["match": ["path": "/v1/environment"], "seconds": 600, "action": "status", "status": 500]),
+            201, nil, "a ten-minute fault through replica 1")
+        expectReply(await pair.hosts[0].service.call("DELETE", "/_sandbox/faults"), 204, nil, "cleared through replica 0")
+        #expect(await pair.hosts[1].service.call("GET", "/v1/environment").status == 200, "the other replica still applies a cleared fault")
+    }
 }

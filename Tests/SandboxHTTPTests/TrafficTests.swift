@@ -122,7 +122,7 @@ import SandboxTestSupport
 
     @Test func aStatusFaultAnswersTheNextRequestsWithoutDoingTheWork() throws {
         let service = try Traffic()
-        let fault = service.faults.add(Fault(match: .init(method: "post", path: "/a/*"), count: 2, action: .status, status: 503))
+        let fault = try service.faults.add(Fault(match: .init(method: "post", path: "/a/*"), count: 2, action: .status, status: 503))
         let answers = try (0..<3).map { _ in try service.send(.post, "/a/work") }
         #expect(answers.map(\.status) == [503, 503, 201])
         #expect(answers[0].bodyText.contains(#""code":"injected_fault""#))
@@ -133,12 +133,12 @@ import SandboxTestSupport
 
     @Test func aShareFaultTakesThatShareEvenlyAndATimedOneEndsWithTheClock() throws {
         let service = try Traffic()
-        _ = service.faults.add(Fault(match: .init(surface: "b"), share: 0.5, action: .status, status: 500, code: "flaky"))
+        _ = try service.faults.add(Fault(match: .init(surface: "b"), share: 0.5, action: .status, status: 500, code: "flaky"))
         let statuses = try (0..<6).map { _ in try service.send(.get, "/b/read").status }
         #expect(statuses == [200, 500, 200, 500, 200, 500])
-        service.faults.clear()
+        try service.faults.clear()
 
-        _ = service.faults.add(Fault(match: .init(path: "/b/read"), seconds: 60, action: .status, status: 502))
+        _ = try service.faults.add(Fault(match: .init(path: "/b/read"), seconds: 60, action: .status, status: 502))
         #expect(try service.send(.get, "/b/read").status == 502)
         service.clock.advance(by: 61)
         #expect(try service.send(.get, "/b/read").status == 200)
@@ -147,7 +147,7 @@ import SandboxTestSupport
 
     @Test func aDropFaultDoesTheWorkAndClosesTheConnectionWithoutAnAnswer() throws {
         let service = try Traffic()
-        let fault = service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
+        let fault = try service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
         #expect(throws: (any Error).self) { try service.send(.post, "/a/work") }
         #expect(service.worked == 1, "the work was done")
         let entry = try #require(service.journal.entries().first)
@@ -157,7 +157,7 @@ import SandboxTestSupport
 
     @Test func aDropFaultClosesAConnectionWhoseAnswerCameLater() throws {
         let service = try Traffic()
-        _ = service.faults.add(Fault(match: .init(path: "/a/later"), count: 1, action: .drop))
+        _ = try service.faults.add(Fault(match: .init(path: "/a/later"), count: 1, action: .drop))
         let started = Date()
         #expect(throws: (any Error).self) {
             try HTTPClient(configuration: .init(totalTimeout: .seconds(10))).send(
@@ -175,7 +175,7 @@ import SandboxTestSupport
         let client = HTTPClient(configuration: .init(totalTimeout: .seconds(10)))
         let url = "http://127.0.0.1:\(service.server.port)/a/work"
         #expect(try client.send(HTTPClientRequest(method: .post, url: url, headers: ["Content-Type": "application/json"], body: Array("{}".utf8))).status == 201)
-        _ = service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
+        _ = try service.faults.add(Fault(match: .init(path: "/a/work"), count: 1, action: .drop))
         #expect(throws: (any Error).self) {
             try client.send(HTTPClientRequest(method: .post, url: url, headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         }
@@ -184,7 +184,7 @@ import SandboxTestSupport
 
     @Test func aDelayFaultAnswersAfterTheDelay() throws {
         let service = try Traffic()
-        _ = service.faults.add(Fault(match: .init(path: "/b/read"), count: 1, action: .delay, delayMilliseconds: 300))
+        _ = try service.faults.add(Fault(match: .init(path: "/b/read"), count: 1, action: .delay, delayMilliseconds: 300))
         #expect(try service.send(.get, "/b/read").status == 200)
         // A lower bound only: the answer cannot come before the delay, however fast the machine.
         #expect((service.journal.entries().first?.milliseconds ?? 0) >= 300)
@@ -192,7 +192,7 @@ import SandboxTestSupport
 
     @Test func controlPathsAreNeverFaulted() throws {
         let service = try Traffic()
-        _ = service.faults.add(Fault(seconds: 60, action: .status, status: 503))
+        _ = try service.faults.add(Fault(seconds: 60, action: .status, status: 503))
         #expect(try service.send(.get, "/b/read").status == 503)
         #expect(try service.send(.get, "/control/faults").status == 200)
     }

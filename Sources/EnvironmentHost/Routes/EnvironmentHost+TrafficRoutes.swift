@@ -57,16 +57,16 @@ extension EnvironmentHost {
         router.post("/_sandbox/faults") { request in
             let fault = try request.decode(Fault.self)
             if let problem = fault.problem { throw HTTPError.invalidRequest(problem.message, field: problem.field) }
-            return .json(faults.add(fault), status: 201)
+            return .json(try faults.add(fault), status: 201)
         }
         router.delete("/_sandbox/faults/{faultId}") { request in
-            guard faults.remove(id: request.parameter("faultId")) else {
+            guard try faults.remove(id: request.parameter("faultId")) else {
                 throw HTTPError(status: 404, code: .faultNotFound, message: "No fault with that id is set.", field: "faultId")
             }
             return Response(status: 204)
         }
         router.delete("/_sandbox/faults") { _ in
-            faults.clear()
+            try faults.clear()
             return Response(status: 204)
         }
     }

@@ -184,7 +184,8 @@ public final class EnvironmentHost: RunningService, Responder {
                 try apm.sweep()
                 courier.wake()
             })
-        journal = RequestJournal(clock: configuration.clock)
+        journal = RequestJournal(
+            clock: configuration.clock, sharing: store.engine == .postgres ? SharedState.Journal(store: store) : nil)
         let replicated = store.engine == .postgres
         faults = FaultPlan(clock: configuration.clock, sharing: replicated ? SharedState.Faults(store: store) : nil)
         let shared = replicated ? SharedState(store: store, clock: configuration.clock, faults: faults) : nil

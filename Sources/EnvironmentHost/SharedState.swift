@@ -55,6 +55,31 @@ final class SharedState: Sendable {
         }
     }
 
+    /// The request journal of the replicas, in `request_journal`: written beside the answers.
+    struct Journal: JournalSharing {
+        let store: Store
+
+        func append(_ entries: [SharedJournalEntry], capacity: Int) throws {
+            // Committed is enough: a journal entry lost to a crash of the machine is only a line less.
+            try store.write(.committed) { db in
+                try db.journal.append(
+                    entries.map { (surface: $0.surface, requestId: $0.requestId, json: String(decoding: $0.json, as: UTF8.self)) }, capacity: capacity)
+            }
+        }
+
+        func recent(limit: Int) throws -> [Data] {
+            try store.read { db in try db.journal.recent(limit: limit) }.map { Data($0.utf8) }
+        }
+
+        func find(requestId: String) throws -> Data? {
+            try store.read { db in try db.journal.find(requestId: requestId) }.map { Data($0.utf8) }
+        }
+
+        func clear() throws {
+            try store.write { db in try db.journal.deleteAll() }
+        }
+    }
+
     /// Takes up the shared state, then answers as `inner` (one query per request, on a handler
     /// thread, never on the server's polling threads).
     struct Following: Responder {

@@ -295,6 +295,16 @@ extension HostSchema {
                 """),
         Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
         Migration(version: 15, name: "attempt failures", sql: Self.attemptFailures),
+        Migration(version: 16, name: "request journal", sql: """
+            CREATE TABLE request_journal (
+                seq        BIGSERIAL PRIMARY KEY,
+                surface    TEXT NOT NULL,
+                request_id TEXT NOT NULL,
+                entry      TEXT NOT NULL
+            );
+            CREATE INDEX request_journal_by_surface ON request_journal(surface, seq);
+            CREATE INDEX request_journal_by_request ON request_journal(request_id);
+            """),
     ]
 
     /// The migrations of `engine`.

@@ -415,6 +415,18 @@ package enum HostSchema {
                 """),
         Migration(version: 14, name: "webhook claims", sql: Self.webhookClaims),
         Migration(version: 15, name: "attempt failures", sql: Self.attemptFailures),
+        Migration(version: 16, name: "request journal", sql: """
+            -- The request journal replicas on one PostgreSQL database share (a lone SQLite host keeps
+            -- it in memory and leaves this empty): each entry as JSON, the latest per surface.
+            CREATE TABLE request_journal (
+                seq        INTEGER PRIMARY KEY,
+                surface    TEXT NOT NULL,
+                request_id TEXT NOT NULL,
+                entry      TEXT NOT NULL
+            );
+            CREATE INDEX request_journal_by_surface ON request_journal(surface, seq);
+            CREATE INDEX request_journal_by_request ON request_journal(request_id);
+            """),
     ]
 
     /// The wrong codes typed, by client address or device, while replicas on one PostgreSQL

@@ -142,4 +142,20 @@ struct ReplicaTests {
         expectReply(await pair.hosts[0].service.call("DELETE", "/_sandbox/faults"), 204, nil, "cleared through replica 0")
         #expect(await pair.hosts[1].service.call("GET", "/v1/environment").status == 200, "the other replica still applies a cleared fault")
     }
+
+    @Test("the request journal read through one replica lists the requests the other answered, with each one's detail")
+    func journalAcrossReplicas() async throws {
+        let pair = try Pair()
+        let key = pair.hosts[0].fixture.backOfficeKey
+        let refused = await pair.hosts[0].service.call("GET", "/v1/environment/nowhere-\(UUID().uuidString.prefix(8))")
+        let id = try #require(refused.header("X-Request-Id"), "\(refused.headers)")
+        // Each replica writes its entries beside its answers: they are there a moment later.
+        let listed = await eventually(10) {
+            await pair.hosts[1].service.call("GET", "/backoffice/v1/requests?limit=50", bearer: key).objects("requests")
+                .contains { $0["requestId"] as? String == id }
+        }
+        #expect(listed, "replica 0's request \(id) is not listed through replica 1")
+        let detail = await pair.hosts[1].service.call("GET", "/backoffice/v1/requests/\(id)", bearer: key)
+        #expect(detail.status == 200 && detail.string("requestId") == id, "\(detail)")
+    }
 }

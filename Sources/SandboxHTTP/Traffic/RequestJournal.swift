@@ -81,10 +81,86 @@ public final class RequestJournal: Sendable {
     private let rings = Mutex<[String: Ring]>([:])
     private let capturing = Atomic<Bool>(false)
     private let sequence = Atomic<Int>(0)
+    /// Where replicas keep one journal; nil: this process's rings.
+    private let sharing: (any JournalSharing)?
+    /// Entries not yet written to the shared journal, oldest first.
+    private let pending = Mutex<[SharedJournalEntry]>([])
+    /// Whether a thread is writing `pending` out.
+    private let flushing = Atomic<Bool>(false)
 
-    public init(capacity: Int = 1000, clock: any TimeSource) {
+    public init(capacity: Int = 1000, clock: any TimeSource, sharing: (any JournalSharing)? = nil) {
         self.capacity = max(1, capacity)
         self.clock = clock
+        self.sharing = sharing
+    }
+
+    /// An entry as the shared journal keeps it: its bodies masked when written.
+    private struct Stored: Codable {
+        var requestId: String
+        var timeMilliseconds: Int64
+        var surface: String
+        var method: String
+        var path: String
+        var status: Int
+        var milliseconds: Double
+        var subject: String?
+        var errorCode: String?
+        var fault: String?
+        var dropped: Bool
+        var requestBody: String?
+        var responseBody: String?
+
+        init(_ entry: JournalEntry) {
+            requestId = entry.requestId
+            timeMilliseconds = entry.timeMilliseconds
+            surface = entry.surface
+            method = entry.method
+            path = entry.path
+            status = entry.status
+            milliseconds = entry.milliseconds
+            subject = entry.subject
+            errorCode = entry.errorCode
+            fault = entry.fault
+            dropped = entry.dropped
+            requestBody = entry.requestBody
+            responseBody = entry.responseBody
+        }
+
+        var entry: JournalEntry {
+            JournalEntry(
+                requestId: requestId, timeMilliseconds: timeMilliseconds, surface: surface, method: method, path: path, status: status,
+                milliseconds: milliseconds, subject: subject, errorCode: errorCode, fault: fault, dropped: dropped,
+                requestBody: requestBody, responseBody: responseBody)
+        }
+    }
+
+    /// Writes what is pending to the shared journal, on a thread of the system's pool (the answer
+    /// never waits for it); one writer at a time, in order.
+    private func flushSoon() {
+        guard let sharing, flushing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            while true {
+                let batch = pending.withLock { pending in defer { pending = [] }; return pending }
+                if !batch.isEmpty { try? sharing.append(batch, capacity: capacity) }
+                flushing.store(false, ordering: .releasing)
+                // Something came while the flag was up: go on if no one else took it.
+                guard pending.withLock({ !$0.isEmpty }), flushing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+                else { return }
+            }
+        }
+    }
+
+    /// Writes what is pending now, so that a read through this replica sees its own requests.
+    private func flushNow() {
+        guard let sharing else { return }
+        let batch = pending.withLock { pending in defer { pending = [] }; return pending }
+        if !batch.isEmpty { try? sharing.append(batch, capacity: capacity) }
+    }
+
+    private func shared(limit: Int) -> [JournalEntry] {
+        flushNow()
+        let decoder = JSONDecoder()
+        return ((try? sharing?.recent(limit: limit)) ?? []).compactMap { try? decoder.decode(Stored.self, from: $0).entry }
     }
 
     /// Whether new entries keep their (masked) bodies.
@@ -103,6 +179,15 @@ public final class RequestJournal: Sendable {
             method: request.method, path: request.path, status: response.status, milliseconds: (milliseconds * 1000).rounded() / 1000,
             subject: response.journalSubject, errorCode: response.status >= 400 ? Self.errorCode(response.body) : nil, fault: fault,
             dropped: dropped, requestBody: nil, responseBody: nil)
+        if sharing != nil {
+            // Replicas: masked now, and written out beside the answers.
+            let stored = Stored(entry.with(
+                requestBody: capture ? BodyMask.kept(request.body)?.shown : nil, responseBody: capture ? BodyMask.kept(response.body)?.shown : nil))
+            guard let json = try? JSONEncoder().encode(stored) else { return }
+            pending.withLock { $0.append(SharedJournalEntry(surface: surface, requestId: request.id, json: json)) }
+            flushSoon()
+            return
+        }
         // The bodies are kept as they came (bounded); masking them waits until someone reads the entry.
         let recorded = Recorded(
             order: sequence.add(1, ordering: .relaxed).newValue, entry: entry,
@@ -112,12 +197,21 @@ public final class RequestJournal: Sendable {
 
     /// The entries that pass `filter`, newest first, without bodies.
     public func entries(_ filter: Filter = Filter()) -> [JournalEntry] {
+        if sharing != nil {
+            // Newest first already; every surface's latest, as many as the rings would hold.
+            return Array(shared(limit: capacity * 8).filter { filter.admits($0) }.map { $0.with(requestBody: nil, responseBody: nil) }
+                .prefix(max(0, filter.limit)))
+        }
         let all = rings.withLock { rings in rings.values.flatMap(\.entries) }
         return all.filter { filter.admits($0.entry) }.sorted { $0.order > $1.order }.prefix(max(0, filter.limit)).map(\.entry)
     }
 
     /// One entry with its bodies (when they were captured), masked now.
     public func entry(id: String) -> JournalEntry? {
+        if let sharing {
+            flushNow()
+            return (try? sharing.find(requestId: id)).flatMap { $0 }.flatMap { try? JSONDecoder().decode(Stored.self, from: $0).entry }
+        }
         guard let found = rings.withLock({ rings in rings.values.lazy.flatMap(\.entries).first { $0.entry.requestId == id } }) else {
             return nil
         }
@@ -127,10 +221,30 @@ public final class RequestJournal: Sendable {
     /// Forgets every entry.
     public func clear() {
         rings.withLock { $0 = [:] }
+        pending.withLock { $0 = [] }
+        try? sharing?.clear()
     }
 
     /// The `error.code` of an envelope.
     static func errorCode(_ body: [UInt8]) -> String? {
         (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.code.rawValue
     }
+}
+
+/// One entry for the shared journal: its surface, its request id and its JSON.
+public struct SharedJournalEntry: Sendable {
+    public let surface: String
+    public let requestId: String
+    public let json: Data
+}
+
+/// Where the replicas of one service keep one request journal.
+public protocol JournalSharing: Sendable {
+    /// Appends `entries` (oldest first) and keeps at most `capacity` entries per surface.
+    func append(_ entries: [SharedJournalEntry], capacity: Int) throws
+    /// The JSON of the latest `limit` entries, newest first.
+    func recent(limit: Int) throws -> [Data]
+    /// The JSON of the entry of `requestId`.
+    func find(requestId: String) throws -> Data?
+    func clear() throws
 }

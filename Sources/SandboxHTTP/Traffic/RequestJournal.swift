@@ -87,6 +87,8 @@ public final class RequestJournal: Sendable {
     private let pending = Mutex<[SharedJournalEntry]>([])
     /// Whether a thread is writing `pending` out.
     private let flushing = Atomic<Bool>(false)
+    /// Held while a batch is taken and written, so that a read waits for a write under way.
+    private let writing = Mutex<Void>(())
 
     public init(capacity: Int = 1000, clock: any TimeSource, sharing: (any JournalSharing)? = nil) {
         self.capacity = max(1, capacity)
@@ -140,8 +142,7 @@ public final class RequestJournal: Sendable {
         guard let sharing, flushing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
             while true {
-                let batch = pending.withLock { pending in defer { pending = [] }; return pending }
-                if !batch.isEmpty { try? sharing.append(batch, capacity: capacity) }
+                writeOut(to: sharing)
                 flushing.store(false, ordering: .releasing)
                 // Something came while the flag was up: go on if no one else took it.
                 guard pending.withLock({ !$0.isEmpty }), flushing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
@@ -150,11 +151,18 @@ public final class RequestJournal: Sendable {
         }
     }
 
-    /// Writes what is pending now, so that a read through this replica sees its own requests.
+    /// Writes what is pending now, after any write under way, so that a read through this
+    /// replica sees every request it answered before.
     private func flushNow() {
         guard let sharing else { return }
-        let batch = pending.withLock { pending in defer { pending = [] }; return pending }
-        if !batch.isEmpty { try? sharing.append(batch, capacity: capacity) }
+        writeOut(to: sharing)
+    }
+
+    private func writeOut(to sharing: any JournalSharing) {
+        writing.withLock { _ in
+            let batch = pending.withLock { pending in defer { pending = [] }; return pending }
+            if !batch.isEmpty { try? sharing.append(batch, capacity: capacity) }
+        }
     }
 
     private func shared(limit: Int) -> [JournalEntry] {
@@ -221,8 +229,10 @@ public final class RequestJournal: Sendable {
     /// Forgets every entry.
     public func clear() {
         rings.withLock { $0 = [:] }
-        pending.withLock { $0 = [] }
-        try? sharing?.clear()
+        writing.withLock { _ in
+            pending.withLock { $0 = [] }
+            try? sharing?.clear()
+        }
     }
 
     /// The `error.code` of an envelope.

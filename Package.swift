@@ -193,7 +193,7 @@ let package = Package(
             name: "ConformanceTests", dependencies: ["SandboxCrypto", "SandboxWire", "SandboxTestSupport", "HostTestSupport"],
             exclude: ["schemathesis-server.py"]),
         .testTarget(name: "LifecycleTests", dependencies: ["Launcher", "SandboxHTTPClient", "SandboxCore", "SandboxHTTP", "SandboxTestSupport", "HostTestSupport"]),
-        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxTime", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
+        .testTarget(name: "WebhookDeliveryTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxTime", "SandboxStore", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(name: "MoneiHostTests", dependencies: ["Launcher", "EnvironmentHost", "SimulatedReader", "CardPayload", "SandboxHTTPClient", "SandboxHTTP", "SandboxCore", "SandboxCrypto", "WebhookSignature", "SandboxTestSupport", "HostTestSupport"]),
         .testTarget(
             name: "MoneiTapToPayTests",

@@ -1,95 +1,155 @@
 import Foundation
-import Synchronization
+import SandboxStore
 import SandboxTestSupport
+import Synchronization
 import Testing
 
-/// Two `sandbox-host` replicas of EU on one PostgreSQL database (the tests' throw-away server),
-/// sales through both, one replica SIGKILLed while deliveries wait for their answers.
+/// Two `sandbox-host` replicas of EU and two of MBANK on one PostgreSQL database (the tests'
+/// throw-away server), and a wallet simulator: card sales, QR payments (EU) and BLIK payments
+/// (MBANK) through all four, the first replica of each region SIGKILLed midway while webhook
+/// deliveries wait for their answers.
 @Suite(
-    "Replicas: SIGKILL of one mid-dispatch loses no sale and no webhook", .blocksThreads,
+    "Replicas: SIGKILL of one mid-dispatch loses no payment and no webhook", .blocksThreads,
     .disabled(if: ProcessInfo.processInfo.environment["SANDBOX_TEST_DATABASE"] == "postgres", "runs once, in the main pass"))
 struct ReplicaCrashTests {
+    /// Payments acknowledged in all (about half before the kill).
+    static let target = 2_000
+
+    /// One device paying back to back on one replica: card sales, and every other payment the
+    /// region's wallet method.
+    struct Lane {
+        enum Method { case qr, blik(customer: String) }
+        let region: String
+        let replica: Int
+        let terminal: String
+        let merchant: String
+        let method: Method
+        /// Whether the terminal asks for a reference.
+        var reference = false
+        /// A card of the region's country (a foreign one is offered DCC).
+        var card: String { region == "MBANK" ? "visa-pl" : "visa" }
+    }
+
+    static let lanes = [
+        Lane(region: "EU", replica: 0, terminal: "EU-T0101", merchant: "EU-M01", method: .qr),
+        Lane(region: "EU", replica: 1, terminal: "EU-T0202", merchant: "EU-M02", method: .qr, reference: true),
+        Lane(region: "MBANK", replica: 0, terminal: "MBANK-T0101", merchant: "MBANK-M01", method: .blik(customer: "jan")),
+        Lane(region: "MBANK", replica: 1, terminal: "MBANK-T0203", merchant: "MBANK-M02", method: .blik(customer: "piotr")),
+    ]
+
     @Test(
-        "sales through both replicas, one killed mid-delivery: every acknowledged sale is kept and its event delivered, repeats only of the killed replica's in-flight events, ids stable",
-        .timeLimit(.minutes(3)))
+        "2,000 sales, QR and BLIK payments through two replicas per region, one of each killed mid-delivery: every acknowledged payment is kept and its event delivered, repeats only of the killed replicas' in-flight events, ids stable",
+        .timeLimit(.minutes(5)))
     func sigkillOneReplica() async throws {
         let database = try PostgresServer.shared().newDatabaseURL()
-        let folders = [TemporaryDirectory(), TemporaryDirectory()]
+        let folders = (0..<5).map { _ in TemporaryDirectory() }
+        let walletPort = freePort()
+        let walletURL = "http://127.0.0.1:\(walletPort)"
         // A claim lasts 4 s here (60 by default; longer than any delivery below takes), so the
-        // survivor takes the dead replica's events over soon.
-        let replicas = try folders.map { folder in
-            try SandboxHostProcess(
-                dataDirectory: folder.url, arguments: ["--access-log", "off", "--database", database, "--webhook-lease", "4"])
+        // survivors take the dead replicas' events over soon.
+        var replicas: [String: [SandboxHostProcess]] = [:]
+        for (index, region) in ["EU", "MBANK"].enumerated() {
+            replicas[region] = try (0..<2).map { replica in
+                try SandboxHostProcess(
+                    region: region, dataDirectory: folders[2 * index + replica].url,
+                    arguments: ["--access-log", "off", "--database", database, "--webhook-lease", "4", "--wallet-url", walletURL])
+            }
         }
-        let apis = replicas.map { Service(baseURL: $0.url) }
+        // The wallet reaches each region through its second replica, as through a load balancer
+        // that takes the dead replica out.
+        let wallet = try ChildProcess(
+            builtExecutable("wallet-sim"),
+            [
+                "--port", "\(walletPort)", "--data-dir", folders[4].url.path, "--access-log", "off",
+                "--host-url", "EU=\(replicas["EU"]![1].url),MBANK=\(replicas["MBANK"]![1].url)",
+            ], workingDirectory: folders[4].url, combinedOutput: true)
+        defer { wallet.stop() }
+        try #require(wallet.waitForOutput("wallet-sim listening on", seconds: 20), "\(wallet.stdout)")
+        let customer = Service(baseURL: walletURL)
+
         let receiver = try Receiver(answering: 200)
         receiver.answer(200, delay: .milliseconds(50))
-        let backOfficeKey = try EU.fixture().backOfficeKey
-        for merchant in [EU.merchant1, EU.merchant2] {
+        let file = try #require(MerchantsFile.shipped, "sandbox-data/merchants.json does not load")
+        var opened: [Device] = []
+        for lane in Self.lanes {
+            let api = Service(baseURL: replicas[lane.region]![lane.replica].url)
+            let backOfficeKey = try #require(file.regions[lane.region]?.backOfficeKey)
             expectReply(
-                await apis[0].call(
-                    "PUT", "/backoffice/v1/merchants/\(merchant)/webhook", bearer: backOfficeKey,
-                    body: ["url": receiver.hookURL, "scheme": "monei"]), 200, nil, "point \(merchant) at the receiver")
+                await api.call(
+                    "PUT", "/backoffice/v1/merchants/\(lane.merchant)/webhook", bearer: backOfficeKey,
+                    body: ["url": receiver.hookURL, "scheme": "monei"]), 200, nil, "point \(lane.merchant) at the receiver")
+            opened.append(try await Device.open(api, backOfficeKey: backOfficeKey, terminal: lane.terminal, region: lane.region))
         }
-        // One device on each replica (registered, logged in and paying there).
-        let devices = [
-            try await Device.open(apis[0], backOfficeKey: backOfficeKey, terminal: EU.terminal1),
-            try await Device.open(apis[1], backOfficeKey: backOfficeKey, terminal: EU.terminal2),
-        ]
-        let runs = [SalesRun(), SalesRun()]
-        let sales = (0..<2).map { index in
+        let devices = opened
+
+        let runs = Self.lanes.map { _ in SalesRun() }
+        let killing = Flag()
+        let total = { @Sendable in runs.reduce(0) { $0 + $1.count } }
+        let payments = Self.lanes.indices.map { index in
             Task {
-                for n in 0..<1_000 where !runs[index].stop.load(ordering: .relaxed) {
-                    guard let reply = try? await devices[index].sale(1000 + 100 * (n % 50), quietly: true) else { break }
-                    guard reply.status == 201, reply.string("transactionStatus") == "CLEARED", let id = reply.string("transactionId") else { break }
-                    runs[index].committed.withLock { $0.append(id) }
+                let lane = Self.lanes[index], device = devices[index], run = runs[index]
+                var n = 0
+                while !run.stop.load(ordering: .relaxed) && total() < Self.target {
+                    defer { n += 1 }
+                    let reference = lane.reference ? "MIX-\(index)-\(n)" : nil
+                    switch await Self.pay(n, lane: lane, device: device, customer: customer, reference: reference) {
+                    case .success(let id):
+                        run.committed.withLock { $0.append(id) }
+                    case .failure(let failure):
+                        // Expected only of a killed replica's devices.
+                        if lane.replica != 0 || !killing.isSet {
+                            Issue.record("[\(lane.terminal)] payment \(n): \(failure)")
+                        }
+                        return
+                    }
                 }
             }
         }
-        let flowing = await eventually(120) { receiver.received.count >= 20 && runs[0].count >= 20 && runs[1].count >= 20 }
-        #expect(flowing, "deliveries did not start: \(receiver.received.count) received, \(runs.map(\.count)) sales")
-        // The receiver holds its next answers for 1.5 s; replica 0 is killed while deliveries wait.
+        let flowing = await eventually(120) { receiver.received.count >= 20 && total() >= Self.target / 2 }
+        #expect(flowing, "payments or deliveries did not start: \(receiver.received.count) received, \(runs.map(\.count)) payments")
+        // The receiver holds its next answers for 1.5 s; the first replicas are killed while deliveries wait.
         receiver.answer(200, delay: .milliseconds(1500))
         let before = receiver.received.count
         #expect(await eventually(20) { receiver.received.count > before && receiver.inFlight > 0 }, "nothing in flight")
+        killing.set()
         let killedAt = Date()
-        replicas[0].kill()
+        replicas["EU"]![0].kill()
+        replicas["MBANK"]![0].kill()
         receiver.answer(200, delay: .milliseconds(50))
-        runs[0].stop.store(true, ordering: .relaxed)
-        _ = await sales[0].value
-        // The survivor goes on selling for a while, then stops.
-        let afterKill = runs[1].count
-        _ = await eventually(60) { runs[1].count >= afterKill + 30 }
-        runs[1].stop.store(true, ordering: .relaxed)
-        _ = await sales[1].value
-        let sold = Set(runs[0].committed.withLock { $0 } + runs[1].committed.withLock { $0 })
+        for (index, lane) in Self.lanes.enumerated() where lane.replica == 0 {
+            runs[index].stop.store(true, ordering: .relaxed)
+            _ = await payments[index].value
+        }
+        let atKill = total()
+        // The survivors go on to the target.
+        for task in payments { _ = await task.value }
+        let paid = Set(runs.flatMap { $0.committed.withLock { $0 } })
+        #expect(paid.count >= Self.target && paid.count > atKill + 100, "the survivors stopped: \(runs.map(\.count))")
 
-        let allArrived = await eventually(60) {
-            Set(receiver.received.filter { $0.delivered && $0.type == "payment.succeeded" }.compactMap(\.paymentId)).isSuperset(of: sold)
+        let allArrived = await eventually(90) {
+            Set(receiver.received.filter { $0.delivered && $0.type == "payment.succeeded" }.compactMap(\.paymentId)).isSuperset(of: paid)
         }
         let delivered = Set(receiver.received.filter(\.delivered).compactMap(\.paymentId))
-        #expect(allArrived, "lost: \(sold.subtracting(delivered).count) of \(sold.count) acknowledged sales never got their event")
-        // Every acknowledged sale is in the survivor's log, each payment under one event id, with one body.
-        var logged: Set<String> = []
-        for merchant in [EU.merchant1, EU.merchant2] {
-            let events = expectReply(
-                await apis[1].call("GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(merchant)", bearer: backOfficeKey), 200, nil,
-                "\(merchant)'s log on the survivor"
-            ).objects("events")
-            logged.formUnion(events.compactMap { $0["transactionId"] as? String })
+        #expect(allArrived, "lost: \(paid.subtracting(delivered).count) of \(paid.count) acknowledged payments never got their event")
+        // Every acknowledged payment is in the database, CLEARED; the dead replicas' claims end
+        // (4 s) and the survivors send what those left unanswered: every event delivered.
+        let connection = try Connection(postgres: database)
+        var stored: [String: String] = [:]
+        for schema in ["eu", "mbank"] {
+            for row in try connection.query("SELECT id, status FROM \(schema).transactions") {
+                stored[try row["id"] as String] = try row["status"] as String
+            }
         }
-        #expect(logged.isSuperset(of: sold), "acknowledged sales missing from the survivor: \(sold.subtracting(logged).sorted().prefix(5))")
-        // The dead replica's claims end (4 s): the survivor sends what it left unanswered, and its
-        // log ends with every event delivered.
+        let missing = paid.filter { stored[$0] != "CLEARED" }
+        #expect(missing.isEmpty, "acknowledged payments missing or not CLEARED: \(missing.prefix(5).map { "\($0): \(stored[$0] ?? "absent")" })")
         let settled = await eventually(60) {
-            var pending = 0
-            for merchant in [EU.merchant1, EU.merchant2] {
-                pending += await apis[1].call("GET", "/backoffice/v1/webhooks/events?limit=500&merchantId=\(merchant)", bearer: backOfficeKey)
-                    .objects("events").filter { $0["state"] as? String != "delivered" }.count
+            let pending = try? ["eu", "mbank"].reduce(0) { sum, schema in
+                sum + (try connection.query("SELECT COUNT(*) AS n FROM \(schema).webhook_events WHERE state <> 'delivered'")[0]["n"] as Int64)
             }
             return pending == 0
         }
-        #expect(settled, "events the dead replica claimed were never taken over")
+        #expect(settled, "events the dead replicas claimed were never taken over")
+
         var idsByPayment: [String: Set<String>] = [:]
         var bodiesById: [String: Set<[UInt8]>] = [:]
         for request in receiver.received {
@@ -112,7 +172,55 @@ struct ReplicaCrashTests {
             id + " at " + receiver.received.filter { $0.eventId == id }.map { String(format: "%+.3f s", $0.arrivedAt.timeIntervalSince(killedAt)) }
                 .joined(separator: ", ")
         }
-        #expect(beyond.isEmpty, "repeated beyond the killed replica's in-flight events (arrivals from the kill): \(beyond)")
-        print("replica SIGKILL test: \(sold.count) acknowledged sales (\(runs.map(\.count))), \(inFlightAtKill.count) in flight at the kill, \(repeated.count) sent twice")
+        #expect(beyond.isEmpty, "repeated beyond the killed replicas' in-flight events (arrivals from the kill): \(beyond)")
+        print(
+            "replica SIGKILL test: \(paid.count) acknowledged payments (\(runs.map(\.count)); \(atKill) at the kill), \(inFlightAtKill.count) in flight at the kill, \(repeated.count) sent twice"
+        )
     }
+
+    /// The `n`th payment of a lane: a card sale, or (odd `n`) a QR order the customer pays at the
+    /// wallet, or a BLIK payment with a code from the customer's bank app that the customer
+    /// approves. Acknowledged (its id) when the sale clears, or when the wallet answers the
+    /// customer's approval (once the host took it durably); a failure when anything fails (a
+    /// replica killed under the device).
+    static func pay(_ n: Int, lane: Lane, device: Device, customer: Service, reference: String?) async -> Result<String, Device.Failed> {
+        func failed(_ step: String, _ reply: HTTPReply) -> Result<String, Device.Failed> { .failure(Device.Failed(description: "\(step): \(reply)")) }
+        guard n % 2 == 1 else {
+            let reply: HTTPReply
+            do {
+                reply = try await device.sale(1000 + 100 * (n % 50), card: lane.card, reference: reference, quietly: true)
+            } catch {
+                return .failure(Device.Failed(description: "sale: \(error)"))
+            }
+            guard reply.status == 201, reply.string("transactionStatus") == "CLEARED", let id = reply.string("transactionId") else {
+                return failed("sale", reply)
+            }
+            return .success(id)
+        }
+        let made: HTTPReply
+        switch lane.method {
+        case .qr:
+            made = await device.qrPayment(1000 + 100 * (n % 20), reference: reference)
+        case .blik(let who):
+            let code = await customer.call("POST", "/api/blik/codes", body: ["customerId": who])
+            guard code.status == 201, let digits = code.string("code") else { return failed("BLIK code", code) }
+            made = await device.blikPayment(100, code: digits, reference: reference)
+        }
+        guard made.status == 201, let id = made.string("transactionId") else { return failed("payment", made) }
+        let approved = await customer.call("POST", "/api/orders/\(id)/pay", body: [:])
+        guard approved.status == 200, approved.string("status") == "paid" else { return failed("approval", approved) }
+        // The device reads the outcome (from a killed replica: nothing, and the lane ends).
+        let read = await device.apmPayment(id)
+        if read.status == 200 && read.string("transactionStatus") != "CLEARED" {
+            Issue.record("[\(lane.terminal)] paid at the wallet, and then: \(read)")
+        }
+        return .success(id)
+    }
+}
+
+/// A flag the test raises once and the lanes read.
+final class Flag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    var isSet: Bool { raised.load(ordering: .relaxed) }
+    func set() { raised.store(true, ordering: .relaxed) }
 }

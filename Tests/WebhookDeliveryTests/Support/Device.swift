@@ -15,31 +15,39 @@ final class Device: @unchecked Sendable {
 
     let api: Service
     let terminalId: String
+    let region: String
+    let currency: String
     let autoLogin: Bool
     let deviceId: String
     let secret: String
     private(set) var token = ""
     let label: String
 
-    private init(api: Service, terminalId: String, autoLogin: Bool, deviceId: String, secret: String) {
+    private init(api: Service, terminalId: String, region: String, currency: String, autoLogin: Bool, deviceId: String, secret: String) {
         self.api = api
         self.terminalId = terminalId
+        self.region = region
+        self.currency = currency
         self.autoLogin = autoLogin
         self.deviceId = deviceId
         self.secret = secret
         label = "[\(terminalId)]"
     }
 
-    /// Registers a fresh device on `terminal` (portal activation confirmed in the back office) and logs in.
+    /// Registers a fresh device on `terminal` of `region` (portal activation confirmed in the back
+    /// office) and logs in.
     static func open(
-        _ api: Service, backOfficeKey: String, terminal: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ api: Service, backOfficeKey: String, terminal: String, region: String = EU.region, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Device {
         let device = "wh-\(terminal)-\(UUID().uuidString.lowercased())"
         let step = "[\(terminal)] register a device"
         let credential = try await api.portalRegistration(
             device, terminal: terminal, backOfficeKey: backOfficeKey, pin: Self.pin, step, sourceLocation: sourceLocation)
         let secret = credential.secret
-        let opened = Device(api: api, terminalId: terminal, autoLogin: EU.autoLogin(terminal), deviceId: device, secret: secret)
+        let facts = try RegionFacts.load(region, sourceLocation: sourceLocation)
+        let opened = Device(
+            api: api, terminalId: terminal, region: region, currency: facts.currency, autoLogin: EU.autoLogin(terminal, region: region),
+            deviceId: device, secret: secret)
         try await opened.login(sourceLocation: sourceLocation)
         return opened
     }
@@ -79,7 +87,7 @@ final class Device: @unchecked Sendable {
         let testCard = try #require(catalogue.card(named: card), "cards.json has no \(card)", sourceLocation: sourceLocation)
         let readId = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let payload = CardPayload(readId: readId, readAt: Int64((serverTime * 1000).rounded(.down)), card: testCard.cardData)
-        return try PayloadSealer.seal(payload, key: key, region: EU.region, terminalId: terminalId)
+        return try PayloadSealer.seal(payload, key: key, region: region, terminalId: terminalId)
     }
 
     // MARK: Terminal API
@@ -89,12 +97,31 @@ final class Device: @unchecked Sendable {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> HTTPReply {
         var body: [String: Any] = [
-            "currency": "EUR", "requestedAmount": amount,
+            "currency": currency, "requestedAmount": amount,
             "cardPayload": try await seal(card, quietly: quietly, sourceLocation: sourceLocation),
         ]
         if let callbackUrl { body["callbackUrl"] = callbackUrl }
         if let reference { body["reference"] = reference }
         return await api.call("POST", "/terminal/v1/transactions/sale", bearer: token, body: body)
+    }
+
+    /// `POST /terminal/v1/apm/qr/payments`: an order made at the wallet, waiting for the customer.
+    func qrPayment(_ amount: Int, brand: String = "ALIPAY", reference: String? = nil) async -> HTTPReply {
+        var body: [String: Any] = ["requestedAmount": amount, "brand": brand]
+        if let reference { body["reference"] = reference }
+        return await api.call("POST", "/terminal/v1/apm/qr/payments", bearer: token, body: body)
+    }
+
+    /// `POST /terminal/v1/apm/blik/payments` with the code of the customer's bank app.
+    func blikPayment(_ amount: Int, code: String, reference: String? = nil) async -> HTTPReply {
+        var body: [String: Any] = ["requestedAmount": amount, "payCode": code]
+        if let reference { body["reference"] = reference }
+        return await api.call("POST", "/terminal/v1/apm/blik/payments", bearer: token, body: body)
+    }
+
+    /// `GET /terminal/v1/apm/transactions/{id}`: the APM payment as it is now.
+    func apmPayment(_ transaction: String) async -> HTTPReply {
+        await api.call("GET", "/terminal/v1/apm/transactions/\(transaction)", bearer: token)
     }
 
     /// A sale that must clear; its transaction id.
@@ -110,7 +137,7 @@ final class Device: @unchecked Sendable {
 
     func refund(_ original: String, amount: Int, card: String = "visa", sourceLocation: SourceLocation = #_sourceLocation) async throws -> HTTPReply {
         let body: [String: Any] = [
-            "currency": "EUR", "requestedAmount": amount, "transactionId": original,
+            "currency": currency, "requestedAmount": amount, "transactionId": original,
             "cardPayload": try await seal(card, sourceLocation: sourceLocation),
         ]
         return await api.call("POST", "/terminal/v1/transactions/refund", bearer: token, body: body)
@@ -127,12 +154,12 @@ final class Device: @unchecked Sendable {
     func readerOutcome(_ amount: Int, _ outcome: String) async -> HTTPReply {
         await api.call(
             "POST", "/terminal/v1/transactions/sale", bearer: token,
-            body: ["currency": "EUR", "requestedAmount": amount, "readerOutcome": outcome])
+            body: ["currency": currency, "requestedAmount": amount, "readerOutcome": outcome])
     }
 
     /// A sale without card: NEW, waiting for the card (in flight).
     func saleWithoutCard(_ amount: Int) async -> HTTPReply {
-        await api.call("POST", "/terminal/v1/transactions/sale", bearer: token, body: ["currency": "EUR", "requestedAmount": amount])
+        await api.call("POST", "/terminal/v1/transactions/sale", bearer: token, body: ["currency": currency, "requestedAmount": amount])
     }
 
     /// `POST /terminal/v1/unregister` with the device's own credential.

@@ -33,8 +33,8 @@ enum EU {
         return try #require(found, "merchants.json has no \(merchant)", sourceLocation: sourceLocation)
     }
 
-    static func autoLogin(_ terminal: String) -> Bool {
-        (try? fixture())?.merchants.flatMap(\.terminals).first { $0.id == terminal }?.autoLogin ?? false
+    static func autoLogin(_ terminal: String, region: String = region) -> Bool {
+        MerchantsFile.shipped?.regions[region]?.merchants.flatMap(\.terminals).first { $0.id == terminal }?.autoLogin ?? false
     }
 }
 

@@ -61,6 +61,16 @@ package struct OutboxRepository {
         return nil
     }
 
+    /// Holds a notification due at `realNow` for the one sending it until `until` (real time):
+    /// replicas share the outbox, and a sender that dies lets go when the hold ends. False when it
+    /// is not due (another replica holds it, or it waits for its retry) or no longer pending.
+    package func hold(_ seq: Int64, due realNow: Int64, until: Int64) throws -> Bool {
+        try db.run(
+            "UPDATE outbox SET next_attempt_at = ? WHERE seq = ? AND state = 'pending' AND next_attempt_at <= ?",
+            [.integer(until), .integer(seq), .integer(realNow)])
+        return db.changes == 1
+    }
+
     /// The host's final answer, which arrived at `answeredAt` (real time).
     package func finish(_ seq: Int64, state: OutboxEntry.State, status: Int?, answeredAt: Int64) throws {
         try db.run(

@@ -28,12 +28,15 @@ public final class InProcessWallet: @unchecked Sendable {
     ) throws {
         self.directory = directory
         self.clock = clock
-        wallet = try WalletSimulator.start(
-            configuration: .init(
-                server: ServerConfiguration(drainSeconds: 0.1), webRoot: Paths.web.appendingPathComponent("wallet"),
-                openAPIFile: Paths.openAPI.appendingPathComponent("wallet.yaml"), dataDirectory: directory.file("state"),
-                data: walletData, hostURLs: hosts, clock: clock, blikCodes: blikCodes, firstRetry: .milliseconds(50), longestRetry: .milliseconds(200),
-                payWait: payWait))
+        var configuration = WalletSimulator.Configuration(
+            server: ServerConfiguration(drainSeconds: 0.1), webRoot: Paths.web.appendingPathComponent("wallet"),
+            openAPIFile: Paths.openAPI.appendingPathComponent("wallet.yaml"), dataDirectory: directory.file("state"),
+            data: walletData, hostURLs: hosts, clock: clock, blikCodes: blikCodes, firstRetry: .milliseconds(50), longestRetry: .milliseconds(200),
+            payWait: payWait)
+        // On PostgreSQL in the second pass of `make test`, as the hosts (the same database again
+        // for a wallet started on the same folder).
+        configuration.database = try InProcessHost.database(for: directory)
+        wallet = try WalletSimulator.start(configuration: configuration)
         // Answered in process, as InProcessHost's: the hosts it notifies are still called over HTTP.
         service = Service(name: "wallet", baseURL: wallet.url, responder: wallet)
     }

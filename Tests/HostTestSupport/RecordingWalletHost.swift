@@ -20,6 +20,7 @@ public final class RecordingWalletHost: Sendable {
     private let received = Mutex<[WalletProvider.Notification]>([])
     private let answers = Mutex<HostAnswer>(.acknowledge)
     private let badSignatures = Mutex(0)
+    private let failures = Mutex(0)
 
     public init(port: UInt16 = 0) throws {
         final class Box: @unchecked Sendable { weak var host: RecordingWalletHost? }
@@ -37,6 +38,8 @@ public final class RecordingWalletHost: Sendable {
     public var url: String { "http://127.0.0.1:\(server.port)" }
     public var notifications: [WalletProvider.Notification] { received.withLock { $0 } }
     public var unsignedCount: Int { badSignatures.withLock { $0 } }
+    /// Notifications answered 503 (`.fail`).
+    public var failedCount: Int { failures.withLock { $0 } }
 
     public func answer(with answer: HostAnswer) { answers.withLock { $0 = answer } }
 
@@ -68,6 +71,7 @@ public final class RecordingWalletHost: Sendable {
             received.withLock { $0.append(notification) }
             return HTTPError(status: 409, code: .apmOrderClosed, message: message).response
         case .fail:
+            failures.withLock { $0 += 1 }
             return Response(status: 503)
         }
     }

@@ -3,6 +3,7 @@ import Testing
 import HostTestSupport
 import SandboxStore
 import SandboxTestSupport
+@testable import WalletSimulator
 
 /// The customer's buttons through the API, and what the host hears of them.
 @Suite struct PaymentTests {
@@ -86,8 +87,7 @@ import SandboxTestSupport
         #expect(host.types(of: "tx-1") == ["order.paid"], "once")
         // The outbox keeps when the approval was written and when the host's acknowledgement came
         // (bench/apm.sh measures the approval's way to the host with them), not its failed first try.
-        let db = try Connection(path: wallet.directory.file("state/wallet.sqlite").path, access: .readOnly)
-        let row = try #require(try db.query("SELECT created_at, answered_at, attempts FROM outbox WHERE order_id = 'tx-1'").first)
+        let row = try #require(try wallet.wallet.book.store.query("SELECT created_at, answered_at, attempts FROM outbox WHERE order_id = 'tx-1'").first)
         let created: Int64 = try row["created_at"], answered: Int64 = try row["answered_at"], attempts: Int64 = try row["attempts"]
         #expect((pressed...acknowledging).contains(created), "written when Pay was pressed")
         #expect((acknowledging...Self.realTimeMilliseconds()).contains(answered), "answered after the host was told to acknowledge")

@@ -16,6 +16,10 @@ import Synchronization
 /// notifier's thread would add a wake-up and a thread to every payment. The notifier's thread
 /// delivers the rest (retries, an order's deadline, a rule) and what a restart left pending.
 ///
+/// Wallet replicas on one PostgreSQL database share the outbox: a notification is held by the
+/// replica sending it (``OutboxRepository/hold(_:due:until:)``), so one replica sends it; one that
+/// dies lets go when the hold ends, and the host takes a notification sent twice once, by its id.
+///
 /// The wallet only connects to the hosts it was configured with (``WalletSimulator/Configuration/hostURLs``);
 /// a notification for a region without one waits, retried, until one is set.
 package final class Notifier: Sendable {
@@ -40,6 +44,9 @@ package final class Notifier: Sendable {
     /// The thread, and the orders whose notifications a thread is delivering (claimed by order id).
     private let worker: OutboxWorker
     private let retries: RetrySchedule
+    /// How long a replica holds a notification it sends (real time, ms; nil: one process owns the
+    /// outbox). Far past a delivery's timeout.
+    private let hold: Int64?
 
     package init(book: OrderBook, policy: Policy, hostURL: @escaping @Sendable (String) -> String?) {
         self.book = book
@@ -47,6 +54,7 @@ package final class Notifier: Sendable {
         self.hostURL = hostURL
         worker = OutboxWorker(name: "wallet-notifier", concurrency: policy.concurrency, drainTimeout: policy.timeout + .seconds(1))
         retries = .doubling(first: Self.milliseconds(policy.firstRetry), longest: Self.milliseconds(policy.longestRetry))
+        hold = book.store.engine == .postgres ? Self.milliseconds(policy.timeout + .seconds(10)) : nil
         client = HTTPClient(
             configuration: .init(
                 connectTimeout: .seconds(2), totalTimeout: policy.timeout, maxResponseBodySize: 64 * 1024,
@@ -120,6 +128,12 @@ package final class Notifier: Sendable {
         while let (entry, due) = (try? book.store.read({ db in try db.outbox.oldestPending(orderId: orderId) })) ?? nil,
             due <= dueBy ?? .max
         {
+            if let hold {
+                // Replicas share the outbox: held first. One another replica holds, or one waiting
+                // for its retry, is not this thread's now (a customer's action does not hurry it).
+                let now = book.realTime.nowMilliseconds()
+                guard (try? book.store.write({ db in try db.outbox.hold(entry.seq, due: now, until: now + hold) })) == true else { return true }
+            }
             guard deliver(entry) else { return true }
         }
         return false

@@ -188,7 +188,7 @@ public final class EnvironmentHost: RunningService, Responder {
             clock: configuration.clock, sharing: store.engine == .postgres ? SharedState.Journal(store: store) : nil)
         let replicated = store.engine == .postgres
         faults = FaultPlan(clock: configuration.clock, sharing: replicated ? SharedState.Faults(store: store) : nil)
-        let shared = replicated ? SharedState(store: store, clock: configuration.clock, faults: faults) : nil
+        let shared = replicated ? SharedState(store: store, clock: configuration.clock, faults: faults, journal: journal) : nil
         self.shared = shared
         if let shared {
             // Another replica moved the clock or changed the faults: taken up now (the workers

@@ -6,7 +6,8 @@ import SandboxStore
 import Synchronization
 
 /// What the replicas of a region's host on one PostgreSQL database share beside the rows: the
-/// sandbox clock and the fault plan. Every replica takes both up before each request (one query;
+/// sandbox clock, the fault plan and whether the journal keeps bodies. Every replica takes them up
+/// before each request (one query;
 /// a second only when the fault plan changed) and when another replica's change is notified, so
 /// a move of the clock, or a fault set, through one replica is in force on every other once its
 /// answer came.
@@ -19,13 +20,15 @@ final class SharedState: Sendable {
     let store: Store
     let clock: SandboxClock
     let faults: FaultPlan
+    let journal: RequestJournal
     /// The clock version last taken up (nil: none read yet).
     private let seenClock = Mutex<Int64?>(nil)
 
-    init(store: Store, clock: SandboxClock, faults: FaultPlan) {
+    init(store: Store, clock: SandboxClock, faults: FaultPlan, journal: RequestJournal) {
         self.store = store
         self.clock = clock
         self.faults = faults
+        self.journal = journal
     }
 
     func follow() {
@@ -35,6 +38,7 @@ final class SharedState: Sendable {
             // Under the lock: a slower read of an older version cannot undo a newer one.
             if let last = seen, shared.clockVersion > last { clock.restore(offset: shared.clockOffset) }
         }
+        if let bodies = shared.journalBodies, bodies != journal.capturesBodies { journal.capturesBodies = bodies }
         if shared.faultsVersion > faults.sharedVersion, let plan = try? store.read({ db in try db.host.faults() }) {
             faults.adopt(Data(plan), version: shared.faultsVersion)
         }
@@ -77,6 +81,10 @@ final class SharedState: Sendable {
 
         func clear() throws {
             try store.write { db in try db.journal.deleteAll() }
+        }
+
+        func saveCapturesBodies(_ on: Bool) throws {
+            try store.write { db in try db.host.saveJournalBodies(on) }
         }
     }
 

@@ -34,20 +34,26 @@ package struct HostRepository {
     }
 
     /// What replicas share beside the rows, as one query outside a transaction reads it before
-    /// every request: the clock offset with its version, and the fault plan's version.
+    /// every request: the clock offset with its version, the fault plan's version, and whether the
+    /// journal keeps bodies.
     package struct SharedState: Sendable {
         package var clockOffset = 0.0
         package var clockVersion: Int64 = 0
         package var faultsVersion: Int64 = 0
+        /// nil: never set through a replica.
+        package var journalBodies: Bool?
     }
 
     package static func sharedState(in store: Store) throws -> SharedState {
         var state = SharedState()
-        for row in try store.query("SELECT key, value FROM host_identity WHERE key IN ('clock_offset', 'clock_version', 'faults_version')") {
+        for row in try store.query(
+            "SELECT key, value FROM host_identity WHERE key IN ('clock_offset', 'clock_version', 'faults_version', 'journal_bodies')")
+        {
             let value: String = try row["value"]
             switch try row["key"] as String {
             case "clock_offset": state.clockOffset = Double(value) ?? 0
             case "clock_version": state.clockVersion = Int64(value) ?? 0
+            case "journal_bodies": state.journalBodies = value == "1"
             default: state.faultsVersion = Int64(value) ?? 0
             }
         }
@@ -77,6 +83,13 @@ package struct HostRepository {
             "INSERT INTO host_identity (key, value) VALUES ('faults', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             [.text(String(decoding: plan, as: UTF8.self))])
         return try nextVersion("faults_version")
+    }
+
+    /// Whether the replicas' journal keeps bodies (`PUT /backoffice/v1/requests/capture`).
+    package func saveJournalBodies(_ on: Bool) throws {
+        try db.run(
+            "INSERT INTO host_identity (key, value) VALUES ('journal_bodies', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(on ? "1" : "0")])
     }
 
     package func saveClockOffset(_ seconds: Double) throws {

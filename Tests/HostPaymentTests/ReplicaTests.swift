@@ -143,7 +143,7 @@ struct ReplicaTests {
         #expect(await pair.hosts[1].service.call("GET", "/v1/environment").status == 200, "the other replica still applies a cleared fault")
     }
 
-    @Test("the request journal read through one replica lists the requests the other answered, with each one's detail")
+    @Test("the request journal read through one replica lists the requests the other answered, with each one's detail; bodies kept on both once asked through one")
     func journalAcrossReplicas() async throws {
         let pair = try Pair()
         let key = pair.hosts[0].fixture.backOfficeKey
@@ -157,5 +157,15 @@ struct ReplicaTests {
         #expect(listed, "replica 0's request \(id) is not listed through replica 1")
         let detail = await pair.hosts[1].service.call("GET", "/backoffice/v1/requests/\(id)", bearer: key)
         #expect(detail.status == 200 && detail.string("requestId") == id, "\(detail)")
+        #expect(detail["requestBody"] == nil || detail["requestBody"] is NSNull, "no bodies kept yet: \(detail)")
+
+        // Bodies kept from now on, said through replica 1: the next request through replica 0 keeps its own.
+        expectReply(
+            await pair.hosts[1].service.call("PUT", "/backoffice/v1/requests/capture", bearer: key, body: ["bodies": true]), 200, nil,
+            "capture bodies through replica 1")
+        let posted = await pair.hosts[0].service.call("POST", "/backoffice/v1/challenges/confirm", bearer: key, body: ["challengeCode": "NOPE-1"])
+        let postedId = try #require(posted.header("X-Request-Id"), "\(posted.headers)")
+        let kept = await pair.hosts[1].service.call("GET", "/backoffice/v1/requests/\(postedId)", bearer: key)
+        #expect(kept.status == 200 && kept.string("requestBody")?.contains("NOPE-1") == true, "replica 0 kept no body: \(kept)")
     }
 }

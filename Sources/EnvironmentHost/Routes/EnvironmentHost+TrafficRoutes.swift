@@ -49,7 +49,7 @@ extension EnvironmentHost {
             }
             backOffice.put("/requests/capture") { request, _ in
                 struct Body: Decodable { let bodies: Bool }
-                journal.capturesBodies = try request.decode(Body.self).bodies
+                try journal.capture(bodies: request.decode(Body.self).bodies)
                 return .json(["capturesBodies": journal.capturesBodies])
             }
         }

@@ -171,10 +171,17 @@ public final class RequestJournal: Sendable {
         return ((try? sharing?.recent(limit: limit)) ?? []).compactMap { try? decoder.decode(Stored.self, from: $0).entry }
     }
 
-    /// Whether new entries keep their (masked) bodies.
+    /// Whether new entries keep their (masked) bodies: this process's setting, which a replica
+    /// takes up from the shared one (``capture(bodies:)`` sets both).
     public var capturesBodies: Bool {
         get { capturing.load(ordering: .relaxed) }
         set { capturing.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Starts or stops keeping bodies, for every replica when the journal is shared.
+    public func capture(bodies: Bool) throws {
+        try sharing?.saveCapturesBodies(bodies)
+        capturesBodies = bodies
     }
 
     /// Records one answered request.
@@ -257,4 +264,6 @@ public protocol JournalSharing: Sendable {
     /// The JSON of the entry of `requestId`.
     func find(requestId: String) throws -> Data?
     func clear() throws
+    /// Saves whether entries keep their bodies; each replica takes it up before its next request.
+    func saveCapturesBodies(_ on: Bool) throws
 }

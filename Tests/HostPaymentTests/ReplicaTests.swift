@@ -165,7 +165,11 @@ struct ReplicaTests {
             "capture bodies through replica 1")
         let posted = await pair.hosts[0].service.call("POST", "/backoffice/v1/challenges/confirm", bearer: key, body: ["challengeCode": "NOPE-1"])
         let postedId = try #require(posted.header("X-Request-Id"), "\(posted.headers)")
-        let kept = await pair.hosts[1].service.call("GET", "/backoffice/v1/requests/\(postedId)", bearer: key)
-        #expect(kept.status == 200 && kept.string("requestBody")?.contains("NOPE-1") == true, "replica 0 kept no body: \(kept)")
+        // Replica 0's entry is written a moment after its answer.
+        let kept = await eventuallyValue { () async -> HTTPReply? in
+            let reply = await pair.hosts[1].service.call("GET", "/backoffice/v1/requests/\(postedId)", bearer: key)
+            return reply.status == 200 ? reply : nil
+        }
+        #expect(kept?.string("requestBody")?.contains("NOPE-1") == true, "replica 0 kept no body: \(String(describing: kept))")
     }
 }

@@ -109,6 +109,8 @@ public struct SiteGate: Responder {
 
     /// Whether `Host` (`name[:port]`, `[v6][:port]`) names loopback, an IP address or an allowed name.
     func admitsHost(_ value: String) -> Bool {
+        // Most requests name an IPv4 address (`127.0.0.1:8100`): checked on the bytes as they are.
+        if let literal = Self.isIPv4Literal(value) { return literal }
         let host = value.lowercased()
         if host.hasPrefix("[") {
             guard let end = host.firstIndex(of: "]") else { return false }
@@ -120,6 +122,22 @@ public struct SiteGate: Responder {
         if inet_pton(AF_INET, name, &address) == 1 { return true }
         guard let normalized = Self.normalizedName(name) else { return false }
         return normalized == "localhost" || normalized.hasSuffix(".localhost") || allowedHosts.contains(normalized)
+    }
+
+    /// True when `value` (`a.b.c.d[:port]`) names an IPv4 address, read in place; nil for anything
+    /// else (a name, an IPv6 address, digits and dots that are no address): the slower path decides.
+    static func isIPv4Literal(_ value: String) -> Bool? {
+        var value = value
+        return value.withUTF8 { bytes -> Bool? in
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.count
+            guard end > 0, end <= 15, bytes[..<end].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }) else { return nil }
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 16) { name in
+                for index in 0..<end { name[index] = CChar(bitPattern: bytes[index]) }
+                name[end] = 0
+                var address = in_addr()
+                return inet_pton(AF_INET, name.baseAddress!, &address) == 1 ? true : nil
+            }
+        }
     }
 
     /// A name as `Host` compares it: lower-cased, without a trailing dot or a port; nil when empty.

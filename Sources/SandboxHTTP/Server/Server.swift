@@ -163,6 +163,8 @@ public final class Server: Sendable {
         var controlByteIn: String?
         /// The connection's deadlines while this request reads its body.
         var watch: ConnectionWatch?
+        /// The peer's address, read once when the connection was accepted (nil: not known).
+        var peer: String?
         /// Guards what follows, which the thread that answers and `stop()` change too.
         let lock = NSLock()
         /// How to make the answer, once the responder gave it (the request was handed over when
@@ -205,6 +207,7 @@ public final class Server: Sendable {
                 let watch = Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue()
                 watch.enter(.body, at: deadlines.now)
                 exchange.watch = watch
+                exchange.peer = watch.address.isEmpty ? nil : watch.address
             }
             var refusal = refusal(connection, exchange, method: method, version: version)
             if refusal == nil, let length = Self.value(connection, .HEADER_KIND, "Content-Length"),
@@ -288,9 +291,10 @@ public final class Server: Sendable {
             method: String(cString: method), path: String(cString: url), query: Self.values(connection, .GET_ARGUMENT_KIND),
             headers: headers, body: exchange.body, id: requestID,
             clientAddress: configuration.trustedProxies.isEmpty
-                ? Self.clientAddress(connection)
+                ? exchange.peer ?? Self.clientAddress(connection)
                 : ForwardedFor.client(
-                    peer: Self.clientAddress(connection), header: headers["x-forwarded-for"], trusted: configuration.trustedProxies))
+                    peer: exchange.peer ?? Self.clientAddress(connection), header: headers["x-forwarded-for"],
+                    trusted: configuration.trustedProxies))
         exchange.body = []
         responder.respond(to: request) { [self] answer in
             exchange.lock.lock()

@@ -44,7 +44,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
-        maxHeaderBytes: Int = 32 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
+        maxHeaderBytes: Int = 16 * 1024, connectionTimeoutSeconds: Int = 30, connectionLimit: Int = 1000,
         drainSeconds: Double = 2, pollingThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         requestHeadSeconds: Int = 10, minimumBodyBytesPerSecond: Int = 1024, perAddressConnectionLimit: Int = 250,
         controlKey: String? = nil, allowedHosts: [String] = []

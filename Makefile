@@ -98,17 +98,10 @@ install: release
 		rm -rf "$(DESTDIR)$(PREFIX)/share/tapsandbox/$$folder" && cp -R "$$folder" "$(DESTDIR)$(PREFIX)/share/tapsandbox/"; \
 	done
 
-# Every benchmark in turn (several minutes); each ends with `name: value` lines.
+# Every benchmark in turn (several minutes), ending with one table: each figure, its same-run
+# reference, the ratio and the aim (bench/all.sh; the outputs stay in .build/bench).
 bench: release
-	SKIP_BUILD=1 bench/http.sh
-	SKIP_BUILD=1 bench/sale.sh
-	SKIP_BUILD=1 bench/apm.sh
-	SKIP_BUILD=1 bench/history.sh
-	bench/webhooks.sh
-	SKIP_BUILD=1 bench/webhook-delivery.sh
-	SKIP_BUILD=1 bench/portal.sh
-	SKIP_BUILD=1 bench/snapshot.sh
-	SKIP_BUILD=1 bench/idle.sh
+	SKIP_BUILD=1 bench/all.sh
 
 clean:
 	rm -rf .build .sandbox

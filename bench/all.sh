@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Every benchmark in turn (several minutes), each one's output kept in OUT/<script>.txt with the
+# 1-minute load average before and after it in OUT/<script>.load, then the one table of every
+# figure, its same-run reference, the ratio and the aim (bench/table.py). `make bench` runs this.
+#
+#   bench/all.sh                       # builds in release first; the outputs in .build/bench
+#   OUT=/tmp/bench bench/all.sh http sale webhooks   # only these
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-.build/bench}
+mkdir -p "$OUT"
+[ "${SKIP_BUILD:-}" = 1 ] || swift build -c release >/dev/null || exit 1
+
+scripts=("$@")
+[ ${#scripts[@]} -gt 0 ] || scripts=(http sale apm history webhooks webhook-delivery portal snapshot idle)
+for script in "${scripts[@]}"; do
+  [ -x "bench/$script.sh" ] || { echo "bench/all.sh: no bench/$script.sh" >&2; exit 2; }
+  echo "== bench/$script.sh" >&2
+  before=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
+  SKIP_BUILD=1 "bench/$script.sh" 2>&1 | tee "$OUT/$script.txt" >&2
+  echo "$before $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")" >"$OUT/$script.load"
+done
+python3 bench/table.py "$OUT"

@@ -66,3 +66,13 @@ bench_terminal_data() {
     "registerOptions": ["portal", "registrationCode"], "apm": {"enabled": false, "brands": []}}]}]}}}
 JSON
 }
+
+# With PROFILE=1, profiles PID for SECONDS in the background (bench/profile.sh), its report in
+# $PROFILE_DIR/NAME.txt (default .build/bench) and its folded stacks beside it; `wait` collects it.
+bench_profile() {
+  [ "${PROFILE:-}" = 1 ] || return 0
+  local dir=${PROFILE_DIR:-.build/bench}
+  mkdir -p "$dir"
+  bench/profile.sh "$1" "$2" "$dir/profile-$3" >"$dir/profile-$3.txt" 2>&1 &
+  echo "profiling $3 (pid $1, $2 s): $dir/profile-$3.txt" >&2
+}

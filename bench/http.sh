@@ -57,6 +57,7 @@ run() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$1" >"$2"; }
 wrk -t1 -c8 -d2s "http://127.0.0.1:$host_port/v1/environment" >/dev/null
 wrk -t1 -c8 -d2s "http://127.0.0.1:$nginx_port/v1/environment" >/dev/null
 run "http://127.0.0.1:$nginx_port/v1/environment" "$work/nginx.txt"
+bench_profile "${pids[0]}" 4 http
 run "http://127.0.0.1:$host_port/v1/environment" "$work/host.txt"
 run "http://127.0.0.1:$nginx_logged_port/v1/environment" "$work/nginx-logged.txt"
 run "http://127.0.0.1:$logged_port/v1/environment" "$work/host-logged.txt"

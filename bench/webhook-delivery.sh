@@ -135,6 +135,7 @@ pids+=($receiver_pid)
 for _ in $(seq 100); do [ -e "$work/arrivals.ready" ] && break; sleep 0.05; done
 
 echo "delivering…" >&2
+bench_profile "${pids[0]}" "${PROFILE_SECONDS:-1}" webhook-delivery
 curl -sf -X POST -H 'Content-Type: application/json' -d '{"advanceSeconds": 301}' "$host/_sandbox/clock" >/dev/null
 wait "$receiver_pid"
 

@@ -204,33 +204,63 @@ package struct WebhookRepository {
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
     package func due(at now: Int64, limit: Int, excluding: [String] = [], claimedAfter realNow: Int64 = .max) throws -> [DueWebhook] {
-        func read(_ url: String?) throws -> [(at: Int64, due: DueWebhook)] {
+        try dueRows(Self.dueColumns, at: now, limit: limit, excluding: excluding, claimedAfter: realNow, Self.dueWebhook)
+    }
+
+    /// What ``due(at:limit:excluding:claimedAfter:)`` finds, as ids and URLs only: a dispatcher
+    /// reads ahead with it, and loads each event afresh (``pendingEvent(_:at:)``) when it sends it.
+    package func dueIDs(at now: Int64, limit: Int, excluding: [String] = []) throws -> [(id: String, url: String)] {
+        try dueRows("e.id, e.url, e.next_attempt_at", at: now, limit: limit, excluding: excluding, claimedAfter: .max) { row in
+            (id: try row["id"], url: try row["url"])
+        }
+    }
+
+    /// The event `id` as a delivery sends it, if it is still pending and due by `now`.
+    package func pendingEvent(_ id: String, at now: Int64) throws -> DueWebhook? {
+        try db.query(
+            """
+            SELECT \(Self.dueColumns) FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
+            WHERE e.id = ? AND e.state = 'pending' AND e.next_attempt_at <= ?
+            """, [.integer(now), .text(id), .integer(now)]
+        ).first.map(Self.dueWebhook)
+    }
+
+    private static let dueColumns = """
+        e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, e.next_attempt_at, w.secret,
+            CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret
+        """
+
+    private static func dueWebhook(_ row: Row) throws -> DueWebhook {
+        DueWebhook(
+            id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"], body: try row["body"],
+            attempts: try row["attempts"], secret: try row["secret"] as String? ?? "", previousSecret: try row["previous_secret"])
+    }
+
+    /// The due events' `columns` (with `next_attempt_at`; the full columns take `now` as their one
+    /// parameter), the earliest first, endpoint by endpoint when some are left out.
+    private func dueRows<Found>(
+        _ columns: String, at now: Int64, limit: Int, excluding: [String], claimedAfter realNow: Int64, _ make: (Row) throws -> Found
+    ) throws -> [Found] {
+        let full = columns == Self.dueColumns
+        func read(_ url: String?) throws -> [(at: Int64, found: Found)] {
             try db.query(
                 """
-                SELECT e.id, e.merchant_id, e.url, e.scheme, e.body, e.attempts, e.next_attempt_at, w.secret,
-                    CASE WHEN w.previous_secret_expires_at > ? THEN w.previous_secret END AS previous_secret
-                FROM webhook_events e LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id
+                SELECT \(columns)
+                FROM webhook_events e\(full ? " LEFT JOIN webhook_endpoints w ON w.merchant_id = e.merchant_id" : "")
                 WHERE e.state = 'pending' AND e.next_attempt_at <= ?\(url == nil ? "" : " AND e.url = ?")
                   AND NOT EXISTS (
                       SELECT 1 FROM webhook_events p
                       WHERE p.transaction_id = e.transaction_id AND p.seq < e.seq AND p.state = 'pending')\(realNow == .max ? "" : Self.unclaimed)
                 ORDER BY e.next_attempt_at, e.seq LIMIT ?
-                """, [.integer(now), .integer(now)] + (url.map { [DatabaseValue.text($0)] } ?? []) + (realNow == .max ? [] : [.integer(realNow)])
-                    + [.integer(Int64(limit))]
-            ).map { row in
-                (
-                    at: try row["next_attempt_at"],
-                    due: DueWebhook(
-                        id: try row["id"], merchant: try row["merchant_id"], url: try row["url"], scheme: try row["scheme"],
-                        body: try row["body"], attempts: try row["attempts"], secret: try row["secret"] as String? ?? "",
-                        previousSecret: try row["previous_secret"])
-                )
-            }
+                """,
+                (full ? [.integer(now)] : []) + [.integer(now)] + (url.map { [DatabaseValue.text($0)] } ?? [])
+                    + (realNow == .max ? [] : [.integer(realNow)]) + [.integer(Int64(limit))]
+            ).map { row in (at: try row["next_attempt_at"], found: try make(row)) }
         }
-        guard !excluding.isEmpty else { return try read(nil).map(\.due) }
+        guard !excluding.isEmpty else { return try read(nil).map(\.found) }
         // Endpoint by endpoint, skipping the excluded ones without reading their backlog.
         let found = try pendingURLs(dueBy: now).filter { !excluding.contains($0) }.flatMap { try read($0) }
-        return found.sorted { $0.at < $1.at }.prefix(limit).map(\.due)
+        return found.sorted { $0.at < $1.at }.prefix(limit).map(\.found)
     }
 
     /// One attempt of the delivery log.

@@ -53,6 +53,22 @@ package final class Dispatcher: Sendable {
     /// only a replica that died loses its events to the others.
     package let lease: Int64
     private var claims: Bool { store.engine == .postgres }
+    /// Due events read ahead (one process alone on its SQLite file): the dispatcher's thread takes
+    /// the next ones from here instead of querying after every delivery.
+    private let ahead = Mutex(ReadAhead())
+
+    /// Ids of due events, the earliest first, as one query found them, and whether they still
+    /// stand for what is due. Each event is loaded afresh when it is sent (its row may have changed
+    /// or gone since: a reset, a new secret), so a stale list can only change the order.
+    private struct ReadAhead {
+        var events: [(id: String, url: String)] = []
+        /// Something the list did not see may be due (an event written, the clock moved, a wake-up).
+        var stale = true
+        /// When an event the list does not hold falls due (sandbox clock): stale from then on.
+        var staleAt = Int64.max
+        /// Whether the events of other endpoints than the list's were looked for since it was read.
+        var searchedOthers = false
+    }
     /// Real time now (ms), or `.max` where there are no claims (every claim is then "before").
     private func claimCutoff() -> Int64 { claims ? wallClock.nowMilliseconds() : .max }
 
@@ -95,7 +111,10 @@ package final class Dispatcher: Sendable {
 
     /// Wakes the delivery thread to look for due events: a commit that wrote one (the store's
     /// `webhooks` channel), a move of the sandbox clock, a delivery that ended.
-    package func wake() { worker.wake() }
+    package func wake() {
+        ahead.withLock { $0.stale = true }
+        worker.wake()
+    }
 
     /// Starts the delivery thread: it starts due deliveries while slots are free, then sleeps
     /// until the next event is due or it is woken (``wake()``); it never polls.
@@ -128,6 +147,7 @@ package final class Dispatcher: Sendable {
             }
             // Another replica's claim that ends is work for this one (sandbox clock for retries,
             // real time for leases).
+            if let next { ahead.withLock { $0.staleAt = min($0.staleAt, next.at) } }
             let waits = [next.map { $0.at - now }, claimEnd.map { $0 + 1 - cutoff }].compactMap { $0 }
             guard let wait = waits.min() else { return .distantFuture }
             return DueWorker.sleep(milliseconds: wait)
@@ -146,6 +166,7 @@ package final class Dispatcher: Sendable {
         let free = concurrency - busy.count
         guard free > 0 else { return 0 }
         let now = now()
+        if !claims { return try startReadAhead(busy: busy, now: now) }
         // An endpoint that may not start another delivery is left out of the query, so the events
         // of the others behind its backlog are found.
         var load = Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
@@ -178,6 +199,65 @@ package final class Dispatcher: Sendable {
             }
         }
         return due.count
+    }
+
+    /// ``startDue()`` for one process alone on its database: the events come from the list read
+    /// ahead, read again when it is stale or used up, and each is loaded afresh on the thread that
+    /// sends it (one that is no longer pending is skipped). The same shares per endpoint.
+    private func startReadAhead(busy: [String: String], now: Int64) throws -> Int {
+        var load = Dictionary(busy.values.map { ($0, 1) }, uniquingKeysWith: +)
+        var inUse = busy.count
+        let started: [(id: String, url: String)] = try ahead.withLock { ahead in
+            if now >= ahead.staleAt { ahead.stale = true }
+            if ahead.stale || !ahead.events.contains(where: { busy[$0.id] == nil }) {
+                // The earliest, whatever their endpoint: one that has its share waits in the list
+                // (leaving it out would leave the list empty, read again after every delivery).
+                let limit = max(256, (concurrency - inUse) * perEndpoint + inUse)
+                let read = try store.read { db in try db.webhooks.dueIDs(at: now, limit: limit) }
+                ahead = ReadAhead(events: read.filter { busy[$0.id] == nil }, stale: false)
+            }
+            func take() -> [(id: String, url: String)] {
+                var taken: [(id: String, url: String)] = []
+                // A backlog lists one endpoint many times in a row: one that has its share is
+                // passed over without looking it up again.
+                var refused: String?
+                ahead.events.removeAll { event in
+                    guard inUse < concurrency, event.url != refused else { return false }
+                    let held = load[event.url, default: 0]
+                    // Within its share an endpoint always gets a slot; beyond it, only while as many stay free.
+                    guard held < perEndpoint || (held < endpointCap && concurrency - inUse > perEndpoint) else {
+                        refused = event.url
+                        return false
+                    }
+                    refused = nil
+                    load[event.url] = held + 1
+                    inUse += 1
+                    taken.append(event)
+                    return true
+                }
+                return taken
+            }
+            var taken = take()
+            if taken.isEmpty, !ahead.searchedOthers {
+                // Every event of the list waits for its endpoint: other endpoints' may wait behind them.
+                ahead.searchedOthers = true
+                let listed = Set(ahead.events.map(\.url))
+                let others = try store.read { db in
+                    try db.webhooks.dueIDs(at: now, limit: (concurrency - inUse) * perEndpoint, excluding: (Set(blocked(busy)).union(listed)).sorted())
+                }
+                ahead.events += others.filter { busy[$0.id] == nil }
+                taken = take()
+            }
+            return taken
+        }
+        for event in started {
+            worker.spawn(event.id, lane: event.url) { [self] in
+                guard let due = try? store.read({ db in try db.webhooks.pendingEvent(event.id, at: self.now()) }) ?? nil else { return }
+                let outcome = attempt(due)
+                try? record([(due, outcome)], at: self.now(), claimed: false)
+            }
+        }
+        return started.count
     }
 
     /// One pass driven by its caller instead of the thread (a test, on a host that does not

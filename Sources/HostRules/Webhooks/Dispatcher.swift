@@ -68,6 +68,9 @@ package final class Dispatcher: Sendable {
         var staleAt = Int64.max
         /// Whether the events of other endpoints than the list's were looked for since it was read.
         var searchedOthers = false
+        /// When the next event not in flight falls due, none of the `blocked` endpoints' (nil: none
+        /// pending), as the last look found it while the list stood.
+        var next: (blocked: [String], at: Int64?)?
     }
     /// Real time now (ms), or `.max` where there are no claims (every claim is then "before").
     private func claimCutoff() -> Int64 { claims ? wallClock.nowMilliseconds() : .max }
@@ -139,15 +142,27 @@ package final class Dispatcher: Sendable {
             // An endpoint that may not start another delivery now is woken for when one ends.
             let blocked = blocked(busy)
             let cutoff = claimCutoff()
-            let (next, claimEnd) = try store.read { db in
-                (
-                    try db.webhooks.nextDue(limit: busy.count + 1, excluding: blocked, claimedAfter: cutoff).first { busy[$0.id] == nil },
-                    cutoff == .max ? nil : try db.webhooks.earliestClaimEnd()
-                )
+            // Alone on the database, what the last look found stands until the list goes stale (a
+            // write, a move of the clock, a delivery that did not succeed): an endpoint at its share
+            // does not cost a query after each of its deliveries.
+            let known = claims ? nil : ahead.withLock { ahead in ahead.stale ? nil : ahead.next.flatMap { $0.blocked == blocked ? $0 : nil } }
+            let (next, claimEnd): ((id: String, at: Int64)?, Int64?) =
+                if let known {
+                    (known.at.map { (id: "", at: $0) }, nil)
+                } else {
+                    try store.read { db in
+                        (
+                            try db.webhooks.nextDue(limit: busy.count + 1, excluding: blocked, claimedAfter: cutoff).first { busy[$0.id] == nil },
+                            cutoff == .max ? nil : try db.webhooks.earliestClaimEnd()
+                        )
+                    }
+                }
+            if !claims, known == nil, next.map({ $0.at > now }) ?? true {
+                ahead.withLock { $0.next = (blocked, next?.at) }
             }
+            if let next { ahead.withLock { $0.staleAt = min($0.staleAt, next.at) } }
             // Another replica's claim that ends is work for this one (sandbox clock for retries,
             // real time for leases).
-            if let next { ahead.withLock { $0.staleAt = min($0.staleAt, next.at) } }
             let waits = [next.map { $0.at - now }, claimEnd.map { $0 + 1 - cutoff }].compactMap { $0 }
             guard let wait = waits.min() else { return .distantFuture }
             return DueWorker.sleep(milliseconds: wait)
@@ -255,6 +270,8 @@ package final class Dispatcher: Sendable {
                 guard let due = try? store.read({ db in try db.webhooks.pendingEvent(event.id, at: self.now()) }) ?? nil else { return }
                 let outcome = attempt(due)
                 try? record([(due, outcome)], at: self.now(), claimed: false)
+                // A retry (or an endpoint turned off) changes what falls due when.
+                if !(200..<300).contains(outcome.status ?? 0) { ahead.withLock { $0.stale = true } }
             }
         }
         return started.count
@@ -326,8 +343,11 @@ package final class Dispatcher: Sendable {
 
     /// Records the answers; `claimed`: the events were claimed first (replicas), and one whose
     /// claim another replica took over meanwhile (this one was too slow) is that one's to record.
+    ///
+    /// Answered once committed, not synced: a crash of the process keeps the record, and one the
+    /// machine's crash loses only sends the event again, with its id, which the receiver recognises.
     private func record(_ results: [(Due, Outcome)], at now: Int64, claimed: Bool) throws {
-        try store.write { db in
+        try store.write(.committed) { db in
             for (event, outcome) in results {
                 if claimed, try !db.webhooks.releaseClaim(event.id, replica: replica) { continue }
                 let attempt = event.attempts + 1

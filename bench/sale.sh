@@ -117,6 +117,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run_host() {
   local before
   before=$(cpu_ticks "$host_pid")
+  [ "$1" != 1 ] || bench_profile "$host_pid" 4 sale
   "$load" sale --state "$work/state.json" --url "$host" --expect-contains "$cleared" --warmup "$WARMUP" --duration "$DURATION" \
     --label host --latencies "$work/host-$1.lat" >"$work/host-$1.json"
   echo $(($(cpu_ticks "$host_pid") - before)) >"$work/host-$1.cpu"

@@ -2,13 +2,17 @@
 # Requests per second of a host's GET /v1/environment against nginx serving the same bytes,
 # measured with wrk in one invocation on this machine. Ends with `name: value` lines.
 #
-#   bench/http.sh                 # 10 s per run, 64 connections, 2 wrk threads
-#   DURATION=30s CONNECTIONS=128 bench/http.sh
+#   bench/http.sh                 # 3 rounds of 5 s per side, 64 connections, 2 wrk threads
+#   ROUNDS=5 DURATION=10s CONNECTIONS=128 bench/http.sh
+#
+# The machine's speed drifts within minutes: each round measures nginx and the host back to back
+# (the order alternating from round to round), and the figures are the median round's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/common.sh
 
-DURATION=${DURATION:-10s}
+DURATION=${DURATION:-5s}
+ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 SCRATCH=${SCRATCH:-.build}
@@ -56,30 +60,41 @@ run() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$1" >"$2"; }
 # Warm up both, then alternate so drift on a shared machine hits both sides alike.
 wrk -t1 -c8 -d2s "http://127.0.0.1:$host_port/v1/environment" >/dev/null
 wrk -t1 -c8 -d2s "http://127.0.0.1:$nginx_port/v1/environment" >/dev/null
-run "http://127.0.0.1:$nginx_port/v1/environment" "$work/nginx.txt"
 bench_profile "${pids[0]}" 4 http
-run "http://127.0.0.1:$host_port/v1/environment" "$work/host.txt"
-run "http://127.0.0.1:$nginx_logged_port/v1/environment" "$work/nginx-logged.txt"
-run "http://127.0.0.1:$logged_port/v1/environment" "$work/host-logged.txt"
-
-for name in nginx host nginx-logged host-logged; do
-  printf '%-13s %s req/s, latency p50 %s, p99 %s\n' "$name" "$(rps "$work/$name.txt")" \
-    "$(awk '$1=="50%" {print $2}' "$work/$name.txt")" "$(awk '$1=="99%" {print $2}' "$work/$name.txt")"
+for round in $(seq "$ROUNDS"); do
+  pairs=("nginx $nginx_port" "host $host_port" "nginx-logged $nginx_logged_port" "host-logged $logged_port")
+  [ $((round % 2)) = 1 ] || pairs=("host $host_port" "nginx $nginx_port" "host-logged $logged_port" "nginx-logged $nginx_logged_port")
+  for pair in "${pairs[@]}"; do
+    set -- $pair
+    run "http://127.0.0.1:$2/v1/environment" "$work/$1-$round.txt"
+  done
 done
+
 bytes=$(wc -c <"$work/www/v1/environment")
-echo "(body $bytes bytes, $CONNECTIONS connections, $THREADS wrk threads, $DURATION per run, $(nproc) cores)"
-python3 - "$work" <<'PY'
-import sys, re
-work = sys.argv[1]
-def rps(name):
-    for line in open(f"{work}/{name}.txt"):
-        if line.startswith("Requests/sec:"):
-            return float(line.split()[1])
-    raise SystemExit(f"wrk printed no rate for {name}")
-nginx, host = rps("nginx"), rps("host")
-nginx_logged, host_logged = rps("nginx-logged"), rps("host-logged")
-print(f"nginx_rps: {nginx:.0f}")
-print(f"host_rps: {host:.0f}")
-print(f"host_vs_nginx: {host / nginx:.2f}")
-print(f"host_vs_nginx_with_access_log: {host_logged / nginx_logged:.2f}")
+python3 - "$work" "$ROUNDS" "$bytes" "$CONNECTIONS" "$THREADS" "$DURATION" "$(nproc)" <<'PY'
+import statistics, sys
+work, rounds, bytes_, connections, threads, duration, cores = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+def read(name, round_):
+    found = {}
+    for line in open(f"{work}/{name}-{round_}.txt"):
+        parts = line.split()
+        if line.startswith("Requests/sec:"): found["rps"] = float(parts[1])
+        elif parts[:1] in (["50%"], ["99%"]): found[parts[0]] = parts[1]
+    if "rps" not in found: raise SystemExit(f"wrk printed no rate for {name} in round {round_}")
+    return found
+runs = {name: [read(name, r) for r in range(1, rounds + 1)] for name in ("nginx", "host", "nginx-logged", "host-logged")}
+def median_round(side, reference):
+    ratios = sorted((runs[side][r]["rps"] / runs[reference][r]["rps"], r) for r in range(rounds))
+    return ratios[len(ratios) // 2]
+ratio, r = median_round("host", "nginx")
+logged_ratio, lr = median_round("host-logged", "nginx-logged")
+for name, chosen in (("nginx", r), ("host", r), ("nginx-logged", lr), ("host-logged", lr)):
+    run = runs[name][chosen]
+    print(f"{name:<13} {run['rps']:.0f} req/s, latency p50 {run.get('50%')}, p99 {run.get('99%')}")
+print("per round, host/nginx: " + ", ".join(f"{runs['host'][i]['rps'] / runs['nginx'][i]['rps']:.2f}" for i in range(rounds)))
+print(f"(body {bytes_} bytes, {connections} connections, {threads} wrk threads, {rounds} rounds of {duration} per side, the median round's figures, {cores} cores)")
+print(f"nginx_rps: {runs['nginx'][r]['rps']:.0f}")
+print(f"host_rps: {runs['host'][r]['rps']:.0f}")
+print(f"host_vs_nginx: {ratio:.2f}")
+print(f"host_vs_nginx_with_access_log: {logged_ratio:.2f}")
 PY

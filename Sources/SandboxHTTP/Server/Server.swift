@@ -123,13 +123,13 @@ public final class Server: Sendable {
         // libmicrohttpd refuses to stop with suspended connections: those still waiting for their
         // answer are resumed without one, and closed (the answer, if it ever comes, is dropped).
         for exchange in suspendedLock.withLock({ Array(suspended.values) }) {
-            exchange.lock.lock()
-            if let connection = exchange.suspended {
-                exchange.suspended = nil
-                exchange.abandoned = true
-                MHD_resume_connection(connection)
+            exchange.handover.withLock { handover in
+                if let suspended = handover.suspended {
+                    handover.suspended = nil
+                    handover.abandoned = true
+                    MHD_resume_connection(suspended.connection)
+                }
             }
-            exchange.lock.unlock()
         }
         MHD_stop_daemon(running)
         if listener >= 0 { close(listener) }
@@ -165,14 +165,23 @@ public final class Server: Sendable {
         var watch: ConnectionWatch?
         /// The peer's address, read once when the connection was accepted (nil: not known).
         var peer: String?
-        /// Guards what follows, which the thread that answers and `stop()` change too.
-        let lock = NSLock()
+        /// What the thread that answers and `stop()` change too (held inline: no lock to allocate
+        /// per request).
+        let handover = Mutex(Handover())
+    }
+
+    /// A suspended connection, which only the thread that resumes it touches.
+    struct Suspended: @unchecked Sendable {
+        let connection: OpaquePointer
+    }
+
+    struct Handover {
         /// How to make the answer, once the responder gave it (the request was handed over when
         /// `requestID` is set); run by the polling thread that sends it.
         var answer: Answering?
         /// The connection while it waits, suspended, for `answer`: whoever sets the answer resumes it
-        /// (under `lock`, so that `stop()` never sees a resume half done).
-        var suspended: OpaquePointer?
+        /// (under the lock, so that `stop()` never sees a resume half done).
+        var suspended: Suspended?
         /// `stop()` resumed the connection without an answer, to close it: a late answer is dropped.
         var abandoned = false
     }
@@ -273,10 +282,7 @@ public final class Server: Sendable {
     ) -> MHD_Result {
         if !exchange.requestID.isEmpty {
             // Called again after a resume: the answer is there, unless `stop()` gave up on it.
-            exchange.lock.lock()
-            let answer = exchange.answer
-            exchange.lock.unlock()
-            guard let answer else { return .NO }
+            guard let answer = exchange.handover.withLock({ $0.answer }) else { return .NO }
             return send(answer(), requestID: exchange.requestID, on: connection, exchange, url: url, method: method)
         }
         let requestID = requestID(for: connection)
@@ -297,26 +303,28 @@ public final class Server: Sendable {
                     trusted: configuration.trustedProxies))
         exchange.body = []
         responder.respond(to: request) { [self] answer in
-            exchange.lock.lock()
-            defer { exchange.lock.unlock() }
-            guard !exchange.abandoned else { return }
-            exchange.answer = answer
-            if let connection = exchange.suspended {
-                exchange.suspended = nil
-                suspendedLock.withLock { _ = suspended.removeValue(forKey: ObjectIdentifier(exchange)) }
-                MHD_resume_connection(connection)
+            exchange.handover.withLock { handover in
+                guard !handover.abandoned else { return }
+                handover.answer = answer
+                if let waiting = handover.suspended {
+                    handover.suspended = nil
+                    suspendedLock.withLock { _ = suspended.removeValue(forKey: ObjectIdentifier(exchange)) }
+                    MHD_resume_connection(waiting.connection)
+                }
             }
         }
-        exchange.lock.lock()
-        defer { exchange.lock.unlock() }
-        if let answer = exchange.answer {
-            // Answered on this thread, or already by another: send it now.
-            return send(answer(), requestID: requestID, on: connection, exchange, url: url, method: method)
+        let waiting = Suspended(connection: connection)
+        let ready = exchange.handover.withLock { handover -> Answering? in
+            if let answer = handover.answer { return answer }
+            // Under the lock: an answer that comes from here on finds the connection suspended and resumes it.
+            MHD_suspend_connection(waiting.connection)
+            handover.suspended = waiting
+            suspendedLock.withLock { suspended[ObjectIdentifier(exchange)] = exchange }
+            return nil
         }
-        // Under the lock: an answer that comes from here on finds the connection suspended and resumes it.
-        MHD_suspend_connection(connection)
-        exchange.suspended = connection
-        suspendedLock.withLock { suspended[ObjectIdentifier(exchange)] = exchange }
+        // Answered on this thread, or already by another: sent now (only this thread touches the
+        // exchange once its answer is there).
+        if let ready { return send(ready(), requestID: requestID, on: connection, exchange, url: url, method: method) }
         return .YES
     }
 

@@ -115,6 +115,8 @@ struct ReplicaCrashTests {
         let killedAt = Date()
         replicas["EU"]![0].kill()
         replicas["MBANK"]![0].kill()
+        // Both are gone only now (each kill waits for its process): until then they were sending.
+        let deadAt = Date()
         receiver.answer(200, delay: .milliseconds(50))
         for (index, lane) in Self.lanes.enumerated() where lane.replica == 0 {
             runs[index].stop.store(true, ordering: .relaxed)
@@ -159,13 +161,13 @@ struct ReplicaCrashTests {
         }
         #expect(idsByPayment.values.allSatisfy { $0.count == 1 }, "a payment under several event ids")
         #expect(bodiesById.values.allSatisfy { $0.count == 1 }, "an event id with several bodies")
-        // In flight at the kill: sent before it, and not yet recorded as delivered when it came (the
-        // receiver records a request as it arrives; those from `before` on were held 1.5 s, the
-        // others 50 ms; a second and a half more for the answer's way back and its commit on a
-        // machine busy with other tests).
+        // In flight at the kill: sent before the killed replicas were gone, and not yet recorded as
+        // delivered when the kill began (the receiver records a request as it arrives; those from
+        // `before` on were held 1.5 s, the others 50 ms; a second and a half more for the answer's
+        // way back and its commit on a machine busy with other tests).
         let inFlightAtKill = Set(
             receiver.received.enumerated().filter { index, request in
-                request.arrivedAt <= killedAt && request.arrivedAt.addingTimeInterval((index >= before ? 1.5 : 0.05) + 1.5) > killedAt
+                request.arrivedAt <= deadAt && request.arrivedAt.addingTimeInterval((index >= before ? 1.5 : 0.05) + 1.5) > killedAt
             }.compactMap(\.element.eventId))
         let counts = Dictionary(grouping: receiver.received.compactMap(\.eventId), by: { $0 }).mapValues(\.count)
         let repeated = Set(counts.filter { $0.value > 1 }.keys)

@@ -186,7 +186,7 @@ let package = Package(
             name: "WalletSimulatorTests",
             dependencies: [
                 "WalletSimulator", "WalletRules", "WalletStorage", "SandboxCore", "SandboxHTTP", "SandboxStore", "SandboxWire", "WebhookSignature", "SandboxTime", "SandboxTestSupport",
-                "HostTestSupport",
+                "HostTestSupport", "LockedValue",
             ]),
         .testTarget(name: "LoopbackTests", dependencies: ["SandboxTestSupport", "SandboxCore", "SandboxHTTP"]),
         .testTarget(

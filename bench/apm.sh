@@ -139,6 +139,7 @@ run_qr() {
   local before since
   before=$(cpu_ticks)
   since=$(($(now_ms) + WARMUP * 1000))
+  [ "$1" = 1 ] && bench_profile "$sandbox_pid" "$DURATION" apm-qr
   "$load" apm --state "$work/state.json" --url "$host" --wallet "$wallet" --warmup "$WARMUP" --duration "$DURATION" \
     --label qr --latencies "$work/qr-$1.lat" --pay-calls "$work/qr-pay-$1.lat" >"$work/qr-$1.json"
   settle
@@ -149,6 +150,7 @@ run_blik() {
   local before since
   before=$(cpu_ticks)
   since=$(($(now_ms) + WARMUP * 1000))
+  [ "$1" = 1 ] && bench_profile "$sandbox_pid" "$DURATION" apm-blik
   "$load" blik --state "$work/mbank.json" --url "$mbank" --wallet "$wallet" --customers "$customers" --warmup "$WARMUP" \
     --duration "$DURATION" --label blik --latencies "$work/blik-$1.lat" --pay-calls "$work/blik-pay-$1.lat" >"$work/blik-$1.json"
   settle

@@ -15,6 +15,11 @@ import Foundation
 ///
 /// Sendable whatever `Value` is: the value is only reached under the lock, and must not be
 /// handed out of `withLockedValue` to be changed elsewhere.
+///
+/// Keep a function in a struct of yours, not bare (`LockedValueBox<((String) -> Void)?>`): a
+/// bare function goes out and back through `inout` at every `withLockedValue`, and comes back
+/// wrapped in one more reabstraction thunk each time, so that reading it n times makes a call
+/// through it 2n frames deep (the wallet's deliverer did so: `OrderBook.Deliverer`).
 public final class LockedValueBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -62,7 +62,7 @@ extension OrderBook {
             return order
         }
         orderChanged.broadcast()
-        if deliverNow, let deliver = deliverer.withLockedValue({ $0 }) { deliver(orderId) } else { outboxChanged.broadcast() }
+        if !deliverNow || !deliverHere(orderId) { outboxChanged.broadcast() }
         return changed
     }
 

@@ -65,7 +65,7 @@ package final class Notifier: Sendable {
 
     package func start() {
         guard !running.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        book.deliverer.withLockedValue { $0 = { [weak self] orderId in self?.deliverNow(orderId: orderId) } }
+        book.setDeliverer { [weak self] orderId in self?.deliverNow(orderId: orderId) }
         book.outboxChanged.observe { [worker] in worker.wake() }
         worker.start { [self] in
             if ((try? startDue()) ?? 0) > 0 { return nil }
@@ -81,7 +81,7 @@ package final class Notifier: Sendable {
     /// Stops taking notifications and waits for those in flight.
     package func stop() {
         guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        book.deliverer.withLockedValue { $0 = nil }
+        book.setDeliverer(nil)
         book.outboxChanged.observe(nil)
         worker.stop()
     }

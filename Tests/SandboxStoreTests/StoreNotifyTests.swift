@@ -17,8 +17,8 @@ struct StoreNotifyTests {
     func toldAfterCommit() throws {
         let store = try Store.temporary(migrations: [Schemas.items])
         let seen = Seen()
-        store.listen("items") { [store] in
-            let visible = (try? store.read { try $0.count("items") }) ?? -1
+        store.listen("items") { [weak store] in
+            let visible = (try? store?.read { try $0.count("items") }) ?? -1
             seen.calls.withLock { $0.append(visible) }
         }
         try store.write { db in

@@ -72,7 +72,10 @@ extension UnsafeBufferPointer<UInt8> {
 
     /// Whether the bytes spell `ascii` (a short ASCII literal such as `"v1"`).
     func spells(_ ascii: StaticString) -> Bool {
-        count == ascii.utf8CodeUnitCount && elementsEqual(UnsafeBufferPointer(start: ascii.utf8Start, count: count))
+        guard count == ascii.utf8CodeUnitCount else { return false }
+        let expected = ascii.utf8Start
+        for index in 0..<count where self[index] != expected[index] { return false }
+        return true
     }
 
     /// For messages: the bytes as text, cut to `limit` bytes.

@@ -51,13 +51,12 @@ enum StandardScheme {
         }
         try signatures.withUTF8Bytes { (bytes) throws(WebhookVerificationError) in
             let signatures = HeaderLookup.trim(bytes)
-            try checkVersions(signatures)
             let expected = id.withUTF8Bytes { id in
                 key.authenticate { message in
                     SignedMessage.standard(id: HeaderLookup.trim(id), timestamp: timestamp, body: body, into: &message)
                 }
             }
-            guard matches(expected, signatures) else { throw .noMatch(signatureHeader) }
+            guard try matches(expected, signatures) else { throw .noMatch(signatureHeader) }
         }
         return (HeaderLookup.trim(id), timestamp)
     }
@@ -73,36 +72,36 @@ enum StandardScheme {
         }
     }
 
-    /// Refuses a malformed list, and one without a `v1` entry (a downgrade), before any MAC is computed.
-    private static func checkVersions(_ signatures: UnsafeBufferPointer<UInt8>) throws(WebhookVerificationError) {
-        var candidates = 0
-        try entries(signatures) { (entry, comma) throws(WebhookVerificationError) in
-            guard let comma else { throw .malformed(signatureHeader, "'\(entry.text())' is not <version>,<signature>") }
-            if entry.prefix(before: comma).spells("v1") { candidates += 1 }
-        }
-        guard candidates == 0 else { return }
-        var otherVersions: [String] = []
-        entries(signatures) { entry, comma in
-            guard let comma else { return }
-            let name = entry.prefix(before: comma).text() + ","
-            if !otherVersions.contains(name) { otherVersions.append(name) }
-        }
-        throw .downgrade(signatureHeader, offered: otherVersions)
-    }
-
-    /// Whether any `v1` entry of a well-formed list is `expected`.
-    private static func matches(_ expected: HMACSHA256.AuthenticationCode, _ signatures: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether any `v1` entry of the list is `expected`, in one pass that also refuses a malformed
+    /// list and one without a `v1` entry (a downgrade).
+    private static func matches(
+        _ expected: HMACSHA256.AuthenticationCode, _ signatures: UnsafeBufferPointer<UInt8>
+    ) throws(WebhookVerificationError) -> Bool {
         // Every candidate is compared, so the time taken does not tell which one matched.
+        var candidates = 0
+        var malformed: UnsafeBufferPointer<UInt8>?
         var matched = MACEncoding.withBase64(expected) { expectedBase64 in
             var matched = false
             entries(signatures) { entry, comma in
-                if let comma, entry.prefix(before: comma).spells("v1"),
-                    ConstantTime.equals(expectedBase64, UnsafeRawBufferPointer(entry.suffix(after: comma)))
-                {
-                    matched = true
+                guard let comma else {
+                    if malformed == nil { malformed = entry }
+                    return
                 }
+                guard entry.prefix(before: comma).spells("v1") else { return }
+                candidates += 1
+                if ConstantTime.equals(expectedBase64, UnsafeRawBufferPointer(entry.suffix(after: comma))) { matched = true }
             }
             return matched
+        }
+        if let malformed { throw .malformed(signatureHeader, "'\(malformed.text())' is not <version>,<signature>") }
+        if candidates == 0 {
+            var otherVersions: [String] = []
+            entries(signatures) { entry, comma in
+                guard let comma else { return }
+                let name = entry.prefix(before: comma).text() + ","
+                if !otherVersions.contains(name) { otherVersions.append(name) }
+            }
+            throw .downgrade(signatureHeader, offered: otherVersions)
         }
         if !matched {
             // Unpadded or URL-safe base64 still spells the same MAC.

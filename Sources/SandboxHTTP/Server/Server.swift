@@ -140,8 +140,11 @@ public final class Server: Sendable {
         let pointer: OpaquePointer
     }
 
-    static func from(_ pointer: UnsafeMutableRawPointer) -> Server {
-        Unmanaged<Server>.fromOpaque(pointer).takeUnretainedValue()
+    /// Runs `body` with the server behind libmicrohttpd's context pointer, without retaining it:
+    /// the server outlives its daemon, which makes every call. (A retain per call went the slow
+    /// way: the host's weak reference gives the server a side table.)
+    static func with<Result>(_ pointer: UnsafeMutableRawPointer, _ body: (Server) -> Result) -> Result {
+        Unmanaged<Server>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: - Requests (called on libmicrohttpd's threads)
@@ -442,26 +445,28 @@ public final class Server: Sendable {
 private let serverAccessHandler: MHD_AccessHandlerCallback = {
     context, connection, url, method, version, uploadData, uploadDataSize, state in
     guard let context, let connection, let url, let method, let uploadDataSize, let state else { return .NO }
-    return Server.from(context).handle(
-        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
-        uploadDataSize: uploadDataSize, state: state)
+    return Server.with(context) {
+        $0.handle(
+            connection: connection, url: url, method: method, version: version, uploadData: uploadData,
+            uploadDataSize: uploadDataSize, state: state)
+    }
 }
 
 private let serverCompletedHandler: MHD_RequestCompletedCallback = { context, connection, state, _ in
     guard let context else { return }
-    Server.from(context).completed(connection: connection, state: state)
+    Server.with(context) { $0.completed(connection: connection, state: state) }
 }
 
 private let serverConnectionNotifier: MHD_NotifyConnectionCallback = { context, connection, socketContext, code in
     guard let context, let connection, let socketContext else { return }
     switch code {
-    case MHD_ConnectionNotificationCode(rawValue: 0): Server.from(context).connectionStarted(connection, socketContext: socketContext)
-    case MHD_ConnectionNotificationCode(rawValue: 1): Server.from(context).connectionClosed(socketContext: socketContext)
+    case MHD_ConnectionNotificationCode(rawValue: 0): Server.with(context) { $0.connectionStarted(connection, socketContext: socketContext) }
+    case MHD_ConnectionNotificationCode(rawValue: 1): Server.with(context) { $0.connectionClosed(socketContext: socketContext) }
     default: break
     }
 }
 
 private let serverTargetReader: cmhd_uri_callback = { context, uri, _ in
     guard let context, let uri else { return nil }
-    return Server.from(context).readTarget(uri)
+    return Server.with(context) { $0.readTarget(uri) }
 }

@@ -3,33 +3,99 @@ import SandboxWire
 import Foundation
 
 /// One HTTP request as a handler sees it: method, decoded path, query, headers and the whole body.
+///
+/// A value whose fields live in one shared box, copied when a copy is changed: a request passes
+/// through half a dozen layers (site gate, request gate, journal, router, handler), and a copy of
+/// eight separate strings and collections at each took some forty retains and as many releases.
 public struct Request: Sendable {
-    public var method: String
+    private final class Fields: @unchecked Sendable {
+        // Changed only through `fields` below, when this box is the request's alone.
+        var method: String
+        var path: String
+        var query: [String: String]
+        var headers: [String: String]
+        var body: [UInt8]
+        var parameters: [String: String]
+        var id: String
+        var clientAddress: String?
+
+        init(
+            method: String, path: String, query: [String: String], headers: [String: String], body: [UInt8],
+            parameters: [String: String], id: String, clientAddress: String?
+        ) {
+            self.method = method
+            self.path = path
+            self.query = query
+            self.headers = headers
+            self.body = body
+            self.parameters = parameters
+            self.id = id
+            self.clientAddress = clientAddress
+        }
+
+        func copy() -> Fields {
+            Fields(
+                method: method, path: path, query: query, headers: headers, body: body, parameters: parameters, id: id,
+                clientAddress: clientAddress)
+        }
+    }
+
+    private var box: Fields
+
+    /// The box, made this request's own first if another copy shares it.
+    private var fields: Fields {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = box.copy() }
+            return box
+        }
+    }
+
+    public var method: String {
+        get { box.method }
+        _modify { yield &fields.method }
+    }
     /// The path without the query, percent-decoded by the server (`/v1/terminals/T1`).
-    public var path: String
-    public var query: [String: String]
+    public var path: String {
+        get { box.path }
+        _modify { yield &fields.path }
+    }
+    public var query: [String: String] {
+        get { box.query }
+        _modify { yield &fields.query }
+    }
     /// Header names lower-cased; a repeated header keeps its values joined by ", ".
-    public var headers: [String: String]
-    public var body: [UInt8]
+    public var headers: [String: String] {
+        get { box.headers }
+        _modify { yield &fields.headers }
+    }
+    public var body: [UInt8] {
+        get { box.body }
+        _modify { yield &fields.body }
+    }
     /// Values of `{name}` segments of the matched route.
-    public var parameters: [String: String] = [:]
+    public var parameters: [String: String] {
+        get { box.parameters }
+        _modify { yield &fields.parameters }
+    }
     /// The id echoed in `X-Request-Id` and written to the access log.
-    public var id: String
+    public var id: String {
+        get { box.id }
+        _modify { yield &fields.id }
+    }
     /// The peer's IP address as text (`127.0.0.1`), which rules that count a client's failures key
     /// on; nil for a request that came through no socket (in-process, unless a test sets one).
-    public var clientAddress: String?
+    public var clientAddress: String? {
+        get { box.clientAddress }
+        _modify { yield &fields.clientAddress }
+    }
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
         body: [UInt8] = [], id: String = "test", clientAddress: String? = nil
     ) {
-        self.clientAddress = clientAddress
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.body = body
-        self.id = id
+        box = Fields(
+            method: method, path: path, query: query, headers: headers, body: body, parameters: [:], id: id,
+            clientAddress: clientAddress)
     }
 
     /// A header by case-insensitive name.

@@ -295,7 +295,8 @@ public struct Router: Responder, RouterMethods {
         }
         if let chosen {
             var request = request
-            request.parameters = chosen.parameters
+            // Set only when there are some: a change would copy the request's shared fields.
+            if !chosen.parameters.isEmpty || !request.parameters.isEmpty { request.parameters = chosen.parameters }
             switch chosen.route.handler {
             case .now(let handler): return .now(handler, request)
             case .later(let handler): return .later(handler, request)

@@ -334,7 +334,7 @@ public final class Server: Sendable {
     /// The client's request id when it is sane, else a new one.
     func requestID(for connection: OpaquePointer) -> String {
         Self.value(connection, .HEADER_KIND, "X-Request-Id").flatMap(Self.acceptableID)
-            ?? idPrefix + "_" + String(sequence.add(1, ordering: .relaxed).newValue, radix: 36)
+            ?? "\(idPrefix)_\(String(sequence.add(1, ordering: .relaxed).newValue, radix: 36))"
     }
 
     private func send(
@@ -366,7 +366,8 @@ public final class Server: Sendable {
         guard let created = cmhd_create_broken_response() else { return .NO }
         defer { MHD_destroy_response(created) }
         for (name, value) in response.headers where name.lowercased() != "content-length" {
-            _ = MHD_add_response_header(created, name, value)
+            // withCString: a short string passed as a C pointer is otherwise copied into a new array.
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
         }
         addGuardHeaders(created)
         return MHD_queue_response(connection, UInt32(response.status), created)
@@ -381,7 +382,8 @@ public final class Server: Sendable {
         defer { MHD_destroy_response(created) }
         for (name, value) in response.headers {
             // libmicrohttpd refuses names or values with line breaks: such a header is dropped, not sent.
-            _ = MHD_add_response_header(created, name, value)
+            // withCString: a short string passed as a C pointer is otherwise copied into a new array.
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
         }
         addGuardHeaders(created)
         return MHD_queue_response(connection, UInt32(response.status), created)

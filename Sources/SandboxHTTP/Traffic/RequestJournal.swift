@@ -66,7 +66,7 @@ public final class RequestJournal: Sendable {
         var entries: [Recorded] = []
         var next = 0
 
-        mutating func append(_ entry: Recorded, capacity: Int) {
+        mutating func append(_ entry: consuming Recorded, capacity: Int) {
             if entries.count < capacity {
                 entries.append(entry)
             } else {
@@ -204,10 +204,11 @@ public final class RequestJournal: Sendable {
             return
         }
         // The bodies are kept as they came (bounded); masking them waits until someone reads the entry.
-        let recorded = Recorded(
+        // Moved into the ring, not copied (a copy of an entry was nine retains).
+        var recorded: Recorded? = Recorded(
             order: sequence.add(1, ordering: .relaxed).newValue, entry: entry,
             request: capture ? BodyMask.kept(request.body) : nil, response: capture ? BodyMask.kept(response.body) : nil)
-        rings.withLock { $0[surface, default: Ring()].append(recorded, capacity: capacity) }
+        rings.withLock { $0[surface, default: Ring()].append(recorded.take()!, capacity: capacity) }
     }
 
     /// The entries that pass `filter`, newest first, without bodies.

@@ -68,10 +68,10 @@ extension HMACSHA256 {
             do {
                 try write(&message)
             } catch {
-                engine.abandon(message.state)
+                engine.abandon(&message.state)
                 throw error
             }
-            return engine.finish(message.state)
+            return engine.finish(&message.state)
         }
 
         /// Whether `mac` is the HMAC-SHA256 of `message` under this key, compared in constant time.

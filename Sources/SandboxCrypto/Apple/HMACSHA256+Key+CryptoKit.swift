@@ -22,7 +22,7 @@ extension HMACSHA256 {
             state.mac.update(data: bytes)
         }
 
-        func finish(_ state: MessageState) -> AuthenticationCode {
+        func finish(_ state: inout MessageState) -> AuthenticationCode {
             var code = AuthenticationCode()
             let mac = state.mac.finalize()
             code.withUnsafeMutableBytes { output in
@@ -31,7 +31,7 @@ extension HMACSHA256 {
             return code
         }
 
-        func abandon(_ state: MessageState) {}
+        func abandon(_ state: inout MessageState) {}
     }
 }
 

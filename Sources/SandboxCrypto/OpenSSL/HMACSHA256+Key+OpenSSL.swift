@@ -60,9 +60,9 @@ extension HMACSHA256 {
             check(sandbox_sha256_update(&state, bytes.baseAddress, bytes.count), "SHA256_Update")
         }
 
-        func finish(_ state: MessageState) -> AuthenticationCode {
+        /// The MAC of the message in `state`, which is cleansed after.
+        func finish(_ state: inout MessageState) -> AuthenticationCode {
             var code = AuthenticationCode()
-            var state = state
             code.withUnsafeMutableBytes { output in
                 let digest = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 // The inner hash goes into the code's bytes, then the outer hash over it replaces it.
@@ -75,8 +75,7 @@ extension HMACSHA256 {
             return code
         }
 
-        func abandon(_ state: MessageState) {
-            var state = state
+        func abandon(_ state: inout MessageState) {
             OPENSSL_cleanse(&state, MemoryLayout<SHA256_CTX>.size)
         }
 

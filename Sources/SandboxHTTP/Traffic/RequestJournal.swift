@@ -208,7 +208,7 @@ public final class RequestJournal: Sendable {
         var recorded: Recorded? = Recorded(
             order: sequence.add(1, ordering: .relaxed).newValue, entry: entry,
             request: capture ? BodyMask.kept(request.body) : nil, response: capture ? BodyMask.kept(response.body) : nil)
-        rings.withLock { $0[surface, default: Ring()].append(recorded.take()!, capacity: capacity) }
+        rings.withLock { $0[surface, default: Ring()].append(recorded.moveOut()!, capacity: capacity) }
     }
 
     /// The entries that pass `filter`, newest first, without bodies.
@@ -267,4 +267,14 @@ public protocol JournalSharing: Sendable {
     func clear() throws
     /// Saves whether entries keep their bodies; each replica takes it up before its next request.
     func saveCapturesBodies(_ on: Bool) throws
+}
+
+extension Optional {
+    /// The value, leaving nil behind: moved out, not copied (Swift 6's `take()`, which the standard
+    /// library of older Apple SDKs lacks).
+    fileprivate mutating func moveOut() -> Wrapped? {
+        let value = consume self
+        self = nil
+        return value
+    }
 }

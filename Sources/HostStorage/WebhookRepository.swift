@@ -204,13 +204,13 @@ package struct WebhookRepository {
     ///
     /// - Parameter excluding: URLs whose events are left out (endpoints that have their share in flight).
     package func due(at now: Int64, limit: Int, excluding: [String] = [], claimedAfter realNow: Int64 = .max) throws -> [DueWebhook] {
-        try dueRows(Self.dueColumns, at: now, limit: limit, excluding: excluding, claimedAfter: realNow, Self.dueWebhook)
+        try dueRows(full: true, at: now, limit: limit, excluding: excluding, claimedAfter: realNow, Self.dueWebhook)
     }
 
     /// What ``due(at:limit:excluding:claimedAfter:)`` finds, as ids and URLs only: a dispatcher
     /// reads ahead with it, and loads each event afresh (``pendingEvent(_:at:)``) when it sends it.
     package func dueIDs(at now: Int64, limit: Int, excluding: [String] = []) throws -> [(id: String, url: String)] {
-        try dueRows("e.id, e.url, e.next_attempt_at", at: now, limit: limit, excluding: excluding, claimedAfter: .max) { row in
+        try dueRows(full: false, at: now, limit: limit, excluding: excluding, claimedAfter: .max) { row in
             (id: try row["id"], url: try row["url"])
         }
     }
@@ -236,12 +236,12 @@ package struct WebhookRepository {
             attempts: try row["attempts"], secret: try row["secret"] as String? ?? "", previousSecret: try row["previous_secret"])
     }
 
-    /// The due events' `columns` (with `next_attempt_at`; the full columns take `now` as their one
-    /// parameter), the earliest first, endpoint by endpoint when some are left out.
+    /// The due events, the earliest first, endpoint by endpoint when some are left out: `full`, every
+    /// column a delivery sends (with the endpoint's secrets), else only id, URL and due time.
     private func dueRows<Found>(
-        _ columns: String, at now: Int64, limit: Int, excluding: [String], claimedAfter realNow: Int64, _ make: (Row) throws -> Found
+        full: Bool, at now: Int64, limit: Int, excluding: [String], claimedAfter realNow: Int64, _ make: (Row) throws -> Found
     ) throws -> [Found] {
-        let full = columns == Self.dueColumns
+        let columns = full ? Self.dueColumns : "e.id, e.url, e.next_attempt_at"
         func read(_ url: String?) throws -> [(at: Int64, found: Found)] {
             try db.query(
                 """

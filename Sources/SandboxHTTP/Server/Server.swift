@@ -365,11 +365,7 @@ public final class Server: Sendable {
     private static func queueBroken(_ response: Response, on connection: OpaquePointer) -> MHD_Result {
         guard let created = cmhd_create_broken_response() else { return .NO }
         defer { MHD_destroy_response(created) }
-        for (name, value) in response.headers where name.lowercased() != "content-length" {
-            // withCString: a short string passed as a C pointer is otherwise copied into a new array.
-            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
-        }
-        addGuardHeaders(created)
+        addHeaders(response.headers.filter { $0.0.lowercased() != "content-length" }, to: created)
         return MHD_queue_response(connection, UInt32(response.status), created)
     }
 
@@ -380,13 +376,18 @@ public final class Server: Sendable {
         }
         guard let created else { return .NO }
         defer { MHD_destroy_response(created) }
-        for (name, value) in response.headers {
-            // libmicrohttpd refuses names or values with line breaks: such a header is dropped, not sent.
-            // withCString: a short string passed as a C pointer is otherwise copied into a new array.
-            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
-        }
-        addGuardHeaders(created)
+        addHeaders(response.headers, to: created)
         return MHD_queue_response(connection, UInt32(response.status), created)
+    }
+
+    /// The answer's headers, then the guard headers. libmicrohttpd refuses names or values with
+    /// line breaks: such a header is dropped, not sent.
+    private static func addHeaders(_ headers: [(String, String)], to response: OpaquePointer) {
+        for (name, value) in headers {
+            // withCString: a short string passed as a C pointer is otherwise copied into a new array.
+            _ = name.withCString { name in value.withCString { value in MHD_add_response_header(response, name, value) } }
+        }
+        addGuardHeaders(response)
     }
 
     /// On every answer: no browser guesses another type than the declared one (a JSON answer is

@@ -7,8 +7,10 @@
 #     connection, which mostly waits for commits);
 #   - raw SQLite: one committed INSERT of an equivalent transaction row per transaction, WAL and
 #     synchronous=FULL (the sync inside COMMIT), same schema (copied from the host's database),
-#     same number of threads; and the same with group commit (rows that arrive during a commit
-#     share the next one, each caller still waiting for its own durable commit).
+#     same number of threads; and the same rows through the host's own Store alone (its group
+#     commit: rows that arrive during a commit share the next one, the WAL synced while the next
+#     commit runs, each caller still waiting for its own durable commit): the storage's bound of a
+#     durable sale, with no HTTP, JSON or sealed payload.
 #   - with PostgreSQL installed (POSTGRES=0 skips it): the same sales with the host's state in a
 #     throw-away PostgreSQL server (synchronous_commit on: each answer after PostgreSQL's durable
 #     commit), through one replica and through two replicas of the host on the one database, against
@@ -122,14 +124,14 @@ run_host() {
     --label host --latencies "$work/host-$1.lat" >"$work/host-$1.json"
   echo $(($(cpu_ticks "$host_pid") - before)) >"$work/host-$1.cpu"
 }
-run_raw() { # $1 round, $2 raw or group (group commit: rows that arrive during a commit share the next one)
+run_raw() { # $1 round, $2 raw (a commit per row) or store (the rows through the host's Store alone)
   "$load" raw-sqlite --schema-from "$work/data/eu.sqlite" --db "$work/raw/$2-$1.sqlite" --terminals "$terminals" \
     --merchant EU-BENCH01 --threads "$CONNECTIONS" --warmup "$WARMUP" --duration "$DURATION" \
-    --group-commit "$([ "$2" = group ] && echo 1 || echo 0)" --latencies "$work/$2-$1.lat" >"$work/$2-$1.json"
+    --writer "$([ "$2" = store ] && echo store || echo row)" --latencies "$work/$2-$1.lat" >"$work/$2-$1.json"
 }
 for round in $(seq "$ROUNDS"); do
-  if [ $((round % 2)) = 1 ]; then run_nginx "$round"; run_host "$round"; run_raw "$round" raw; run_raw "$round" group
-  else run_raw "$round" group; run_raw "$round" raw; run_host "$round"; run_nginx "$round"; fi
+  if [ $((round % 2)) = 1 ]; then run_nginx "$round"; run_host "$round"; run_raw "$round" raw; run_raw "$round" store
+  else run_raw "$round" store; run_raw "$round" raw; run_host "$round"; run_nginx "$round"; fi
 done
 
 
@@ -214,14 +216,14 @@ def merged(name):
     return {"rps": len(latencies) / seconds, "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99), "max_ms": pct(100),
             "failures": sum(p["failures"] for p in parts), "failure_samples": list(dict.fromkeys(samples))[:5],
             "connections": parts[0]["connections"], "seconds": seconds, "rounds": [round(p["rps"]) for p in parts]}
-runs = {name: merged(name) for name in ("nginx", "host", "raw", "group")}
-names = {"nginx": "nginx (same bytes)", "host": "sandbox-host sale", "raw": "raw SQLite insert", "group": "raw, group commit"}
+runs = {name: merged(name) for name in ("nginx", "host", "raw", "store")}
+names = {"nginx": "nginx (same bytes)", "host": "sandbox-host sale", "raw": "raw SQLite insert", "store": "rows via Store alone"}
 print(f"{'run':<20} {'req/s':>9} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8} {'failures':>9}  req/s per round")
-for key in ("nginx", "host", "raw", "group"):
+for key in ("nginx", "host", "raw", "store"):
     r = runs[key]
     print(f"{names[key]:<20} {r['rps']:>9.0f} {r['p50_ms']:>8.2f} {r['p90_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.2f} {r['failures']:>9}  "
           + ", ".join(map(str, r["rounds"])))
-for key in ("nginx", "host", "raw", "group"):
+for key in ("nginx", "host", "raw", "store"):
     for sample in runs[key]["failure_samples"]:
         print(f"  {key} failure: {sample}")
 host, nginx, raw = runs["host"], runs["nginx"], runs["raw"]
@@ -238,8 +240,9 @@ print(f"nginx_p99_ms: {nginx['p99_ms']:.2f}")
 print(f"raw_sqlite_rps: {raw['rps']:.0f}")
 print(f"raw_sqlite_p99_ms: {raw['p99_ms']:.2f}")
 print(f"sale_vs_raw_sqlite: {host['rps'] / raw['rps']:.3f}")
-print(f"raw_sqlite_group_commit_rps: {runs['group']['rps']:.0f}")
-print(f"raw_sqlite_group_commit_p99_ms: {runs['group']['p99_ms']:.2f}")
+print(f"store_only_rps: {runs['store']['rps']:.0f}")
+print(f"store_only_p99_ms: {runs['store']['p99_ms']:.2f}")
+print(f"sale_vs_store_only: {host['rps'] / runs['store']['rps']:.3f}")
 # CPU the host spent per sale it served (warm-up included): steadier than rates on a busy machine.
 served = sum(json.load(open(f"{work}/host-{r}.json"))["requests"] + json.load(open(f"{work}/host-{r}.json"))["warmup_requests"]
              for r in range(1, rounds + 1))

@@ -26,12 +26,13 @@
 //                         GETs the paths in turn (`{page}` becomes a random page); with --warmup-requests,
 //                         each connection warms up with N requests, then records for --duration.
 //   bench-load raw-sqlite --schema-from HOSTDB --db NEW --terminals T1,… --merchant M [--threads 32]
-//                         [--group-commit 1]
-//                         one committed INSERT of a transaction row per transaction, WAL + synchronous=FULL,
-//                         the schema copied from the host's database; threads share one connection under
-//                         a lock, as the host's Store shares its writer. With --group-commit 1, rows that
-//                         wait meanwhile are committed together (one sync each batch), each caller
-//                         returning once its row is durable.
+//                         [--writer row|store]
+//                         one durable INSERT of a transaction row per transaction, WAL, the schema copied
+//                         from the host's database. --writer row (the default): one commit per row with
+//                         synchronous=FULL, threads sharing one connection under a lock. --writer store:
+//                         each row one write of the host's own Store (rows that wait meanwhile share a
+//                         commit, the WAL synced beside the next commit), each caller returning once its
+//                         row is durable.
 //   bench-load raw-query  --db HOSTDB --terminal T --query history|count|stats-daily|stats-brand|approved-after
 //                         [--from-ms MS] [--to-ms MS] [--pages 1-50] [--connections 1] [--warmup-requests N]
 //                         the SQL of one history endpoint (count and statistics from the hour and day

@@ -90,11 +90,19 @@ public struct SiteGate: Responder {
         method != "GET" && method != "HEAD" && method != "OPTIONS"
     }
 
-    /// `application/json`, with or without parameters (`; charset=utf-8`).
+    /// `application/json` in any case, with or without parameters (`; charset=utf-8`), spaces and tabs
+    /// around it (HTTP's optional whitespace). Compared on the bytes: it runs for every write.
     static func declaresJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let media = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        return media.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        var media = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while let first = media.first, isSpace(first) { media = media.dropFirst() }
+        while let last = media.last, isSpace(last) { media = media.dropLast() }
+        let expected = "application/json".utf8
+        guard media.count == expected.count else { return false }
+        return zip(media, expected).allSatisfy { byte, wanted in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == wanted : byte == wanted
+        }
     }
 
     /// `host[:port]` of an `http://` or `https://` origin, lower-cased; nil for `null` and the rest.

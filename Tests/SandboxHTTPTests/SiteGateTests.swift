@@ -61,9 +61,11 @@ import Testing
             let bare = gate.respond(to: Self.request(method, path, ["Host": "127.0.0.1:8100"], body: body))
             #expect(bare.status == 415 && Self.code(bare) == "unsupported_media_type", "\(method) \(path): \(Self.code(bare))")
             #expect(String(decoding: bare.body, as: UTF8.self).contains("curl --json"))
-            let plain = gate.respond(to: Self.request(method, path, ["Host": "127.0.0.1:8100", "Content-Type": "text/plain"], body: body))
-            #expect(plain.status == 415, "\(method) \(path) text/plain")
-            for type in ["application/json", "application/json; charset=utf-8", "Application/JSON"] {
+            for type in ["text/plain", "application/jsonp", "application/json-seq", "application/js", "application/x-json", "json"] {
+                let other = gate.respond(to: Self.request(method, path, ["Host": "127.0.0.1:8100", "Content-Type": type], body: body))
+                #expect(other.status == 415, "\(method) \(path) \(type)")
+            }
+            for type in ["application/json", "application/json; charset=utf-8", "Application/JSON", " application/json\t;charset=utf-8", "APPLICATION/JSON"] {
                 let declared = gate.respond(to: Self.request(method, path, ["Host": "127.0.0.1:8100", "Content-Type": type], body: body))
                 #expect(declared.status < 300, "\(method) \(path) \(type): \(Self.code(declared))")
             }

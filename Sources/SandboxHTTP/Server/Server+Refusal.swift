@@ -54,7 +54,7 @@ extension Server {
                 field: "header.Transfer-Encoding"
             ).response
         }
-        if Set(lengths.map(trim)).count > 1 {
+        if lengths.count > 1, Set(lengths.map(trim)).count > 1 {
             return Self.invalid("Content-Length is given more than once, with different values.", field: "header.Content-Length")
         }
         return nil

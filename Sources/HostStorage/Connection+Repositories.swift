@@ -6,13 +6,13 @@ import SandboxStore
 /// request, so a sale is still one write transaction); every SQL statement they run is a
 /// repository method named after what it does, with typed arguments and typed rows.
 package extension Connection {
-    package var host: HostRepository { HostRepository(db: self) }
-    package var terminals: TerminalRepository { TerminalRepository(db: self) }
-    package var sessions: SessionRepository { SessionRepository(db: self) }
-    package var registrations: RegistrationRepository { RegistrationRepository(db: self) }
-    package var mailbox: MailboxRepository { MailboxRepository(db: self) }
-    package var transactions: TransactionRepository { TransactionRepository(db: self) }
-    package var webhooks: WebhookRepository { WebhookRepository(db: self) }
-    package var apm: APMRepository { APMRepository(db: self) }
-    package var customers: CustomerRepository { CustomerRepository(db: self) }
+    var host: HostRepository { HostRepository(db: self) }
+    var terminals: TerminalRepository { TerminalRepository(db: self) }
+    var sessions: SessionRepository { SessionRepository(db: self) }
+    var registrations: RegistrationRepository { RegistrationRepository(db: self) }
+    var mailbox: MailboxRepository { MailboxRepository(db: self) }
+    var transactions: TransactionRepository { TransactionRepository(db: self) }
+    var webhooks: WebhookRepository { WebhookRepository(db: self) }
+    var apm: APMRepository { APMRepository(db: self) }
+    var customers: CustomerRepository { CustomerRepository(db: self) }
 }

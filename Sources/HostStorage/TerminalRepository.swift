@@ -172,7 +172,7 @@ package struct TerminalRepository {
 }
 
 package extension DeviceRecord {
-    package init(_ row: Row) throws {
+    init(_ row: Row) throws {
         id = try row["id"]
         model = try row["model"]
         terminalID = try row["terminal_id"]
@@ -188,7 +188,7 @@ package extension DeviceRecord {
 }
 
 package extension TerminalRecord {
-    package init(_ row: Row) throws {
+    init(_ row: Row) throws {
         self.init(
             id: try row["id"], merchantID: try row["merchant_id"],
             profile: try JSONDecoder().decode(TerminalProfile.self, from: Data((try row["profile"] as String).utf8)))
@@ -197,7 +197,7 @@ package extension TerminalRecord {
 
 package extension TerminalState {
     /// A row of ``TerminalRepository``'s terminal-and-device join.
-    package init(_ row: Row, at now: Int64) throws {
+    init(_ row: Row, at now: Int64) throws {
         let terminal = try TerminalRecord(row)
         let device: String? = try row["device_id"]
         let lastLogin: Int64? = try row["last_login_at"]

@@ -314,7 +314,7 @@ package struct WebhookRepository {
 
 package extension WebhookEventRecord {
     /// A row of `webhook_events`; with its delivery log, also its payload.
-    package init(_ row: Row, log: [Attempt]?) throws {
+    init(_ row: Row, log: [Attempt]?) throws {
         self.init(
             id: try row["id"], type: try row["type"], merchantId: try row["merchant_id"],
             transactionId: try row["transaction_id"], amount: try row["payment_amount"], currency: try row["payment_currency"], url: try row["url"], scheme: try row["scheme"], state: try row["state"],

@@ -29,9 +29,14 @@ extension Store {
         /// PostgreSQL: at most this many connections from this process at once (reads and writes).
         public var maximumPostgresConnections: Int
 
-        /// PostgreSQL: how many connections stay open while idle, for the next reads and writes
-        /// (each one a process on the server, so fewer than SQLite's readers).
+        /// PostgreSQL: how many connections stay open however long they are idle, for the next
+        /// reads and writes (each one a process on the server, so fewer than SQLite's readers).
         public var maximumIdlePostgresConnections: Int = 2
+
+        /// PostgreSQL: the connections beyond ``maximumIdlePostgresConnections`` close once idle this
+        /// long. Until then a burst's connections serve the next burst: opening one starts a process
+        /// on the server, which costs more than a sale.
+        public var postgresIdleTimeout: Duration = .seconds(30)
 
         /// PostgreSQL: where `LISTEN` is not carried (a pooler in transaction mode), every
         /// listener is told this often, so that workers still find work another replica made.

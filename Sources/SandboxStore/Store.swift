@@ -114,7 +114,8 @@ public final class Store: Sendable {
         }
         let pool = PostgresPool(
             url: url, schema: schema, maximumConnections: configuration.maximumPostgresConnections,
-            maximumIdle: min(configuration.maximumIdleReaders, configuration.maximumIdlePostgresConnections))
+            minimumIdle: min(configuration.maximumIdleReaders, configuration.maximumIdlePostgresConnections),
+            idleTimeout: configuration.postgresIdleTimeout)
         try pool.withConnection { db in _ = try migrator.migrate(db) }
         let listeners = Listeners()
         self.listeners = listeners
@@ -401,6 +402,19 @@ public final class Store: Sendable {
 
     /// Passive checkpoints run beside the writes so far (see ``Configuration/backgroundCheckpointCommits``).
     public var backgroundCheckpointCount: UInt64 { checkpointer?.count ?? 0 }
+
+    /// PostgreSQL connections this store opened so far, its listener's included (0 on SQLite).
+    public var postgresConnectionsOpened: UInt64 { postgres?.opened.load(ordering: .relaxed) ?? 0 }
+
+    /// PostgreSQL connections open and waiting for the next read or write (0 on SQLite).
+    public var idlePostgresConnectionCount: Int { postgres?.idleCount ?? 0 }
+
+    /// Closes the idle PostgreSQL connections beyond ``Configuration/maximumIdlePostgresConnections``
+    /// that have waited `idleFor` or longer: what the store does by itself once they have waited
+    /// ``Configuration/postgresIdleTimeout`` (nothing on SQLite).
+    public func closeIdleConnections(idleFor: Duration) {
+        postgres?.closeIdle(idleFor: idleFor)
+    }
 
     /// Lets go of what the store holds open beyond its use: on PostgreSQL, the idle connections
     /// and the listener's (a stopped service must not keep server processes); on SQLite, the idle

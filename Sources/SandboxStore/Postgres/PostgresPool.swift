@@ -19,52 +19,131 @@ final class PostgresPool: Sendable {
     /// and only the caller that took a box out of `idle` uses it until it is put back).
     final class Box: @unchecked Sendable {
         let connection: Connection
+        /// When it was last given back (set under `idle`'s lock).
+        var idleSince = ContinuousClock.now
         init(_ connection: Connection) { self.connection = connection }
+    }
+
+    /// The connections given back, oldest first (the newest is taken first, so the oldest are the
+    /// ones a quieter load leaves idle), and whether a close of the stale ones is due.
+    private struct Idle {
+        var boxes: [Box] = []
+        var closeScheduled = false
     }
 
     let url: String
     /// The PostgreSQL schema of this store's tables (one database holds every region's), or nil: `public`.
     let schema: String?
-    private let idle = Mutex<[Box]>([])
+    private let idle = Mutex(Idle())
     /// At most this many connections at once, so N replicas stay below the server's `max_connections`.
     private let slots: DispatchSemaphore
-    private let maximumIdle: Int
+    /// This many idle connections stay open however long they wait.
+    private let minimumIdle: Int
+    /// The others close once idle this long: a burst's connections serve the next burst (opening
+    /// one is a new process on the server, and costs more than most sales), and a quiet service
+    /// does not keep them.
+    private let idleTimeout: Duration
     /// How many writes ran again after a serialization failure, since the store opened.
     let retries = Atomic<UInt64>(0)
     let commits = Atomic<UInt64>(0)
+    /// Connections opened since the store opened (the listener's included).
+    let opened = Atomic<UInt64>(0)
 
     /// How many times a write is tried before its serialization failure is the caller's.
     static let maximumAttempts = 30
 
-    init(url: String, schema: String?, maximumConnections: Int, maximumIdle: Int) {
+    init(url: String, schema: String?, maximumConnections: Int, minimumIdle: Int, idleTimeout: Duration) {
         self.url = url
         self.schema = schema
         self.slots = DispatchSemaphore(value: max(1, maximumConnections))
-        self.maximumIdle = maximumIdle
+        self.minimumIdle = max(0, minimumIdle)
+        self.idleTimeout = max(.zero, idleTimeout)
     }
 
     /// Runs `body` with a connection of the pool (opened when none is idle).
     func withConnection<T>(_ body: (Connection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let box = try idle.withLock({ $0.popLast() }) ?? Box(open())
+        let box = try idle.withLock({ $0.boxes.popLast() }) ?? Box(open())
         defer {
-            if !box.connection.isInTransaction, box.connection.postgres?.isHealthy == true {
-                idle.withLock { if $0.count < maximumIdle { $0.append(box) } }
-            }
+            if !box.connection.isInTransaction, box.connection.postgres?.isHealthy == true { giveBack(box) }
         }
         return try body(box.connection)
+    }
+
+    /// Keeps `box` for the next caller; the stale ones beyond the minimum close now, and a close
+    /// is scheduled for when the oldest of the rest turns stale.
+    private func giveBack(_ box: Box) {
+        let (stale, due) = idle.withLock { idle -> ([Box], Duration?) in
+            box.idleSince = .now
+            idle.boxes.append(box)
+            let stale = Self.takeStale(&idle, minimum: minimumIdle, idleFor: idleTimeout, now: box.idleSince)
+            guard idle.boxes.count > minimumIdle, !idle.closeScheduled else { return (stale, nil) }
+            idle.closeScheduled = true
+            return (stale, idle.boxes[0].idleSince + idleTimeout - .now)
+        }
+        Self.close(stale)
+        if let due { scheduleClose(after: due) }
+    }
+
+    /// Wakes when the oldest idle connection beyond the minimum turns stale (never on an
+    /// interval): closes the stale ones, and schedules itself again while some are beyond it.
+    private func scheduleClose(after delay: Duration) {
+        let (seconds, attoseconds) = max(delay, .zero).components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            let (stale, next) = idle.withLock { idle -> ([Box], Duration?) in
+                let stale = Self.takeStale(&idle, minimum: minimumIdle, idleFor: idleTimeout, now: .now)
+                guard idle.boxes.count > minimumIdle else {
+                    idle.closeScheduled = false
+                    return (stale, nil)
+                }
+                return (stale, idle.boxes[0].idleSince + idleTimeout - .now)
+            }
+            Self.close(stale)
+            if let next { scheduleClose(after: next) }
+        }
+    }
+
+    /// Removes from `idle` (oldest first, keeping `minimum`) the connections idle `idleFor` or
+    /// longer at `now`; they close when the caller lets go of them, outside the lock.
+    private static func takeStale(
+        _ idle: inout Idle, minimum: Int, idleFor: Duration, now: ContinuousClock.Instant
+    ) -> [Box] {
+        var count = 0
+        while idle.boxes.count - count > minimum, idle.boxes[count].idleSince + idleFor <= now { count += 1 }
+        let stale = Array(idle.boxes[..<count])
+        idle.boxes.removeFirst(count)
+        return stale
+    }
+
+    /// Closes the idle connections beyond the minimum that have waited `idleFor` or longer (what
+    /// the pool does by itself once they wait its idle timeout).
+    func closeIdle(idleFor: Duration) {
+        Self.close(idle.withLock { Self.takeStale(&$0, minimum: minimumIdle, idleFor: idleFor, now: .now) })
     }
 
     /// Closes the idle connections (those in use close when given back, being over the limit
     /// no more than now: they are simply kept again).
     func closeIdle() {
-        idle.withLock { $0.removeAll() }
+        Self.close(idle.withLock { idle -> [Box] in
+            defer { idle.boxes = [] }
+            return idle.boxes
+        })
     }
+
+    /// Lets go of `boxes` taken out of `idle`, outside its lock: each connection closes (a message
+    /// to the server) as its last reference goes.
+    private static func close(_ boxes: consuming [Box]) {}
+
+    /// Idle connections now.
+    var idleCount: Int { idle.withLock { $0.boxes.count } }
 
     /// A new connection, its tables found in ``schema``.
     func open() throws -> Connection {
         let connection = try Connection(postgres: url)
+        opened.add(1, ordering: .relaxed)
         if let schema {
             do {
                 try connection.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")

@@ -62,13 +62,19 @@ final class SharedState: Sendable {
     /// The request journal of the replicas, in `request_journal`: written beside the answers.
     struct Journal: JournalSharing {
         let store: Store
+        private let trimming = JournalTrimming()
+
+        init(store: Store) { self.store = store }
 
         func append(_ entries: [SharedJournalEntry], capacity: Int) throws {
+            let due = trimming.due(adding: entries.map(\.surface), capacity: capacity)
             // Committed is enough: a journal entry lost to a crash of the machine is only a line less.
             try store.write(.committed) { db in
                 try db.journal.append(
-                    entries.map { (surface: $0.surface, requestId: $0.requestId, json: String(decoding: $0.json, as: UTF8.self)) }, capacity: capacity)
+                    entries.map { (surface: $0.surface, requestId: $0.requestId, json: String(decoding: $0.json, as: UTF8.self)) },
+                    capacity: capacity, trimming: due)
             }
+            trimming.trimmed(due)
         }
 
         func recent(limit: Int) throws -> [Data] {

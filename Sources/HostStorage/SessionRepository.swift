@@ -12,11 +12,19 @@ package struct SessionRepository {
         package let endedAt: Int64?
     }
 
-    package func session(tokenHash: String) throws -> Session? {
-        try db.query("SELECT * FROM sessions WHERE token_hash = ?", [.text(tokenHash)]).first.map { row in
-            Session(
-                deviceID: try row["device_id"], terminalID: try row["terminal_id"], expiresAt: try row["expires_at"],
-                endedAt: try row["ended_at"])
+    /// A session with its device (nil when the device row is gone), in one statement.
+    package func withDevice(tokenHash: String) throws -> (session: Session, device: DeviceRecord?)? {
+        try db.query(
+            """
+            SELECT s.device_id AS session_device_id, s.terminal_id AS session_terminal_id, s.expires_at AS session_expires_at,
+                   s.ended_at AS session_ended_at, d.*
+            FROM sessions s LEFT JOIN devices d ON d.id = s.device_id WHERE s.token_hash = ?
+            """, [.text(tokenHash)]
+        ).first.map { row in
+            let session = Session(
+                deviceID: try row["session_device_id"], terminalID: try row["session_terminal_id"],
+                expiresAt: try row["session_expires_at"], endedAt: try row["session_ended_at"])
+            return (session, try (row["id"] as String?).map { _ in try DeviceRecord(row) })
         }
     }
 

@@ -115,13 +115,20 @@ package struct TransactionRecord: Sendable {
     ])
 
     private static let upsert = table.upsert(key: "id")
+    /// The same, answering the row's `seq` (one round trip on PostgreSQL, where asking for the last
+    /// inserted id is a second one).
+    private static let upsertReturningSeq = upsert + " RETURNING seq"
 
     package mutating func save(_ db: Connection, at now: Int64) throws {
         updatedAt = now
-        try db.run(Self.upsert, Self.table.values(of: self))
+        if seq == 0 {
+            seq = try db.query(Self.upsertReturningSeq, Self.table.values(of: self))[0]["seq"]
+            isInsertedNow = true
+        } else {
+            try db.run(Self.upsert, Self.table.values(of: self))
+            isInsertedNow = false
+        }
         // A QR or BLIK deadline the wallet courier's sweep must apply when it comes.
         if paymentMethod != .CARD, pendingUntil != nil { db.notify(APMRepository.channel) }
-        isInsertedNow = seq == 0
-        if seq == 0 { seq = db.lastInsertRowID }
     }
 }

@@ -428,8 +428,19 @@ public final class Store: Sendable {
     /// Runs one query on its own, outside any explicit transaction: one round trip on PostgreSQL
     /// (a `read` is three), for a value read on every request.
     public func query(_ sql: String, _ values: [DatabaseValue] = []) throws -> [Row] {
-        if let postgres { return try postgres.withConnection { db in try db.query(sql, values) } }
-        return try read { db in try db.query(sql, values) }
+        try readStatement { db in try db.query(sql, values) }
+    }
+
+    /// Runs `body`, which reads with one statement, on a connection outside any explicit
+    /// transaction: one round trip on PostgreSQL, where ``read(_:)`` adds its `BEGIN` and `COMMIT`.
+    /// A statement sees one snapshot; a body of several would see each its own (use `read`).
+    ///
+    /// ```swift
+    /// let session = try store.readStatement { db in try db.sessions.withDevice(tokenHash: hash) }
+    /// ```
+    public func readStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        if let postgres { return try postgres.withConnection(body) }
+        return try read(body)
     }
 
     /// Runs `body` in a read transaction on a reader connection.

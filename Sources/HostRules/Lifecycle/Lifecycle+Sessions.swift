@@ -75,14 +75,15 @@ extension Lifecycle {
         let now = now()
         let generation = sessions.generation
         let hash = Credentials.hash(bearer)
-        let session = try store.read { db in
-            guard let row = try db.sessions.session(tokenHash: hash) else { throw LifecycleError.unauthorized }
-            guard let device = try device(db, row.deviceID), device.registered else { throw LifecycleError.terminalUnregistered }
-            let expires = row.expiresAt
-            guard row.endedAt == nil, now < expires else { throw LifecycleError.sessionExpired }
-            guard let terminal = try terminal(db, row.terminalID) else { throw LifecycleError.terminalUnregistered }
-            return CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
+        // One statement (one round trip on PostgreSQL): the session with its device.
+        guard let (row, device) = try store.readStatement({ db in try db.sessions.withDevice(tokenHash: hash) }) else {
+            throw LifecycleError.unauthorized
         }
+        guard let device, device.registered else { throw LifecycleError.terminalUnregistered }
+        let expires = row.expiresAt
+        guard row.endedAt == nil, now < expires else { throw LifecycleError.sessionExpired }
+        guard let terminal = directory.terminals[row.terminalID] else { throw LifecycleError.terminalUnregistered }
+        let session = CurrentSession(tokenHash: hash, device: device, terminal: terminal, expiresAt: expires)
         sessions.remember(session, token: bearer, since: generation)
         return session
     }

@@ -17,29 +17,35 @@ extension Connection {
     /// - Throws: the error `body` threw (after the rollback), or the ``DatabaseError`` of
     ///   `BEGIN` or `COMMIT`.
     func inTransaction<T>(_ kind: TransactionKind, _ body: (Connection) throws -> T) throws -> T {
-        // Through the statement cache: transaction control is parsed once per connection.
+        // Through the statement cache: transaction control is parsed once per connection. On
+        // PostgreSQL the BEGIN goes with the first statement (one round trip for both).
         switch (engine, kind) {
         case (.sqlite, .immediate), (.sqlite, .schema): try run("BEGIN IMMEDIATE")
-        case (.postgres, .schema): try run("BEGIN ISOLATION LEVEL READ COMMITTED")
+        case (.postgres, .schema): try postgres?.begin("BEGIN ISOLATION LEVEL READ COMMITTED")
         case (.sqlite, .deferred): try run("BEGIN DEFERRED")
         // Every write sees the database as if it ran alone, whichever replica runs it; one that
         // cannot be is refused (DatabaseError.isRetryable) and the store runs it again.
-        case (.postgres, .immediate): try run("BEGIN ISOLATION LEVEL SERIALIZABLE")
+        case (.postgres, .immediate): try postgres?.begin("BEGIN ISOLATION LEVEL SERIALIZABLE")
         // A read sees one snapshot, as a SQLite read transaction does.
-        case (.postgres, .deferred): try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        case (.postgres, .deferred): try postgres?.begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         }
         do {
             let value = try body(self)
-            try run("COMMIT")
+            try end("COMMIT")
             return value
         } catch {
             // COMMIT can fail and leave the transaction open; a statement error may have
             // already rolled it back. Either way the connection must leave with none open.
             if isInTransaction {
-                try? run("ROLLBACK")
+                try? end("ROLLBACK")
             }
             throw error
         }
+    }
+
+    /// `COMMIT` or `ROLLBACK`: on PostgreSQL, nothing is sent for a transaction that ran no statement.
+    private func end(_ sql: String) throws {
+        if let postgres { try postgres.end(sql) } else { try run(sql) }
     }
 
     /// Runs `body` inside a savepoint of the open transaction: when it throws, what it did is

@@ -56,6 +56,34 @@ struct EngineTests {
         #expect(try store.read { db in try db.query("SELECT count(*) AS n FROM items")[0]["n"] as Int64 } == 2)
     }
 
+    // On PostgreSQL a transaction's BEGIN goes to the server with its first statement (one round
+    // trip): these are the cases where that first statement fails or never comes.
+    @Test("a transaction whose first statement fails keeps nothing, and its connection serves the next", arguments: [Connection.Engine.sqlite, .postgres])
+    func firstStatementFails(engine: Connection.Engine) throws {
+        var configuration = Store.Configuration(maximumPostgresConnections: 1)  // the next write gets the same connection
+        configuration.maximumIdleReaders = 1
+        let store: Store = switch engine {
+        case .sqlite: try Store.temporary(migrations: [Self.schema], configuration: configuration)
+        case .postgres: try Store.open(postgres: try PostgresServer.shared().newDatabase(), migrations: [Self.schema], configuration: configuration)
+        }
+        try store.write { db in try db.run("INSERT INTO items(id, name) VALUES (?, ?)", [1, "a"]) }
+        for _ in 0..<3 {
+            #expect {
+                try store.write { db in
+                    try db.run("INSERT INTO items(id, name) VALUES (?, ?)", [2, "a"])  // name is UNIQUE
+                    try db.run("INSERT INTO items(id, name) VALUES (?, ?)", [3, "c"])
+                }
+            } throws: { ($0 as? DatabaseError)?.isConstraintViolation == true }
+            #expect {
+                try store.read { db in try db.query("SELECT nothing FROM items") }
+            } throws: { $0 is DatabaseError }
+        }
+        #expect(try store.write { _ in 42 } == 42, "a write that runs no statement")
+        #expect(try store.read { _ in "none" } == "none", "a read that runs no statement")
+        try store.write { db in try db.run("INSERT INTO items(id, name) VALUES (?, ?)", [2, "b"]) }
+        #expect(try store.read { db in try db.query("SELECT name FROM items ORDER BY id").map { try $0["name"] as String } } == ["a", "b"])
+    }
+
     @Test("numbered placeholders, INSERT OR IGNORE, and the count of changed rows", arguments: [Connection.Engine.sqlite, .postgres])
     func dialect(engine: Connection.Engine) throws {
         let store = try Self.open(engine)

@@ -11,6 +11,11 @@ final class PostgresSession {
     /// Translations of the repositories' SQL, by its text.
     private var translated: [String: String] = [:]
     private(set) var changes = 0
+    /// A `BEGIN` not sent yet: it goes to the server with the transaction's first statement, in one
+    /// round trip (libpq's pipeline mode), or not at all when the transaction runs none.
+    private var pendingBegin: String?
+    /// Set when a pipeline left the connection in a state it cannot be used in again.
+    private var broken = false
 
     /// Opens a connection from a libpq connection string or `postgres://` URL.
     init(conninfo: String) throws {
@@ -30,15 +35,35 @@ final class PostgresSession {
     deinit { PQfinish(conn) }
 
     var isInTransaction: Bool {
+        if pendingBegin != nil { return true }
         let status = PQtransactionStatus(conn)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// Whether the connection is still usable (a server restart or a dropped socket ends it).
-    var isHealthy: Bool { PQstatus(conn) == CONNECTION_OK }
+    var isHealthy: Bool { !broken && PQstatus(conn) == CONNECTION_OK }
+
+    /// Begins a transaction with `sql` (`BEGIN ISOLATION LEVEL …`), sent with its first statement.
+    func begin(_ sql: String) throws {
+        guard !isInTransaction else {
+            throw DatabaseError.misuse.with(message: "a transaction is already open on this connection", sql: sql)
+        }
+        pendingBegin = sql
+    }
+
+    /// Ends the transaction with `sql` (`COMMIT` or `ROLLBACK`): nothing to send when it never
+    /// reached the server.
+    func end(_ sql: String) throws {
+        if pendingBegin != nil {
+            pendingBegin = nil
+            return
+        }
+        _ = try query(sql, [])
+    }
 
     /// Runs a script of statements with no parameters.
     func execute(_ sql: String) throws {
+        try sendPendingBegin()
         let result = PQexec(conn, sql)
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -84,8 +109,13 @@ final class PostgresSession {
             try check(result, sql: sql)
             prepared[key] = name
         }
+        let begin = pendingBegin
+        pendingBegin = nil
         let result = try withParameters(values) { pointers, lengths, formats in
-            PQexecPrepared(conn, name, Int32(values.count), pointers, lengths, formats, 0)
+            if let begin {
+                return try pipeline(begin, then: name, Int32(values.count), pointers, lengths, formats, sql: sql)
+            }
+            return PQexecPrepared(conn, name, Int32(values.count), pointers, lengths, formats, 0)
         }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -93,10 +123,72 @@ final class PostgresSession {
         return rows(of: result)
     }
 
+    /// Sends a `BEGIN` still pending on its own (before a script, which cannot join a pipeline).
+    private func sendPendingBegin() throws {
+        guard let begin = pendingBegin else { return }
+        pendingBegin = nil
+        let result = PQexec(conn, begin)
+        defer { PQclear(result) }
+        try check(result, sql: begin)
+    }
+
+    /// Sends `begin` and the prepared statement `name` together and returns the statement's result
+    /// (the caller clears it): one round trip for both, in libpq's pipeline mode.
+    private func pipeline(
+        _ begin: String, then name: String, _ count: Int32, _ values: UnsafePointer<UnsafePointer<CChar>?>?,
+        _ lengths: UnsafePointer<Int32>?, _ formats: UnsafePointer<Int32>?, sql: String
+    ) throws -> OpaquePointer? {
+        guard PQenterPipelineMode(conn) == 1 else {
+            let began = PQexec(conn, begin)
+            defer { PQclear(began) }
+            try check(began, sql: begin)
+            return PQexecPrepared(conn, name, count, values, lengths, formats, 0)
+        }
+        guard PQsendQueryParams(conn, begin, 0, nil, nil, nil, nil, 0) == 1,
+            PQsendQueryPrepared(conn, name, count, values, lengths, formats, 0) == 1, PQpipelineSync(conn) == 1
+        else { throw failedPipeline(sql) }
+        // Each statement's result, then a NULL; then the sync's own result.
+        var results: [OpaquePointer] = []
+        var nulls = 0
+        while true {
+            guard let result = PQgetResult(conn) else {
+                nulls += 1
+                // Two NULLs in a row: nothing more will come (the connection failed).
+                if nulls == 2 { break }
+                continue
+            }
+            nulls = 0
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC {
+                PQclear(result)
+                break
+            }
+            results.append(result)
+        }
+        guard results.count == 2, PQexitPipelineMode(conn) == 1 else {
+            results.forEach { PQclear($0) }
+            throw failedPipeline(sql)
+        }
+        defer { PQclear(results[0]) }
+        do {
+            try check(results[0], sql: begin)
+        } catch {
+            PQclear(results[1])
+            throw error
+        }
+        return results[1]
+    }
+
+    /// The error of a pipeline that did not end as sent; the connection is not used again.
+    private func failedPipeline(_ sql: String) -> DatabaseError {
+        broken = true
+        let message = String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+        return DatabaseError.postgres(state: "08006", message: "the connection to PostgreSQL failed: \(message)", sql: sql)
+    }
+
     /// Calls `body` with the values as libpq's parameter arrays (text, or binary for bytes).
     private func withParameters<T>(
         _ values: [DatabaseValue],
-        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> T
     ) throws -> T {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
@@ -131,9 +223,9 @@ final class PostgresSession {
             formats.append(format)
         }
         let pointers = buffers.map { UnsafePointer($0) }
-        return pointers.withUnsafeBufferPointer { p in
-            lengths.withUnsafeBufferPointer { l in
-                formats.withUnsafeBufferPointer { f in body(p.baseAddress, l.baseAddress, f.baseAddress) }
+        return try pointers.withUnsafeBufferPointer { p in
+            try lengths.withUnsafeBufferPointer { l in
+                try formats.withUnsafeBufferPointer { f in try body(p.baseAddress, l.baseAddress, f.baseAddress) }
             }
         }
     }

@@ -48,7 +48,7 @@ public final class PostgresServer: Sendable {
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw HarnessError("cannot create a temporary directory for PostgreSQL")
         }
-        directory = String(cString: template)
+        directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // As root, everything runs as `postgres` (setpriv execs, so the pid is the server's).
         var prefix: [String] = []
         if getuid() == 0 {
@@ -85,7 +85,7 @@ public final class PostgresServer: Sendable {
             kill(PostgresServer.exitPID, SIGQUIT)
             var status: Int32 = 0
             waitpid(PostgresServer.exitPID, &status, 0)
-            try? FileManager.default.removeItem(atPath: String(cString: PostgresServer.exitDirectory))
+            try? FileManager.default.removeItem(atPath: PostgresServer.exitDirectory.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         }
         let deadline = Date().addingTimeInterval(30)
         while true {

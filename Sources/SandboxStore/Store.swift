@@ -426,13 +426,14 @@ public final class Store: Sendable {
     }
 
     /// Runs one query on its own, outside any explicit transaction: one round trip on PostgreSQL
-    /// (a `read` is three), for a value read on every request.
+    /// (a `read` is two: its `COMMIT` is one more), for a value read on every request.
     public func query(_ sql: String, _ values: [DatabaseValue] = []) throws -> [Row] {
         try readStatement { db in try db.query(sql, values) }
     }
 
     /// Runs `body`, which reads with one statement, on a connection outside any explicit
-    /// transaction: one round trip on PostgreSQL, where ``read(_:)`` adds its `BEGIN` and `COMMIT`.
+    /// transaction: one round trip on PostgreSQL, where ``read(_:)`` adds its `COMMIT` (its `BEGIN`
+    /// goes with the first statement).
     /// A statement sees one snapshot; a body of several would see each its own (use `read`).
     ///
     /// ```swift

@@ -3,8 +3,8 @@ import FastJSON
 import SandboxCore
 
 /// The sessions found since the lifecycle's last write, by bearer token, so a device's requests
-/// after the first skip the session lookup (a read transaction and two queries, a sixth of a
-/// card sale's CPU) and the token's hash. The tokens stay in this process's memory, which
+/// after the first skip the session lookup (a query joining the session and its device) and the
+/// token's hash. The tokens stay in this process's memory, which
 /// receives them on every request anyway; the database keeps only their hashes.
 ///
 /// A session, its device and its terminal change only through ``Lifecycle/write(_:)`` (login,

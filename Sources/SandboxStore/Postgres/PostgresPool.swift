@@ -77,10 +77,10 @@ final class PostgresPool: Sendable {
         let (stale, due) = idle.withLock { idle -> ([Box], Duration?) in
             box.idleSince = .now
             idle.boxes.append(box)
-            let stale = Self.takeStale(&idle, minimum: minimumIdle, idleFor: idleTimeout, now: box.idleSince)
-            guard idle.boxes.count > minimumIdle, !idle.closeScheduled else { return (stale, nil) }
+            let (stale, due) = prune(&idle)
+            guard let due, !idle.closeScheduled else { return (stale, nil) }
             idle.closeScheduled = true
-            return (stale, idle.boxes[0].idleSince + idleTimeout - .now)
+            return (stale, due)
         }
         Self.close(stale)
         if let due { scheduleClose(after: due) }
@@ -93,17 +93,22 @@ final class PostgresPool: Sendable {
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self else { return }
-            let (stale, next) = idle.withLock { idle -> ([Box], Duration?) in
-                let stale = Self.takeStale(&idle, minimum: minimumIdle, idleFor: idleTimeout, now: .now)
-                guard idle.boxes.count > minimumIdle else {
-                    idle.closeScheduled = false
-                    return (stale, nil)
-                }
-                return (stale, idle.boxes[0].idleSince + idleTimeout - .now)
+            let (stale, next) = idle.withLock { idle in
+                let (stale, next) = prune(&idle)
+                if next == nil { idle.closeScheduled = false }
+                return (stale, next)
             }
             Self.close(stale)
             if let next { scheduleClose(after: next) }
         }
+    }
+
+    /// Takes out the connections idle for the timeout beyond the minimum, and says how long until
+    /// the oldest of those still beyond it turns stale (nil: none is).
+    private func prune(_ idle: inout Idle) -> (stale: [Box], due: Duration?) {
+        let stale = Self.takeStale(&idle, minimum: minimumIdle, idleFor: idleTimeout, now: .now)
+        guard idle.boxes.count > minimumIdle else { return (stale, nil) }
+        return (stale, idle.boxes[0].idleSince + idleTimeout - .now)
     }
 
     /// Removes from `idle` (oldest first, keeping `minimum`) the connections idle `idleFor` or
